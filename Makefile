@@ -1,0 +1,50 @@
+# `make run` starts the app; `make test` runs every test, installing what it needs.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+RUN_STAMP  := $(VENV)/.run-installed
+DEV_STAMP  := $(VENV)/.dev-installed
+PORT ?= 8501
+
+.PHONY: run test lint unit browser-deps browser-test bench bench-latency clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(RUN_STAMP): requirements.txt | $(VENV)/bin/python
+	$(BIN)/pip install -q -r requirements.txt
+	touch $@
+
+$(DEV_STAMP): requirements.txt requirements-dev.txt | $(VENV)/bin/python
+	$(BIN)/pip install -q -r requirements-dev.txt
+	touch $(RUN_STAMP) $@
+
+run: $(RUN_STAMP)
+	$(BIN)/streamlit run app.py --server.port $(PORT)
+
+# Debian's chromium drives the real-browser tests (Playwright cannot download browsers here).
+browser-deps:
+	@if command -v chromium >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = "0" ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else echo "chromium missing and not root: install Debian's chromium package to run browser tests"; fi
+
+lint: $(DEV_STAMP)
+	$(BIN)/ruff check .
+
+unit: $(DEV_STAMP)
+	$(BIN)/pytest -m "not browser"
+
+test: $(DEV_STAMP) browser-deps
+	$(BIN)/ruff check .
+	$(BIN)/pytest
+
+bench: $(DEV_STAMP)
+	$(BIN)/python benchmarks/bench_multihead.py
+
+bench-latency: $(DEV_STAMP) browser-deps
+	$(BIN)/python benchmarks/bench_latency.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,96 @@
+"""Small building blocks shared by every section: normalisations, masks, dropout."""
+
+from __future__ import annotations
+
+import math
+from typing import Literal, get_args
+
+import torch
+
+from .validation import check_dropout, check_positive_int, check_seed
+
+__all__ = [
+    "Normalisation",
+    "NORMALISATIONS",
+    "softmax_naive",
+    "softmax_stable",
+    "normalise",
+    "causal_mask",
+    "future_mask",
+    "apply_dropout",
+    "softmax_stability_examples",
+]
+
+Normalisation = Literal["sum", "softmax_naive", "softmax"]
+NORMALISATIONS: tuple[str, ...] = get_args(Normalisation)
+
+
+def softmax_naive(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    """exp(x) / sum(exp(x)): the textbook formula, which overflows for large x."""
+    e = torch.exp(x)
+    return e / e.sum(dim=dim, keepdim=True)
+
+
+def softmax_stable(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
+    """Softmax after subtracting the row maximum, the trick torch.softmax uses."""
+    shifted = x - x.amax(dim=dim, keepdim=True)
+    e = torch.exp(shifted)
+    return e / e.sum(dim=dim, keepdim=True)
+
+
+def normalise(scores: torch.Tensor, method: str = "softmax", dim: int = -1) -> torch.Tensor:
+    """Turn scores into weights that sum to one along ``dim``.
+
+    ``"sum"`` divides by the row sum (the chapter's first attempt: it breaks
+    for negative scores and rows that sum to zero), ``"softmax_naive"`` is the
+    plain exponential formula, ``"softmax"`` is ``torch.softmax``.
+    """
+    if method == "sum":
+        return scores / scores.sum(dim=dim, keepdim=True)
+    if method == "softmax_naive":
+        return softmax_naive(scores, dim=dim)
+    if method == "softmax":
+        return torch.softmax(scores, dim=dim)
+    raise ValueError(f"normalisation must be one of {NORMALISATIONS}, got {method!r}.")
+
+
+def causal_mask(num_tokens: int) -> torch.Tensor:
+    """Lower-triangular ones: row i may attend to keys 0..i (the book's mask_simple)."""
+    num_tokens = check_positive_int(num_tokens, "num_tokens")
+    return torch.tril(torch.ones(num_tokens, num_tokens))
+
+
+def future_mask(num_tokens: int) -> torch.Tensor:
+    """Boolean mask that is True above the diagonal: the keys a query must not see."""
+    num_tokens = check_positive_int(num_tokens, "num_tokens")
+    return torch.triu(torch.ones(num_tokens, num_tokens, dtype=torch.bool), diagonal=1)
+
+
+def apply_dropout(weights: torch.Tensor, p: float, *, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Dropout in training mode with its own generator.
+
+    Returns ``(dropped, keep)``: survivors are scaled by 1 / (1 - p). With
+    ``seed`` the draws are exactly those of ``torch.manual_seed(seed)``
+    followed by ``nn.Dropout(p)``, but without touching the global generator.
+    """
+    p = check_dropout(p)
+    seed = check_seed(seed)
+    if p == 0.0:
+        return weights, torch.ones_like(weights, dtype=torch.bool)
+    generator = torch.Generator().manual_seed(seed)
+    keep = torch.empty_like(weights).bernoulli_(1.0 - p, generator=generator)
+    return weights * keep / (1.0 - p), keep.bool()
+
+
+def softmax_stability_examples() -> dict[str, torch.Tensor]:
+    """Score rows where the naive softmax fails and the stable one does not."""
+    return {
+        "large scores (exp overflows to inf)": torch.tensor([1000.0, 1001.0, 1002.0]),
+        "very negative scores (exp underflows to 0)": torch.tensor([-1000.0, -1001.0, -1002.0]),
+        "ordinary scores": torch.tensor([1.0, 2.0, 3.0]),
+    }
+
+
+def inverse_sqrt(d_k: int) -> float:
+    """The scaling factor 1 / sqrt(d_k)."""
+    return 1.0 / math.sqrt(d_k)

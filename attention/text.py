@@ -1,0 +1,205 @@
+"""From text to attention: tokens, vocabulary, embeddings, positions, heads.
+
+The chapter starts from a ready embedding matrix. This module builds one
+from sentences, the way the seed notebook on multi-head attention does,
+and fixes what the notebook leaves rough: a padding token so sentences of
+different lengths fit in one batch, a padding mask so no query attends to
+padding, and separate query/key/value inputs so one sentence can attend to
+another (cross-attention).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import torch
+from torch import nn
+
+from .core import attend
+from .rng import seeded
+from .trace import Trace
+from .validation import check_heads_divide, check_index, check_positive_int, check_seed
+
+__all__ = [
+    "PAD",
+    "tokenize",
+    "build_vocab",
+    "encode_batch",
+    "sinusoidal_positions",
+    "SinusoidalPositionalEncoding",
+    "TextMultiHeadAttention",
+    "text_to_attention",
+]
+
+PAD = "<pad>"
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
+
+
+def tokenize(sentence: str) -> list[str]:
+    """Lower-case words; punctuation is dropped (``"Hello, world!"`` -> hello, world)."""
+    if not isinstance(sentence, str):
+        raise TypeError(f"sentence must be a str, got {type(sentence).__name__}.")
+    return _WORD.findall(sentence.lower())
+
+
+def build_vocab(sentences: list[str]) -> dict[str, int]:
+    """Sorted unique tokens, with ``<pad>`` reserved as id 0."""
+    words = sorted({tok for s in sentences for tok in tokenize(s)})
+    return {PAD: 0, **{w: i + 1 for i, w in enumerate(words)}}
+
+
+def encode_batch(sentences: list[str], vocab: dict[str, int]) -> tuple[torch.Tensor, torch.Tensor]:
+    """Token ids padded to the longest sentence, and a mask that is True on real tokens."""
+    if not sentences:
+        raise ValueError("give at least one sentence.")
+    tokenized = [tokenize(s) for s in sentences]
+    for i, toks in enumerate(tokenized):
+        if not toks:
+            raise ValueError(f"sentence {i + 1} ({sentences[i]!r}) has no words to attend to.")
+        unknown = [t for t in toks if t not in vocab]
+        if unknown:
+            raise ValueError(f"sentence {i + 1} has words missing from the vocabulary: {unknown}.")
+    length = max(len(t) for t in tokenized)
+    ids = torch.zeros(len(sentences), length, dtype=torch.long)  # (B, T), 0 = <pad>
+    real = torch.zeros(len(sentences), length, dtype=torch.bool)
+    for i, toks in enumerate(tokenized):
+        ids[i, : len(toks)] = torch.tensor([vocab[t] for t in toks])
+        real[i, : len(toks)] = True
+    return ids, real
+
+
+def sinusoidal_positions(num_positions: int, d_model: int) -> torch.Tensor:
+    """PE[pos, 2i] = sin(pos / 10000^(2i/d)), PE[pos, 2i+1] = cos(same), shape (T, d)."""
+    num_positions = check_positive_int(num_positions, "num_positions")
+    d_model = check_positive_int(d_model, "d_model")
+    pos = torch.arange(num_positions, dtype=torch.float32).unsqueeze(1)  # (T, 1)
+    freq = torch.exp(torch.arange(0, d_model, 2, dtype=torch.float32) * (-math.log(10000.0) / d_model))
+    pe = torch.zeros(num_positions, d_model)
+    pe[:, 0::2] = torch.sin(pos * freq)
+    pe[:, 1::2] = torch.cos(pos * freq[: d_model // 2])  # odd widths have one fewer cosine
+    return pe
+
+
+class SinusoidalPositionalEncoding(nn.Module):
+    """Adds fixed sine/cosine position signals to token embeddings."""
+
+    def __init__(self, d_model: int, max_length: int = 512):
+        super().__init__()
+        self.register_buffer("pe", sinusoidal_positions(max_length, d_model), persistent=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        t = x.shape[-2]
+        if t > self.pe.shape[0]:
+            raise ValueError(f"{t} tokens exceed the encoding's max_length={self.pe.shape[0]}.")
+        return x + self.pe[:t]  # (B, T, d) + (T, d)
+
+
+class TextMultiHeadAttention(nn.Module):
+    """Multi-head attention with separate query, key and value inputs.
+
+    ``forward(query, key, value, key_padding_mask=None, causal=False)``
+    returns ``(output, probs)`` with probs shaped (B, H, T_query, T_key).
+    With ``key is query`` it is self-attention; with another sentence as
+    key and value it is cross-attention.
+    """
+
+    def __init__(self, d_model: int, num_heads: int):
+        super().__init__()
+        self.d_model = check_positive_int(d_model, "d_model")
+        self.num_heads = check_positive_int(num_heads, "num_heads")
+        self.head_dim = check_heads_divide(d_model, num_heads)
+        self.W_query = nn.Linear(d_model, d_model)
+        self.W_key = nn.Linear(d_model, d_model)
+        self.W_value = nn.Linear(d_model, d_model)
+        self.out_proj = nn.Linear(d_model, d_model)
+
+    def _heads(self, x: torch.Tensor) -> torch.Tensor:
+        b, t, _ = x.shape
+        # (B, T, d) -> (B, T, H, hd) -> (B, H, T, hd)
+        return x.view(b, t, self.num_heads, self.head_dim).transpose(1, 2)
+
+    def forward(
+        self,
+        query: torch.Tensor,
+        key: torch.Tensor,
+        value: torch.Tensor,
+        key_padding_mask: torch.Tensor | None = None,
+        causal: bool = False,
+        trace: Trace | None = None,
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        trace = trace if trace is not None else Trace.keeping("weights")
+        if key.shape[:2] != value.shape[:2]:
+            raise ValueError("key and value must have the same batch size and length.")
+        q = self._heads(self.W_query(query))
+        k = self._heads(self.W_key(key))
+        v = self._heads(self.W_value(value))
+        hide = None
+        if key_padding_mask is not None:
+            # True on real tokens -> True where hidden, shaped (B, 1, 1, T_key) to broadcast.
+            hide = (~key_padding_mask)[:, None, None, :]
+        context = attend(q, k, v, trace, lead=("batch", "head"), mask=hide, causal=causal)
+        b, _, t_q, _ = context.shape
+        merged = context.transpose(1, 2).reshape(b, t_q, self.d_model)  # (B, T_q, d)
+        out = self.out_proj(merged)
+        return out, trace["weights"]
+
+
+def text_to_attention(
+    sentences: list[str],
+    *,
+    d_model: int = 8,
+    num_heads: int = 4,
+    seed: int = 123,
+    positional: bool = True,
+    causal: bool = False,
+    query_sentence: int = 0,
+    key_sentence: int | None = None,
+) -> Trace:
+    """Sentences -> ids -> embeddings (+ positions) -> per-head attention.
+
+    ``key_sentence=None`` (or equal to ``query_sentence``) is self-attention;
+    another index makes the query sentence attend to that sentence. The
+    trace carries tokens and the vocabulary in ``info``.
+    """
+    sentences = [s for s in sentences]
+    if not sentences:
+        raise ValueError("give at least one sentence.")
+    seed = check_seed(seed)
+    d_model = check_positive_int(d_model, "d_model")
+    check_heads_divide(d_model, check_positive_int(num_heads, "num_heads"))
+    qi = check_index(query_sentence, len(sentences), "query_sentence")
+    ki = qi if key_sentence is None else check_index(key_sentence, len(sentences), "key_sentence")
+
+    vocab = build_vocab(sentences)
+    ids, real = encode_batch(sentences, vocab)
+    with seeded(seed):
+        embedding = nn.Embedding(len(vocab), d_model)
+        attn = TextMultiHeadAttention(d_model, num_heads)
+    tokens = [tokenize(s) for s in sentences]
+    trace = Trace(
+        info={
+            "vocab": vocab,
+            "tokens": tokens,
+            "query_tokens": tokens[qi],
+            "key_tokens": tokens[ki],
+            "cross": ki != qi,
+        }
+    )
+    trace.add("ids", ids, ("sentence", "token"), "token ids, padded with <pad> = 0")
+    trace.add("padding_mask", real.float(), ("sentence", "token"), "1 on real tokens, 0 on padding")
+    with torch.no_grad():
+        emb = embedding(ids)  # (B, T, d)
+        trace.add("embeddings", emb, ("sentence", "token", "dim"), "nn.Embedding lookup of each id")
+        pe = sinusoidal_positions(ids.shape[1], d_model)
+        trace.add("positions", pe, ("token", "dim"), "sinusoidal positional encoding")
+        x = emb + pe if positional else emb
+        trace.add("inputs", x, ("sentence", "token", "dim"), "embeddings + positions")
+        xq = x[qi : qi + 1, : len(tokens[qi])]  # (1, T_q, d): the query sentence, unpadded
+        xk = x[ki : ki + 1, : len(tokens[ki])]  # (1, T_k, d)
+        sub = Trace()
+        out, probs = attn(xq, xk, xk, causal=causal and ki == qi, trace=sub)
+    for step in sub:
+        trace.add(step.name, step.tensor, step.dims, step.meaning)
+    trace.add("output", out, ("batch", "token", "d_model"), "out_proj of the merged heads")
+    return trace
