@@ -27,10 +27,12 @@ from .ops import (
     future_mask,
     normalise,
     softmax_naive,
+    softmax_stability_demo,
     softmax_stability_examples,
     softmax_stable,
 )
 from .rng import seeded
+from .sequence import additive_attention, rnn_bottleneck
 from .simple import (
     attention_scores_loop,
     attention_scores_matmul,
@@ -96,11 +98,14 @@ __all__ = [
     "init_trainable_weights",
     "normalise",
     "seeded",
+    "additive_attention",
+    "rnn_bottleneck",
     "self_attention_step_by_step",
     "simple_attention_for_query",
     "simple_self_attention",
     "sinusoidal_positions",
     "softmax_naive",
+    "softmax_stability_demo",
     "softmax_stability_examples",
     "softmax_stable",
     "text_to_attention",

@@ -86,8 +86,12 @@ def dropout_demo(weights: torch.Tensor, p: float = 0.5, *, seed: int = 123, trai
     Both use the same seed, as in the chapter, so the same cells are dropped.
     In eval mode dropout does nothing.
     """
-    if not isinstance(weights, torch.Tensor) or weights.dim() != 2:
-        raise ValueError("dropout_demo expects a 2-D weight matrix (query, key).")
+    if not isinstance(weights, torch.Tensor):
+        raise TypeError(
+            f"dropout_demo expects a 2-D torch.Tensor of weights (query, key), got {type(weights).__name__}."
+        )
+    width = weights.shape[-1] if weights.dim() else 0
+    weights = check_inputs(weights, width, name="weights", ranks=(2,))
     p, seed = check_dropout(p), check_seed(seed)
     trace = Trace(info={"p": p, "seed": seed, "training": training})
     example = torch.ones_like(weights)
@@ -149,7 +153,9 @@ class CausalAttention(nn.Module):
         return trace
 
     def _run(self, x: torch.Tensor, trace: Trace) -> torch.Tensor:
-        x = check_inputs(x, self.d_in, context_length=self.context_length)
+        x = check_inputs(
+            x, self.d_in, context_length=self.context_length, dtype=self.W_query.weight.dtype
+        )
         lead = ("batch",) if x.dim() == 3 else ()
         num_tokens = x.shape[-2]
         keys = self.W_key(x)  # (B, T, d_out)

@@ -7,6 +7,14 @@ in a :class:`~attention.trace.Trace` in the chapter's order:
     scores -> masked_scores -> scaled_scores -> weights -> dropped_weights -> context
 
 so the page for 3.3 and the page for 3.6.2 show the same named intermediates.
+
+The (..., Tq, Tk) score matrix is the large tensor (400 MB at GPT-2 size
+with batch 8). When the trace keeps none of ``scores``, ``masked_scores`` and
+``scaled_scores`` (a plain ``forward``, or a trace keeping only ``weights``),
+the mask, the scaling and the softmax overwrite that one fresh tensor in
+place instead of allocating a new matrix per step. The operations and their
+order are the book's, so the numbers are the same either way; a tensor the
+trace has recorded is never modified afterwards.
 """
 
 from __future__ import annotations
@@ -47,6 +55,8 @@ def attend(
     # (..., Tq, d) @ (..., d, Tk) -> (..., Tq, Tk)
     scores = queries @ keys.transpose(-2, -1)
     trace.add("scores", scores, qk_dims, "dot product of every query with every key")
+    # ``scores`` is a new tensor; it may be overwritten while the trace does not keep it.
+    reuse = not trace.wants("scores")
 
     hide = mask
     if causal:
@@ -54,24 +64,31 @@ def attend(
         future = torch.triu(torch.ones(t_q, t_k, dtype=torch.bool), diagonal=1 + t_k - t_q)
         hide = future if hide is None else (hide | future)
     if hide is not None:
-        if normalisation == "sum":
-            # Dividing by the row sum cannot use -inf; zero the hidden scores instead.
-            scores = scores.masked_fill(hide, 0.0)
+        # Dividing by the row sum cannot use -inf; zero the hidden scores instead.
+        fill = 0.0 if normalisation == "sum" else float("-inf")
+        if reuse and _fits(hide, scores):
+            scores.masked_fill_(hide, fill)
         else:
-            scores = scores.masked_fill(hide, float("-inf"))
+            scores = scores.masked_fill(hide, fill)
         trace.add(
             "masked_scores",
             scores,
             qk_dims,
             "scores with hidden keys set to -inf, so softmax gives them weight 0",
         )
+        reuse = not trace.wants("masked_scores")
 
     d_k = keys.shape[-1]
     if scale:
-        scores = scores / d_k**0.5
+        scores = scores.div_(d_k**0.5) if reuse else scores / d_k**0.5
         trace.add("scaled_scores", scores, qk_dims, f"scores divided by sqrt(d_k) = sqrt({d_k})")
+        reuse = not trace.wants("scaled_scores")
 
-    weights = normalise(scores, normalisation, dim=-1)
+    if reuse and normalisation == "softmax" and scores.is_contiguous() and not scores.requires_grad:
+        # The same kernel as torch.softmax(scores), writing over its input row by row.
+        weights = torch.softmax(scores, dim=-1, out=scores)
+    else:
+        weights = normalise(scores, normalisation, dim=-1)
     trace.add("weights", weights, qk_dims, "attention weights: each query's row sums to 1")
 
     if dropout is not None:
@@ -92,3 +109,11 @@ def attend(
         "context vectors: weighted sums of the value vectors",
     )
     return context
+
+
+def _fits(mask: torch.Tensor, scores: torch.Tensor) -> bool:
+    """Whether ``scores.masked_fill_(mask, ...)`` works: the mask broadcasts to its shape."""
+    try:
+        return torch.broadcast_shapes(mask.shape, scores.shape) == scores.shape
+    except RuntimeError:
+        return False

@@ -45,6 +45,16 @@ def _causal_hide(t_q: int, t_k: int) -> torch.Tensor:
     return torch.triu(torch.ones(t_q, t_k, dtype=torch.bool), diagonal=1 + t_k - t_q)
 
 
+def _softmax_last(scores: torch.Tensor) -> torch.Tensor:
+    """Softmax over the last axis, written over ``scores`` when autograd does not need it.
+
+    ``scores`` is a fresh local tensor, so this keeps one (B, H, T, T) matrix instead of two.
+    """
+    if scores.requires_grad or not scores.is_contiguous():
+        return torch.softmax(scores, dim=-1)
+    return torch.softmax(scores, dim=-1, out=scores)
+
+
 def eager_backend(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool, dropout_p: float, need_weights: bool
 ) -> tuple[torch.Tensor, torch.Tensor | None]:
@@ -53,7 +63,7 @@ def eager_backend(
     scores = (q * scale) @ k.transpose(-2, -1)  # (B, H, T, T)
     if causal:
         scores.masked_fill_(_causal_hide(q.shape[-2], k.shape[-2]), float("-inf"))
-    weights = torch.softmax(scores, dim=-1)
+    weights = _softmax_last(scores)
     if dropout_p > 0.0:
         weights = F.dropout(weights, dropout_p, training=True)
     return weights @ v, (weights if need_weights else None)  # (B, H, T, hd)
@@ -67,7 +77,7 @@ def einsum_backend(
     scores = torch.einsum("bhqd,bhkd->bhqk", q * scale, k)
     if causal:
         scores.masked_fill_(_causal_hide(q.shape[-2], k.shape[-2]), float("-inf"))
-    weights = torch.softmax(scores, dim=-1)
+    weights = _softmax_last(scores)
     if dropout_p > 0.0:
         weights = F.dropout(weights, dropout_p, training=True)
     return torch.einsum("bhqk,bhkd->bhqd", weights, v), (weights if need_weights else None)

@@ -19,6 +19,7 @@ __all__ = [
     "future_mask",
     "apply_dropout",
     "softmax_stability_examples",
+    "softmax_stability_demo",
 ]
 
 Normalisation = Literal["sum", "softmax_naive", "softmax"]
@@ -94,3 +95,19 @@ def softmax_stability_examples() -> dict[str, torch.Tensor]:
 def inverse_sqrt(d_k: int) -> float:
     """The scaling factor 1 / sqrt(d_k)."""
     return 1.0 / math.sqrt(d_k)
+
+
+def softmax_stability_demo() -> list[dict[str, object]]:
+    """For each example row: the scores and what each normalisation makes of them."""
+    rows: list[dict[str, object]] = []
+    for name, scores in softmax_stability_examples().items():
+        rows.append(
+            {
+                "example": name,
+                "scores": scores,
+                "naive softmax": softmax_naive(scores),
+                "stable softmax (subtract max)": softmax_stable(scores),
+                "torch.softmax": torch.softmax(scores, dim=-1),
+            }
+        )
+    return rows

@@ -26,7 +26,7 @@ __all__ = [
 def attention_scores_loop(inputs: torch.Tensor) -> torch.Tensor:
     """omega[i, j] = x_i . x_j, one dot product at a time (the chapter's double loop)."""
     n = inputs.shape[0]
-    scores = torch.empty(n, n)
+    scores = torch.empty(n, n, dtype=inputs.dtype)
     for i, x_i in enumerate(inputs):
         for j, x_j in enumerate(inputs):
             scores[i, j] = torch.dot(x_i, x_j)
@@ -40,7 +40,7 @@ def attention_scores_matmul(inputs: torch.Tensor) -> torch.Tensor:
 
 def context_vectors_loop(weights: torch.Tensor, inputs: torch.Tensor) -> torch.Tensor:
     """z_i = sum_j alpha_ij x_j, accumulated vector by vector."""
-    context = torch.zeros(weights.shape[0], inputs.shape[1])
+    context = torch.zeros(weights.shape[0], inputs.shape[1], dtype=torch.result_type(weights, inputs))
     for i in range(weights.shape[0]):
         for j, x_j in enumerate(inputs):
             context[i] += weights[i, j] * x_j
@@ -80,7 +80,7 @@ def simple_attention_for_query(
     query = inputs[q]
     trace.add("query", query, ("dim",), f"the query x({q + 1}), token {q + 1}'s embedding")
 
-    loop = torch.empty(n)
+    loop = torch.empty(n, dtype=inputs.dtype)
     for i, x_i in enumerate(inputs):
         loop[i] = torch.dot(x_i, query)
     scores = inputs @ query  # (T, d) @ (d,) -> (T,)
@@ -112,7 +112,7 @@ def simple_attention_for_query(
         weights = drop(weights)
         trace.add("dropped_weights", weights, ("key",), "weights after dropout")
 
-    context_loop = torch.zeros(inputs.shape[1])
+    context_loop = torch.zeros(inputs.shape[1], dtype=inputs.dtype)
     for i, x_i in enumerate(inputs):
         context_loop += weights[i] * x_i
     context = weights @ inputs  # (T,) @ (T, d) -> (d,)

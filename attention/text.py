@@ -19,7 +19,13 @@ from torch import nn
 from .core import attend
 from .rng import seeded
 from .trace import Trace
-from .validation import check_heads_divide, check_index, check_positive_int, check_seed
+from .validation import (
+    check_heads_divide,
+    check_index,
+    check_inputs,
+    check_positive_int,
+    check_seed,
+)
 
 __all__ = [
     "PAD",
@@ -129,8 +135,28 @@ class TextMultiHeadAttention(nn.Module):
         trace: Trace | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor]:
         trace = trace if trace is not None else Trace.keeping("weights")
+        dtype = self.W_query.weight.dtype
+        for name, x in (("query", query), ("key", key), ("value", value)):
+            check_inputs(x, self.d_model, name=name, ranks=(3,), dtype=dtype)
         if key.shape[:2] != value.shape[:2]:
             raise ValueError("key and value must have the same batch size and length.")
+        if query.shape[0] != key.shape[0]:
+            raise ValueError(
+                f"query has batch size {query.shape[0]} but key has {key.shape[0]}; "
+                "pair every query sentence with one key sentence."
+            )
+        if key_padding_mask is not None:
+            if not isinstance(key_padding_mask, torch.Tensor) or key_padding_mask.dtype != torch.bool:
+                raise TypeError(
+                    "key_padding_mask must be a bool tensor, True on real tokens and False on padding."
+                )
+            if key_padding_mask.shape != key.shape[:2]:
+                raise ValueError(
+                    f"key_padding_mask has shape {tuple(key_padding_mask.shape)}; it needs one entry "
+                    f"per key token, shape {tuple(key.shape[:2])}."
+                )
+            if not bool(key_padding_mask.any(dim=-1).all()):
+                raise ValueError("key_padding_mask hides every key of a sentence: nothing left to attend to.")
         q = self._heads(self.W_query(query))
         k = self._heads(self.W_key(key))
         v = self._heads(self.W_value(value))
@@ -162,7 +188,12 @@ def text_to_attention(
     another index makes the query sentence attend to that sentence. The
     trace carries tokens and the vocabulary in ``info``.
     """
-    sentences = [s for s in sentences]
+    if isinstance(sentences, str) or not isinstance(sentences, list | tuple):
+        raise TypeError(
+            f"sentences must be a list of strings, got {type(sentences).__name__}; "
+            'wrap a single sentence in a list: ["..."].'
+        )
+    sentences = list(sentences)
     if not sentences:
         raise ValueError("give at least one sentence.")
     seed = check_seed(seed)

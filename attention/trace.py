@@ -64,8 +64,17 @@ class Trace:
         """A trace that records nothing (used by plain ``forward`` calls)."""
         return cls(enabled=False)
 
+    def wants(self, name: str) -> bool:
+        """Whether ``add(name, ...)`` would record the step.
+
+        A computation asks before it overwrites a tensor in place: a step the
+        trace keeps must never change after it is recorded, and one it does
+        not keep need not be copied.
+        """
+        return self.enabled and (self.only is None or name in self.only)
+
     def add(self, name: str, tensor: torch.Tensor, dims: tuple[str, ...], meaning: str) -> None:
-        if not self.enabled or (self.only is not None and name not in self.only):
+        if not self.wants(name):
             return
         if name in self:
             raise ValueError(f"trace already has a step named {name!r}")

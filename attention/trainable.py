@@ -54,6 +54,7 @@ def self_attention_step_by_step(
     inputs = check_inputs(inputs, d_in, ranks=(2,))
     q = check_index(query_index, inputs.shape[0], "query_index")
     dropout = check_dropout(dropout)
+    dropout_seed = check_seed(dropout_seed)
     weights = init_trainable_weights(d_in, d_out, seed)
 
     trace = Trace(info={"query_index": q, "d_in": d_in, "d_out": d_out, "seed": seed})
@@ -111,7 +112,7 @@ class _TracedSelfAttention(nn.Module):
         return trace
 
     def _run(self, x: torch.Tensor, trace: Trace, causal: bool = False) -> torch.Tensor:
-        x = check_inputs(x, self.d_in)
+        x = check_inputs(x, self.d_in, dtype=next(self.parameters()).dtype)
         lead = ("batch",) if x.dim() == 3 else ()
         keys, queries, values = self.project(x)  # each (..., T, d_out)
         trace.add("queries", queries, (*lead, "token", "d_out"), "queries = X W_query")

@@ -88,8 +88,13 @@ def check_inputs(
     context_length: int | None = None,
     name: str = "inputs",
     ranks: tuple[int, ...] = (2, 3),
+    dtype: torch.dtype | None = None,
 ) -> torch.Tensor:
-    """Check an embedding tensor of shape (T, d_in) or (B, T, d_in)."""
+    """Check an embedding tensor of shape (T, d_in) or (B, T, d_in).
+
+    ``dtype`` is the dtype of the module's weights, if any: a float64 input
+    to a float32 module would otherwise fail deep inside a matmul.
+    """
     if not isinstance(x, torch.Tensor):
         raise TypeError(
             f"{name} must be a torch.Tensor of shape (num_tokens, {d_in}) or "
@@ -111,6 +116,10 @@ def check_inputs(
     num_tokens = x.shape[-2]
     if num_tokens == 0:
         raise ValueError(f"{name} is an empty sequence: attention needs at least one token.")
+    if x.shape[-1] == 0:
+        raise ValueError(
+            f"{name} has embedding width 0: every token needs a vector of at least one number."
+        )
     if x.shape[-1] != d_in:
         raise ValueError(
             f"{name} has embedding width {x.shape[-1]}, but this module was built with "
@@ -124,6 +133,11 @@ def check_inputs(
             f"{name} has {num_tokens} tokens, more than context_length={context_length}: "
             f"the causal mask only covers {context_length} positions. Shorten the "
             f"sequence or build the module with context_length >= {num_tokens}."
+        )
+    if dtype is not None and x.dtype != dtype:
+        raise TypeError(
+            f"{name} has dtype {x.dtype}, but this module's weights are {dtype}; "
+            f"convert the inputs with .to({dtype}) (or the module with .to({x.dtype}))."
         )
     check_finite(x, name)
     return x

@@ -1,0 +1,315 @@
+"""The Trace record, comparisons, softmax stability, normalisations, masks and seeding."""
+
+from __future__ import annotations
+
+import math
+import threading
+
+import pytest
+import torch
+
+import attention
+from attention import Comparison, Step, Trace, seeded
+
+# --------------------------------------------------------------------------- Step
+
+
+def test_step_shape_and_shape_text():
+    step = Step("context", torch.zeros(2, 6, 3), ("batch", "tokens", "d_out"), "the output")
+    assert step.shape == (2, 6, 3)
+    assert step.shape_text() == "(batch=2, tokens=6, d_out=3)"
+    scalar = Step("omega", torch.tensor(1.5), (), "a score")
+    assert scalar.shape == () and scalar.shape_text() == "()"
+
+
+@pytest.mark.parametrize("dims", [("token",), ("a", "b", "c"), ()])
+def test_step_rejects_wrong_number_of_axis_names(dims):
+    with pytest.raises(ValueError, match=r"step 'scores': .*axis names.*\(6, 6\)"):
+        Step("scores", torch.zeros(6, 6), dims, "scores")
+
+
+# --------------------------------------------------------------------------- Trace
+
+
+def make_trace() -> Trace:
+    trace = Trace(info={"what": "test"})
+    trace.add("a", torch.ones(2), ("x",), "first")
+    trace.add("b", torch.zeros(2, 3), ("x", "y"), "second")
+    trace.add("c", torch.full((3,), 7.0), ("y",), "third")
+    return trace
+
+
+def test_trace_lookup_by_name():
+    trace = make_trace()
+    assert len(trace) == 3
+    assert trace.names() == ["a", "b", "c"]
+    assert [s.name for s in trace] == ["a", "b", "c"]
+    assert "b" in trace and "z" not in trace
+    assert torch.equal(trace["b"], torch.zeros(2, 3))
+    assert trace.step("c").meaning == "third"
+    assert trace.step("b").dims == ("x", "y")
+    assert torch.equal(trace.output, torch.full((3,), 7.0))
+    assert trace.info == {"what": "test"}
+
+
+def test_missing_step_keyerror_lists_the_names():
+    trace = make_trace()
+    with pytest.raises(KeyError, match=r"no step named 'zz'.*\['a', 'b', 'c'\]"):
+        trace["zz"]
+    with pytest.raises(KeyError, match="'zz'"):
+        trace.step("zz")
+
+
+def test_duplicate_step_names_are_rejected():
+    trace = make_trace()
+    with pytest.raises(ValueError, match="already has a step named 'b'"):
+        trace.add("b", torch.ones(1), ("x",), "again")
+    assert len(trace) == 3 and torch.equal(trace["b"], torch.zeros(2, 3))
+
+
+def test_step_dims_are_validated_on_add():
+    with pytest.raises(ValueError, match="axis names"):
+        Trace().add("bad", torch.ones(2, 2), ("x",), "wrong dims")
+
+
+def test_add_detaches_tensors():
+    w = torch.ones(3, requires_grad=True)
+    trace = Trace()
+    trace.add("w2", w * 2, ("x",), "grad-carrying")
+    assert not trace["w2"].requires_grad
+
+
+def test_empty_trace_has_no_output():
+    with pytest.raises(ValueError, match="empty trace"):
+        _ = Trace().output
+
+
+def test_keeping_records_only_the_named_steps():
+    trace = Trace.keeping("b", "c")
+    trace.add("a", torch.ones(2), ("x",), "first")
+    trace.add("b", torch.zeros(2), ("x",), "second")
+    trace.add("c", torch.ones(1), ("x",), "third")
+    trace.add("d", torch.ones(1), ("x",), "fourth")
+    assert trace.names() == ["b", "c"]
+    assert "a" not in trace and "d" not in trace
+
+
+def test_keeping_weights_on_a_real_module():
+    mha = attention.MultiHeadAttention(3, 2, 6, 0.0, 2)
+    x = attention.book_inputs().unsqueeze(0)
+    trace = Trace.keeping("weights")
+    out = mha._run(x, trace)
+    assert trace.names() == ["weights"]
+    torch.testing.assert_close(trace["weights"], mha.trace(x)["weights"])
+    torch.testing.assert_close(out, mha(x))
+
+
+def test_off_records_nothing():
+    trace = Trace.off()
+    trace.add("a", torch.ones(2), ("x",), "ignored")
+    trace.add("a", torch.ones(2), ("x",), "ignored twice: no duplicate error either")
+    trace.compare("a", torch.ones(2), "b", torch.zeros(2))
+    assert len(trace) == 0 and trace.names() == [] and trace.comparisons == []
+    assert "a" not in trace
+
+
+def test_extend_with_prefix():
+    trace = Trace()
+    trace.add("a", torch.ones(1), ("x",), "mine")
+    trace.extend(make_trace(), prefix="head0.")
+    assert trace.names() == ["a", "head0.a", "head0.b", "head0.c"]
+    assert torch.equal(trace["head0.c"], torch.full((3,), 7.0))
+    with pytest.raises(ValueError, match="already has a step"):
+        trace.extend(make_trace(), prefix="head0.")
+
+
+# --------------------------------------------------------------------------- Comparison
+
+
+def test_comparison_max_abs_diff():
+    cmp = Comparison.of("loop", torch.tensor([1.0, 2.0, 3.0]), "matmul", torch.tensor([1.0, 2.5, 1.75]))
+    assert cmp.max_abs_diff == pytest.approx(1.25)
+    assert (cmp.label_a, cmp.label_b) == ("loop", "matmul")
+    assert not cmp.agrees()
+    assert cmp.agrees(1.25) and not cmp.agrees(1.2)
+
+
+def test_comparison_of_equal_and_empty_tensors():
+    x = torch.randn(4, 5)
+    assert Comparison.of("a", x, "b", x.clone()).max_abs_diff == 0.0
+    assert Comparison.of("a", x, "b", x.clone()).agrees(0.0)
+    assert Comparison.of("a", torch.zeros(0), "b", torch.zeros(0)).max_abs_diff == 0.0
+
+
+def test_comparison_sees_the_largest_difference_anywhere():
+    a = torch.zeros(3, 4)
+    b = a.clone()
+    b[2, 1] = -0.5
+    b[0, 3] = 0.25
+    assert Comparison.of("a", a, "b", b).max_abs_diff == 0.5
+
+
+def test_comparison_detaches_and_rejects_shape_mismatch():
+    a = torch.ones(2, requires_grad=True)
+    cmp = Comparison.of("a", a * 1, "b", torch.ones(2))
+    assert not cmp.a.requires_grad
+    with pytest.raises(ValueError, match="cannot compare"):
+        Comparison.of("a", torch.ones(2, 3), "b", torch.ones(3, 2))
+
+
+def test_trace_compare_records_comparisons_in_order():
+    trace = Trace()
+    trace.compare("x", torch.ones(2), "y", torch.ones(2))
+    trace.compare("p", torch.ones(2), "q", torch.zeros(2))
+    assert [c.label_a for c in trace.comparisons] == ["x", "p"]
+    assert [c.max_abs_diff for c in trace.comparisons] == [0.0, 1.0]
+
+
+# --------------------------------------------------------------------------- softmax and normalisation
+
+
+def reference_softmax(row: list[float]) -> list[float]:
+    m = max(row)
+    e = [math.exp(v - m) for v in row]
+    return [v / sum(e) for v in e]
+
+
+def test_softmax_stability_examples():
+    examples = attention.softmax_stability_examples()
+    unstable = [name for name in examples if "large" in name or "negative" in name]
+    assert len(unstable) == 2
+    for name, scores in examples.items():
+        naive = attention.softmax_naive(scores)
+        stable = attention.softmax_stable(scores)
+        builtin = torch.softmax(scores, dim=-1)
+        expected = torch.tensor(reference_softmax(scores.tolist()))
+        for w in (stable, builtin):
+            assert torch.isfinite(w).all(), name
+            assert w.sum().item() == pytest.approx(1.0, abs=1e-6)
+            torch.testing.assert_close(w, expected)
+        if name in unstable:
+            assert torch.isnan(naive).any(), name
+        else:
+            torch.testing.assert_close(naive, expected)
+
+
+def test_large_scores_overflow_and_very_negative_underflow():
+    big = torch.tensor([1000.0, 1001.0, 1002.0])
+    assert torch.isinf(torch.exp(big)).all()
+    assert torch.isnan(attention.softmax_naive(big)).all()
+    small = -big
+    assert (torch.exp(small) == 0).all()
+    assert torch.isnan(attention.softmax_naive(small)).all()
+    # Shifting by the maximum does not change the softmax: softmax(x) == softmax(x - c).
+    torch.testing.assert_close(attention.softmax_stable(big), torch.softmax(big - 1000, dim=-1))
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_softmax_variants_agree_on_ordinary_scores(dim):
+    scores = torch.randn(4, 5, generator=torch.Generator().manual_seed(0))
+    expected = torch.softmax(scores, dim=dim)
+    torch.testing.assert_close(attention.softmax_naive(scores, dim=dim), expected)
+    torch.testing.assert_close(attention.softmax_stable(scores, dim=dim), expected)
+    torch.testing.assert_close(attention.normalise(scores, "softmax", dim=dim), expected)
+    torch.testing.assert_close(attention.normalise(scores, "softmax_naive", dim=dim), expected)
+
+
+def test_normalise_sum_differs_from_softmax():
+    scores = torch.tensor([1.0, 2.0, 3.0])
+    by_sum = attention.normalise(scores, "sum")
+    torch.testing.assert_close(by_sum, torch.tensor([1 / 6, 2 / 6, 3 / 6]))
+    softmax = attention.normalise(scores, "softmax")
+    torch.testing.assert_close(softmax, torch.tensor(reference_softmax([1.0, 2.0, 3.0])))
+    assert by_sum.sum().item() == pytest.approx(1.0) and softmax.sum().item() == pytest.approx(1.0)
+    assert (by_sum - softmax).abs().max().item() > 0.1
+    # Softmax favours the largest score more strongly than proportional weights.
+    assert softmax[2] > by_sum[2] and softmax[0] < by_sum[0]
+
+
+def test_normalise_sum_breaks_on_negative_scores():
+    weights = attention.normalise(torch.tensor([-1.0, 2.0]), "sum")
+    torch.testing.assert_close(weights, torch.tensor([-1.0, 2.0]))  # sums to 1, but a negative weight
+    assert not torch.isfinite(attention.normalise(torch.tensor([-1.0, 1.0]), "sum")).all()
+    assert (attention.normalise(torch.tensor([-1.0, 2.0]), "softmax") > 0).all()
+
+
+def test_normalisations_constant():
+    assert attention.NORMALISATIONS == ("sum", "softmax_naive", "softmax")
+
+
+# --------------------------------------------------------------------------- masks
+
+
+@pytest.mark.parametrize("n", [1, 2, 6])
+def test_causal_and_future_masks(n):
+    keep = attention.causal_mask(n)
+    hide = attention.future_mask(n)
+    assert keep.shape == hide.shape == (n, n)
+    assert hide.dtype == torch.bool
+    for i in range(n):
+        for j in range(n):
+            assert keep[i, j].item() == (1.0 if j <= i else 0.0)
+            assert hide[i, j].item() == (j > i)
+
+
+# --------------------------------------------------------------------------- seeding
+
+
+def test_seeded_is_reproducible_and_matches_manual_seed():
+    with seeded(42):
+        a = torch.rand(5)
+        lin = torch.nn.Linear(3, 2)
+    with seeded(42):
+        b = torch.rand(5)
+    torch.manual_seed(42)
+    c = torch.rand(5)
+    assert torch.equal(a, b) and torch.equal(a, c)
+    torch.manual_seed(42)
+    torch.rand(5)
+    assert torch.equal(lin.weight, torch.nn.Linear(3, 2).weight)
+
+
+def test_seeded_restores_global_rng_state():
+    torch.manual_seed(7)
+    before = torch.random.get_rng_state()
+    with seeded(123):
+        torch.rand(100)
+    assert torch.equal(torch.random.get_rng_state(), before)
+    # ...even when the block raises.
+    with pytest.raises(RuntimeError, match="boom"):
+        with seeded(5):
+            torch.rand(3)
+            raise RuntimeError("boom")
+    assert torch.equal(torch.random.get_rng_state(), before)
+
+
+def test_seeded_blocks_in_threads_do_not_interleave():
+    expected = {}
+    for s in range(6):
+        torch.manual_seed(s)
+        expected[s] = torch.rand(200)
+    results: dict[tuple[int, int], torch.Tensor] = {}
+
+    def work(s: int) -> None:
+        for rep in range(10):
+            with seeded(s):
+                draws = [torch.rand(1) for _ in range(200)]
+            results[(s, rep)] = torch.cat(draws)
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 60
+    for (s, _), got in results.items():
+        assert torch.equal(got, expected[s])
+
+
+def test_seeded_module_construction_matches_the_book_pattern():
+    with seeded(123):
+        a = attention.CausalAttention(3, 2, 6, 0.0)
+    torch.manual_seed(123)
+    b = attention.CausalAttention(3, 2, 6, 0.0)
+    for (name, p), (_, q) in zip(a.state_dict().items(), b.state_dict().items(), strict=True):
+        assert torch.equal(p, q), name

@@ -1,0 +1,1 @@
+"""Streamlit glue: session state, controls, charts and page helpers shared by every page."""

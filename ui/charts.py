@@ -1,0 +1,198 @@
+"""Altair chart builders: plain data in, a chart out (testable with ``to_dict()``).
+
+Heatmaps write the value in each cell when there are few enough cells to
+read, name the query and key tokens in the tooltip, draw weights on a colour
+scale fixed to [0, 1], and draw masked cells in hatched grey with a "masked"
+label so they never look like a weight of zero. Matrices too large to read
+are averaged in blocks first, and the chart title says so.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+__all__ = ["HeatmapData", "heatmap_data", "heatmap", "head_grid", "bars", "MAX_CELLS_WITH_TEXT"]
+
+MAX_CELLS_WITH_TEXT = 144  # up to 12 x 12 the numbers are written in the cells
+MAX_SIDE = 64  # larger matrices are averaged down to at most 64 x 64 blocks
+MASKED_COLOUR = "#cfcfcf"
+
+
+@dataclass(frozen=True)
+class HeatmapData:
+    frame: pd.DataFrame
+    row_order: list[str]
+    col_order: list[str]
+    block: tuple[int, int]  # (1, 1) unless the matrix was aggregated
+
+    @property
+    def aggregated(self) -> bool:
+        return self.block != (1, 1)
+
+
+def _block_mean(values: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """Mean over (rows x cols) blocks, ignoring NaN (masked) entries."""
+    h, w = values.shape
+    hb, wb = -(-h // rows), -(-w // cols)
+    padded = np.full((hb * rows, wb * cols), np.nan)
+    padded[:h, :w] = values
+    blocks = padded.reshape(hb, rows, wb, cols).swapaxes(1, 2).reshape(hb, wb, rows * cols)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN (fully masked) blocks
+        return np.nanmean(blocks, axis=-1)
+
+
+def heatmap_data(
+    values: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    masked: np.ndarray | None = None,
+) -> HeatmapData:
+    """Long-form data for a heatmap; masked cells carry NaN values and masked=True."""
+    values = np.asarray(values, dtype=float)
+    if values.ndim != 2:
+        raise ValueError(f"a heatmap needs a 2-D matrix, got shape {values.shape}")
+    hidden = np.zeros(values.shape, dtype=bool) if masked is None else np.asarray(masked, dtype=bool)
+    hidden = hidden | np.isneginf(values)
+    shown = np.where(hidden, np.nan, values)
+    h, w = shown.shape
+    rows, cols = list(row_labels), list(col_labels)
+    block = (1, 1)
+    if h > MAX_SIDE or w > MAX_SIDE:
+        block = (-(-h // MAX_SIDE), -(-w // MAX_SIDE))
+        shown = _block_mean(shown, *block)
+        rows = [f"{row_labels[i]}…" if block[0] > 1 else row_labels[i] for i in range(0, h, block[0])]
+        cols = [f"{col_labels[j]}…" if block[1] > 1 else col_labels[j] for j in range(0, w, block[1])]
+        hidden = np.isnan(shown)
+    ii, jj = np.meshgrid(np.arange(shown.shape[0]), np.arange(shown.shape[1]), indexing="ij")
+    frame = pd.DataFrame(
+        {
+            "row": np.asarray(rows, dtype=object)[ii.ravel()],
+            "col": np.asarray(cols, dtype=object)[jj.ravel()],
+            "value": shown.ravel(),
+            "masked": hidden.ravel(),
+        }
+    )
+    frame["label"] = np.where(frame["masked"], "masked", frame["value"].map(lambda v: f"{v:.4f}"))
+    return HeatmapData(frame, rows, cols, block)
+
+
+def heatmap(
+    values: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    *,
+    title: str = "",
+    row_title: str = "query",
+    col_title: str = "key",
+    kind: str = "weights",
+    masked: np.ndarray | None = None,
+    show_values: bool | None = None,
+    width: int | None = None,
+) -> alt.LayerChart:
+    """One heatmap. ``kind``: "weights" (fixed [0, 1] scale), "scores" or "values" (diverging)."""
+    data = heatmap_data(values, row_labels, col_labels, masked)
+    df = data.frame
+    if data.aggregated:
+        title = f"{title} (averaged over {data.block[0]}×{data.block[1]} blocks)"
+    n_cells = len(df)
+    if show_values is None:
+        show_values = n_cells <= MAX_CELLS_WITH_TEXT
+    if kind == "weights":
+        scale = alt.Scale(domain=[0, 1], scheme="blues", clamp=True)
+    else:
+        finite = df["value"].dropna()
+        bound = float(max(abs(finite.min()), abs(finite.max()), 1e-9)) if len(finite) else 1.0
+        scale = alt.Scale(domain=[-bound, bound], scheme="redblue", reverse=True)
+    n_rows, n_cols = len(data.row_order), len(data.col_order)
+    # Streamlit sizes charts itself; a step (pixels per cell) is the size that survives.
+    if show_values:
+        col_step, row_step = 50, 28
+    else:
+        target = width or 400
+        col_step = max(4, min(40, target // max(n_cols, 1)))
+        row_step = max(4, min(30, target // max(n_rows, 1)))
+    label_angle = 0 if n_cols <= 8 else -45
+    base = alt.Chart(df, title=title).encode(
+        x=alt.X("col:N", sort=data.col_order, title=col_title,
+                axis=alt.Axis(labelAngle=label_angle, labelLimit=90, labelOverlap=True)),
+        y=alt.Y("row:N", sort=data.row_order, title=row_title, axis=alt.Axis(labelLimit=90, labelOverlap=True)),
+        tooltip=[
+            alt.Tooltip("row:N", title=row_title),
+            alt.Tooltip("col:N", title=col_title),
+            alt.Tooltip("label:N", title="value"),
+        ],
+    )
+    cells = base.mark_rect(stroke="white", strokeWidth=0.5 if n_cells <= 4096 else 0).encode(
+        color=alt.condition(
+            "datum.masked",
+            alt.value(MASKED_COLOUR),
+            alt.Color("value:Q", scale=scale, title=kind, legend=alt.Legend(orient="right")),
+        )
+    )
+    layers = [cells]
+    if df["masked"].any() and n_cells <= 4096 and not show_values:
+        # A diagonal stroke marks hidden cells, so grey never reads as "weight 0".
+        layers.append(
+            base.transform_filter("datum.masked").mark_text(text="╱", fontSize=18, color="#8a8a8a")
+        )
+    if show_values:
+        text_colour = alt.condition(
+            "datum.masked || abs(datum.value) < 0.55", alt.value("black"), alt.value("white")
+        )
+        if kind != "weights":
+            finite = df["value"].dropna()
+            strong = 0.6 * float(finite.abs().max()) if len(finite) else 1.0
+            text_colour = alt.condition(
+                f"!datum.masked && abs(datum.value) > {strong}", alt.value("white"), alt.value("black")
+            )
+        layers.append(
+            base.mark_text(fontSize=11, baseline="middle").encode(text="label:N", color=text_colour)
+        )
+    return alt.layer(*layers).properties(width=alt.Step(col_step), height=alt.Step(row_step))
+
+
+def head_grid(
+    weights: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    *,
+    masked: np.ndarray | None = None,
+    columns: int = 4,
+    title_prefix: str = "head",
+) -> alt.VConcatChart:
+    """One weights heatmap per head, in a grid."""
+    n_heads = weights.shape[0]
+    side = 220 if n_heads <= 4 else 160
+    with_values = len(col_labels) <= 6 and n_heads <= 4
+    columns = 2 if with_values else columns
+    charts = [
+        heatmap(
+            weights[h], row_labels, col_labels, title=f"{title_prefix} {h + 1}",
+            masked=masked, width=side, show_values=with_values,
+        )
+        for h in range(n_heads)
+    ]
+    rows = [alt.hconcat(*charts[i : i + columns]) for i in range(0, n_heads, columns)]
+    return alt.vconcat(*rows).resolve_scale(color="shared")
+
+
+def bars(values: Sequence[float], labels: Sequence[str], *, title: str = "", value_title: str = "value",
+         domain: tuple[float, float] | None = None) -> alt.Chart:
+    """A labelled bar per token (e.g. one query's weights, or each token's influence)."""
+    df = pd.DataFrame({"token": list(labels), "value": [float(v) for v in values]})
+    df["label"] = df["value"].map(lambda v: f"{v:.4f}")
+    scale = alt.Scale(domain=list(domain)) if domain else alt.Undefined
+    base = alt.Chart(df, title=title).encode(
+        x=alt.X("token:N", sort=list(labels), title="token", axis=alt.Axis(labelAngle=-45)),
+        y=alt.Y("value:Q", title=value_title, scale=scale),
+        tooltip=[alt.Tooltip("token:N"), alt.Tooltip("label:N", title=value_title)],
+    )
+    chart = base.mark_bar() + base.mark_text(dy=-7, fontSize=11).encode(text="label:N")
+    return chart.properties(height=220)

@@ -1,0 +1,187 @@
+"""The shared input matrix: tokens by embedding dimensions, and its validation.
+
+Plain Python and pandas, no Streamlit, so every rule is unit-tested. Every
+function that accepts learner input raises :class:`InputError` with a
+message naming the cell or the setting at fault.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+import torch
+
+from attention.data import BOOK_INPUTS, BOOK_TOKENS
+
+__all__ = [
+    "InputError",
+    "InputMatrix",
+    "PRESETS",
+    "book_matrix",
+    "random_matrix",
+    "near_duplicate_matrix",
+    "from_frame",
+    "MAX_TOKEN_NAME",
+    "MAX_ABS_VALUE",
+]
+
+MAX_TOKEN_NAME = 40  # characters shown for a token; longer names are refused
+MAX_ABS_VALUE = 1e4  # larger embeddings overflow the scores of big matrices
+
+
+class InputError(ValueError):
+    """A learner's input that cannot be used, with a message saying why."""
+
+
+@dataclass(frozen=True)
+class InputMatrix:
+    tokens: tuple[str, ...]
+    values: tuple[tuple[float, ...], ...]
+
+    @property
+    def num_tokens(self) -> int:
+        return len(self.tokens)
+
+    @property
+    def dim(self) -> int:
+        return len(self.values[0]) if self.values else 0
+
+    def tensor(self) -> torch.Tensor:
+        return torch.tensor(self.values, dtype=torch.float32).reshape(self.num_tokens, self.dim)
+
+    def labels(self) -> list[str]:
+        """Token names made unique for chart axes: a repeated name gets its position."""
+        seen: dict[str, int] = {}
+        for t in self.tokens:
+            seen[t] = seen.get(t, 0) + 1
+        return [f"{t} ({i + 1})" if seen[t] > 1 else t for i, t in enumerate(self.tokens)]
+
+    def frame(self) -> pd.DataFrame:
+        df = pd.DataFrame(list(self.values), columns=[f"d{j + 1}" for j in range(self.dim)])
+        df.insert(0, "token", list(self.tokens))
+        return df
+
+    def with_dim(self, dim: int) -> InputMatrix:
+        """Change the embedding width: new columns are 0, removed columns are dropped."""
+        if dim < 1:
+            raise InputError("the embedding width must be at least 1.")
+        values = tuple(tuple(row[:dim]) + (0.0,) * max(0, dim - len(row)) for row in self.values)
+        return InputMatrix(self.tokens, values)
+
+
+def book_matrix() -> InputMatrix:
+    return InputMatrix(tuple(BOOK_TOKENS), tuple(tuple(r) for r in BOOK_INPUTS))
+
+
+def random_matrix(num_tokens: int, dim: int, seed: int) -> InputMatrix:
+    from attention.data import random_inputs
+
+    x = random_inputs(num_tokens, dim, seed)
+    tokens = tuple(f"t{i + 1}" for i in range(num_tokens))
+    return InputMatrix(tokens, tuple(tuple(round(v, 4) for v in row) for row in x.tolist()))
+
+
+def near_duplicate_matrix() -> InputMatrix:
+    from attention.data import near_duplicate_inputs
+
+    x = near_duplicate_inputs()
+    tokens = tuple(BOOK_TOKENS[:5]) + ("journey'",)
+    return InputMatrix(tokens, tuple(tuple(round(v, 4) for v in row) for row in x.tolist()))
+
+
+PRESETS: dict[str, str] = {
+    "book": "Chapter 3: “Your journey starts with one step”",
+    "random": "Random embeddings (seeded)",
+    "near_duplicate": "Two tokens nearly equal",
+}
+
+
+def clean_token(raw: object, row: int) -> str:
+    if raw is None or (isinstance(raw, float) and math.isnan(raw)):
+        raise InputError(f"row {row}: the token name is empty; type a word such as “cat”.")
+    name = unicodedata.normalize("NFC", str(raw)).strip()
+    name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")  # no control chars
+    if not name:
+        raise InputError(f"row {row}: the token name is empty; type a word such as “cat”.")
+    if len(name) > MAX_TOKEN_NAME:
+        raise InputError(
+            f"row {row}: the token name is {len(name)} characters long; keep it to "
+            f"{MAX_TOKEN_NAME} or fewer."
+        )
+    return name
+
+
+def clean_value(raw: object, row: int, column: str) -> float:
+    where = f"row {row}, column {column}"
+    if raw is None or (isinstance(raw, str) and raw.strip() == ""):
+        raise InputError(f"{where} is empty; every cell needs a number.")
+    if isinstance(raw, bool):
+        raise InputError(f"{where}: {raw!r} is not a number.")
+    try:
+        value = float(raw)  # accepts numeric strings such as "0.5"
+    except (TypeError, ValueError):
+        raise InputError(f"{where}: “{str(raw)[:30]}” is not a number.") from None
+    if math.isnan(value):
+        raise InputError(f"{where} is NaN (not a number); type an ordinary number.")
+    if math.isinf(value):
+        raise InputError(f"{where} is infinite; type an ordinary number.")
+    if abs(value) > MAX_ABS_VALUE:
+        raise InputError(
+            f"{where} is {value:g}; keep embeddings within ±{MAX_ABS_VALUE:g} "
+            "(bigger values overflow the attention scores)."
+        )
+    return value
+
+
+def from_rows(
+    tokens: Sequence[object], rows: Sequence[Sequence[object]], *, max_tokens: int, max_dim: int
+) -> InputMatrix:
+    """Validate raw tokens and rows (from the editor, a CSV or a link)."""
+    if len(tokens) == 0:
+        raise InputError("the matrix has no tokens; add at least one row.")
+    if len(tokens) != len(rows):
+        raise InputError(f"{len(tokens)} token names for {len(rows)} rows of numbers.")
+    if len(tokens) > max_tokens:
+        raise InputError(f"{len(tokens)} tokens is more than the limit of {max_tokens}.")
+    widths = {len(r) for r in rows}
+    if len(widths) != 1:
+        raise InputError(f"rows have different lengths {sorted(widths)}; give every token the same width.")
+    dim = widths.pop()
+    if dim == 0:
+        raise InputError("the matrix has no embedding columns; add at least one dimension.")
+    if dim > max_dim:
+        raise InputError(f"embedding width {dim} is more than the limit of {max_dim}.")
+    clean_tokens = tuple(clean_token(t, i + 1) for i, t in enumerate(tokens))
+    values = tuple(
+        tuple(clean_value(v, i + 1, f"d{j + 1}") for j, v in enumerate(row)) for i, row in enumerate(rows)
+    )
+    return InputMatrix(clean_tokens, values)
+
+
+def from_frame(df: pd.DataFrame, *, max_tokens: int, max_dim: int) -> InputMatrix:
+    """Validate the data editor's frame (a ``token`` column, then numbers)."""
+    if "token" not in df.columns:
+        raise InputError("the table needs a “token” column with the token names.")
+    value_cols = [c for c in df.columns if c != "token"]
+    rows = df[value_cols].astype(object).values.tolist() if value_cols else [[] for _ in range(len(df))]
+    return from_rows(df["token"].tolist(), rows, max_tokens=max_tokens, max_dim=max_dim)
+
+
+def from_csv_text(text: str, *, max_tokens: int, max_dim: int) -> InputMatrix:
+    """Parse an uploaded CSV: a header row, a ``token`` column, then one column per dimension."""
+    import io
+
+    try:
+        df = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    except Exception as exc:  # pandas raises several parser error types
+        raise InputError(f"the file is not a readable CSV table ({type(exc).__name__}).") from None
+    if "token" not in df.columns:
+        if len(df.columns) and str(df.columns[0]).strip().lower() in {"", "unnamed: 0", "tokens"}:
+            df = df.rename(columns={df.columns[0]: "token"})
+        else:
+            raise InputError("the CSV needs a header row whose first column is “token”.")
+    return from_frame(df, max_tokens=max_tokens, max_dim=max_dim)

@@ -1,0 +1,51 @@
+"""Limits that keep one session from taking the server down.
+
+Hosted mode (``ATTENTION_HOSTED=1``, set by the Docker image and the
+Community Cloud instructions) caps what a single session may ask for. The
+caps are plain environment settings, so a local user can raise them, e.g.
+``ATTENTION_MAX_TOKENS=4096 make run``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+__all__ = ["Limits", "limits"]
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        return default
+    return value if value >= 1 else default
+
+
+@dataclass(frozen=True)
+class Limits:
+    hosted: bool
+    max_tokens: int  # rows of the input matrix and context_length
+    max_dim: int  # embedding width and d_out
+    max_heads: int
+    max_batch: int
+    max_editable_cells: int  # above this the data editor is replaced by a summary
+    max_upload_bytes: int
+    max_url_chars: int
+
+
+def limits() -> Limits:
+    hosted = os.environ.get("ATTENTION_HOSTED", "0").strip().lower() in {"1", "true", "yes"}
+    return Limits(
+        hosted=hosted,
+        max_tokens=_env_int("ATTENTION_MAX_TOKENS", 1024),
+        max_dim=_env_int("ATTENTION_MAX_DIM", 768),
+        max_heads=_env_int("ATTENTION_MAX_HEADS", 12 if hosted else 16),
+        max_batch=_env_int("ATTENTION_MAX_BATCH", 4 if hosted else 8),
+        max_editable_cells=_env_int("ATTENTION_MAX_EDITABLE_CELLS", 2000),
+        max_upload_bytes=_env_int("ATTENTION_MAX_UPLOAD_BYTES", 2_000_000),
+        max_url_chars=_env_int("ATTENTION_MAX_URL_CHARS", 8000),
+    )

@@ -1,0 +1,217 @@
+"""Page building blocks: header, controls, guarded computation, and drawing a Trace.
+
+Pages call these and the ``attention`` package; they do no tensor math.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import streamlit as st
+import torch
+
+from attention import Trace
+
+from . import charts
+from .matrix import InputMatrix
+from .state import control, get_matrix, set_current_page, take_flash
+
+__all__ = ["Page", "start_page"]
+
+
+@dataclass
+class Page:
+    page_id: str
+    matrix: InputMatrix
+
+    # ----- inputs and controls -------------------------------------------------
+    @property
+    def inputs(self) -> torch.Tensor:
+        return self.matrix.tensor()
+
+    @property
+    def labels(self) -> list[str]:
+        return self.matrix.labels()
+
+    def control(self, name: str, default: Any, widget: Callable[..., Any], label: str, **kw: Any) -> Any:
+        return control(self.page_id, name, default, widget, label, **kw)
+
+    def query_token(self, default: int = 1, label: str = "Query token") -> int:
+        n = self.matrix.num_tokens
+        labels = self.labels
+        index = self.control(
+            "query",
+            min(default, n - 1),
+            st.selectbox,
+            label,
+            options=list(range(n)),
+            format_func=lambda i: f"x({i + 1}) “{labels[i]}”",
+            valid=lambda v: isinstance(v, int) and 0 <= v < n,
+            help="Which token asks the question: its row of scores and weights is computed.",
+        )
+        return int(index)
+
+    def causal(self, default: bool) -> bool:
+        return bool(self.control("causal", default, st.toggle, "Causal mask",
+                                 help="Hide later tokens from each query (3.5)."))
+
+    def dropout(self, default: float = 0.0) -> tuple[float, bool]:
+        p = self.control("dropout", default, st.slider, "Dropout rate p", min_value=0.0,
+                         max_value=0.9, step=0.05,
+                         help="Fraction of attention weights zeroed in training mode; survivors ×1/(1−p).")
+        training = self.control("training", True, st.toggle, "Training mode (dropout active)",
+                                help="In eval mode dropout does nothing.")
+        return float(p), bool(training)
+
+    def seed(self, default: int, label: str = "Seed", name: str = "seed") -> int:
+        return int(self.control(name, default, st.number_input, label, min_value=0,
+                                max_value=2**31 - 1, step=1,
+                                help="torch.manual_seed before the weights are drawn."))
+
+    def d_out(self, default: int = 2, *, label: str = "d_out", max_value: int = 64) -> int:
+        return int(self.control("d_out", default, st.number_input, label, min_value=1,
+                                max_value=max_value, step=1,
+                                help="Width of the query, key and value vectors."))
+
+    def heads(self, d_out: int, default: int = 2, max_heads: int = 16) -> int:
+        options = [h for h in range(1, min(d_out, max_heads) + 1) if d_out % h == 0]
+        fallback = default if default in options else options[-1 if default > options[-1] else 0]
+        return int(self.control(
+            "num_heads", fallback, st.select_slider, "Number of heads", options=options,
+            valid=lambda v: v in options,
+            help=f"Only divisors of d_out={d_out} are offered: each head gets d_out / heads dimensions.",
+        ))
+
+    # ----- computation -----------------------------------------------------------
+    def compute(self, fn: Callable[..., Any], /, *args: Any, **params: Any) -> Any:
+        """Run a package function; on bad input explain and fall back to the last good run."""
+        key = f"_last_good:{self.page_id}:{getattr(fn, '__qualname__', fn)}"
+        try:
+            result = fn(*args, **params)
+        except (ValueError, TypeError) as exc:
+            st.error(f"**Cannot compute with these settings.** {exc}", icon="⚠️")
+            last = st.session_state.get(key)
+            if last is None:
+                return None
+            st.info("Showing the result of the last valid settings instead.")
+            try:
+                return fn(*last[0], **last[1])
+            except (ValueError, TypeError):
+                return None
+        st.session_state[key] = (args, params)
+        return result
+
+
+def start_page(page_id: str, title: str, intro: str, formula: str | None = None) -> Page:
+    set_current_page(page_id)
+    st.title(title)
+    flashed = take_flash("page")
+    if flashed:
+        getattr(st, flashed[0])(flashed[1])
+    st.markdown(intro)
+    if formula:
+        st.latex(formula)
+    return Page(page_id, get_matrix())
+
+
+# ----- drawing a Trace -----------------------------------------------------------------
+
+
+def to_numpy(t: torch.Tensor) -> np.ndarray:
+    return t.detach().cpu().float().numpy()
+
+
+def tensor_text(t: torch.Tensor) -> str:
+    """The tensor as PyTorch prints it (4 decimals), as in the book."""
+    return repr(t.detach().cpu())
+
+
+def show_tensor(trace: Trace, name: str, *, caption: str | None = None) -> None:
+    step = trace.step(name)
+    st.caption(caption or f"`{name}` {step.shape_text()}: {step.meaning}")
+    st.code(tensor_text(step.tensor), language="text")
+
+
+def show_matrix(
+    trace: Trace,
+    name: str,
+    rows: Sequence[str],
+    cols: Sequence[str],
+    *,
+    kind: str = "weights",
+    index: tuple[int, ...] = (),
+    title: str | None = None,
+    row_title: str = "query",
+    col_title: str = "key",
+    masked_from: str | None = None,
+    printed: bool = True,
+) -> None:
+    """A heatmap of a 2-D slice of a step (``index`` picks batch/head), with its printed tensor."""
+    step = trace.step(name)
+    tensor = step.tensor[index] if index else step.tensor
+    masked = None
+    if masked_from is not None and masked_from in trace:
+        m = trace[masked_from]
+        m = m[index] if index and m.dim() > 2 else m
+        masked = to_numpy(m) == float("-inf")
+    chart = charts.heatmap(
+        to_numpy(tensor), rows, cols, title=title or name, kind=kind, masked=masked,
+        row_title=row_title, col_title=col_title,
+    )
+    st.altair_chart(chart, width="content")
+    if printed:
+        with st.expander(f"Printed tensor `{name}` {tuple(tensor.shape)}"):
+            st.code(tensor_text(tensor), language="text")
+
+
+def show_vector(trace: Trace, name: str, labels: Sequence[str], *, title: str | None = None,
+                value_title: str = "value", domain: tuple[float, float] | None = None) -> None:
+    step = trace.step(name)
+    st.altair_chart(
+        charts.bars(to_numpy(step.tensor), labels, title=title or name, value_title=value_title,
+                    domain=domain),
+        width="stretch",
+    )
+
+
+def show_shapes(trace: Trace, names: Sequence[str] | None = None) -> None:
+    rows = [
+        {"step": s.name, "shape": str(s.shape), "axes": s.shape_text(), "meaning": s.meaning}
+        for s in trace
+        if names is None or s.name in names
+    ]
+    st.dataframe(rows, hide_index=True, width="stretch")
+
+
+def show_comparisons(trace: Trace, tol: float = 1e-5) -> None:
+    for c in trace.comparisons:
+        ok = c.max_abs_diff <= tol
+        st.markdown(
+            f"{'✅' if ok else '❌'} **{c.label_a}** vs **{c.label_b}**: largest absolute "
+            f"difference `{c.max_abs_diff:.3g}` {'(the same up to float rounding)' if ok else ''}"
+        )
+
+
+def show_source(*objects: object, label: str = "The code that ran") -> None:
+    """The package's own source for the step on screen (what ran is what is shown)."""
+    with st.expander(label):
+        for obj in objects:
+            try:
+                source = inspect.getsource(obj)  # type: ignore[arg-type]
+            except (OSError, TypeError):
+                continue
+            module = getattr(obj, "__module__", "")
+            st.caption(f"`{module}.{getattr(obj, '__qualname__', '')}`")
+            st.code(source, language="python")
+
+
+def show_row(trace: Trace, name: str, row: int, labels: Sequence[str], *, title: str,
+             value_title: str = "weight", domain: tuple[float, float] | None = (0, 1)) -> None:
+    """One row of a 2-D step as bars (e.g. one query's weights)."""
+    values = to_numpy(trace[name])[row]
+    st.altair_chart(charts.bars(values, labels, title=title, value_title=value_title, domain=domain),
+                    width="stretch")
