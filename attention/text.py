@@ -140,6 +140,12 @@ class TextMultiHeadAttention(nn.Module):
             check_inputs(x, self.d_model, name=name, ranks=(3,), dtype=dtype)
         if key.shape[:2] != value.shape[:2]:
             raise ValueError("key and value must have the same batch size and length.")
+        if causal and query.shape[1] > key.shape[1]:
+            raise ValueError(
+                f"causal=True with {query.shape[1]} queries but only {key.shape[1]} keys would leave "
+                "the first queries nothing to attend to; the causal mask needs at least as many keys "
+                "as queries (it is meant for self-attention)."
+            )
         if query.shape[0] != key.shape[0]:
             raise ValueError(
                 f"query has batch size {query.shape[0]} but key has {key.shape[0]}; "

@@ -5,7 +5,6 @@ from ui.view import show_matrix, show_source, show_vector, start_page
 
 page = start_page(
     "long-sequences",
-    "3.1 The problem with modelling long sequences",
     """
 Translation cannot go word by word: grammar and context decide each word. Before
 transformers, an **encoder–decoder RNN** read the source sentence one token at a

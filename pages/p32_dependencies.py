@@ -5,7 +5,6 @@ from ui.view import show_matrix, show_row, show_source, show_vector, start_page
 
 page = start_page(
     "dependencies",
-    "3.2 Capturing dependencies with attention",
     """
 Bahdanau attention (2014) let the decoder **look back at every encoder state** at
 each step, instead of only the last one. For decoding step i it scores each encoder

@@ -8,7 +8,6 @@ NAMES = {"sum": "divide by the sum", "softmax_naive": "naive softmax exp/sum", "
 
 page = start_page(
     "one-query",
-    "3.3.1 Simple self-attention for one query",
     """
 Pick one token as the **query**. Its attention **score** with every token is a dot
 product: large when two embeddings point the same way. The scores are then

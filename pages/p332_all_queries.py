@@ -8,7 +8,6 @@ NAMES = {"sum": "divide by the sum", "softmax_naive": "naive softmax", "softmax"
 
 page = start_page(
     "all-queries",
-    "3.3.2 Attention weights for all tokens",
     """
 Every token takes a turn as the query. Stacking the rows gives a **score matrix**:
 entry (i, j) is the dot product of token i with token j, computed at once as

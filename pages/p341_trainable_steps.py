@@ -6,7 +6,6 @@ from ui.view import show_shapes, show_source, show_tensor, show_vector, start_pa
 
 page = start_page(
     "trainable-steps",
-    "3.4.1 Trainable weights, step by step",
     """
 Now three matrices, **W_query**, **W_key** and **W_value**, project each input into
 a query, a key and a value of width `d_out`. During training they are learned;

@@ -7,7 +7,6 @@ from ui.view import show_comparisons, show_matrix, show_source, show_tensor, sta
 
 page = start_page(
     "self-attention-classes",
-    "3.4.2 Compact self-attention classes",
     """
 The step-by-step code becomes a module. **SelfAttention_v1** keeps the three
 matrices as `nn.Parameter(torch.rand(d_in, d_out))`. **SelfAttention_v2** uses

@@ -5,7 +5,6 @@ from ui.view import show_comparisons, show_matrix, show_source, show_tensor, sta
 
 page = start_page(
     "causal-mask",
-    "3.5.1 The causal mask",
     """
 A language model predicts the next token, so when it processes token i it must not
 peek at tokens after i. **Causal attention** hides every key to the right of the

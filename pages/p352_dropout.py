@@ -5,7 +5,6 @@ from ui.view import show_matrix, show_source, show_tensor, start_page
 
 page = start_page(
     "dropout",
-    "3.5.2 Dropout",
     """
 During training, **dropout** zeroes a random fraction p of the attention weights, so
 the model cannot lean on any single connection. To keep the expected total the same,

@@ -8,7 +8,6 @@ from ui.view import show_matrix, show_shapes, show_source, show_tensor, start_pa
 
 page = start_page(
     "causal-class",
-    "3.5.3 A compact causal attention class",
     """
 `CausalAttention` packs the mask and dropout into a module that takes a **batch**,
 shape `(batch, num_tokens, d_in)`. Two details matter. The mask is created once for

@@ -8,7 +8,6 @@ from ui.view import show_comparisons, show_source, show_tensor, start_page, to_n
 
 page = start_page(
     "stacking-heads",
-    "3.6.1 Stacking heads",
     """
 One causal attention head learns one way of relating tokens. **Multi-head attention**
 runs several heads side by side, each with its own W_query, W_key and W_value, and

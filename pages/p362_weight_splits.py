@@ -8,7 +8,6 @@ from ui.view import show_shapes, show_source, show_tensor, start_page, to_numpy
 
 page = start_page(
     "weight-splits",
-    "3.6.2 Weight splits",
     """
 Instead of separate modules, `MultiHeadAttention` projects once with `d_out`-wide
 matrices and **splits** the result into heads: `.view` cuts each token's vector into

@@ -3,11 +3,10 @@ import streamlit as st
 from attention import ATTENTION_BACKENDS, BACKEND_RETURNS_WEIGHTS, FastMultiHeadAttention, time_variants
 from attention.explore import efficient_variants
 from ui.settings import limits
-from ui.view import show_source, start_page
+from ui.view import show_source, start_page, tensor_text
 
 page = start_page(
     "efficient",
-    "Efficient multi-head attention",
     """
 The chapter's `MultiHeadAttention` is clear but not the fastest way to compute the same
 function. Below, each variant gets **the same weights** as the chapter's module and its
@@ -38,6 +37,11 @@ result = page.compute(efficient_variants, page.inputs, batch_size=batch_size, d_
 if result is None:
     st.stop()
 book, config, batch, variants = result
+st.markdown(
+    f"`MultiHeadAttention(d_in={config.d_in}, d_out={config.d_out}, context_length={config.context_length}, "
+    f"dropout=0.0, num_heads={config.num_heads}, qkv_bias={config.qkv_bias})`, causal={config.causal}, "
+    f"on a batch of shape `{tuple(batch.shape)}`; head_dim = {config.head_dim}."
+)
 st.subheader("Same weights, same output")
 st.dataframe(
     [
@@ -53,6 +57,9 @@ st.dataframe(
     ],
     hide_index=True, width="stretch",
 )
+reference = variants[0]
+with st.expander(f"Printed output of the book's module {tuple(reference.output.shape)}", expanded=False):
+    st.code(tensor_text(reference.output), language="text")
 st.subheader("Timing on this machine")
 st.markdown("Runs every variant on the current batch, interleaved, and reports the median of 5 runs. "
             "Small inputs are dominated by Python overhead; the benchmark in the README uses GPT-2 sizes.")

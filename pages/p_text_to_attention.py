@@ -8,7 +8,6 @@ DEFAULT = "I wonder what will come next!\nThis is a basic example paragraph.\nHe
 
 page = start_page(
     "text-to-attention",
-    "From text to attention",
     """
 The chapter starts from ready-made embeddings. Here is where they come from. Each
 sentence is **tokenized** into lower-case words, each word gets an id from a

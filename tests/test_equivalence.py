@@ -22,10 +22,20 @@ from attention import (
     FastMultiHeadAttention,
     MultiHeadAttention,
     MultiHeadAttentionWrapper,
-    Trace,
     TorchMultiheadAttention,
+    Trace,
     seeded,
 )
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _one_torch_thread():
+    """Tiny tensors gain nothing from threads, and idle OpenMP threads spin on a busy machine."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
 
 # (d_in, d_out, num_heads, num_tokens, batch)
 SHAPES = [(3, 2, 2, 6, 2), (8, 8, 2, 10, 3), (16, 12, 3, 7, 1), (12, 12, 4, 5, 2)]
@@ -403,3 +413,70 @@ def test_attend_scale_and_reference_formula():
     scores = scores.masked_fill(upper(5), float("-inf"))
     torch.testing.assert_close(out, torch.softmax(scores, -1) @ v)
     torch.testing.assert_close(trace["scaled_scores"], scores)
+
+
+# --------------------------------------------------------------------------- partial traces
+
+
+KEEP_SETS = [(), ("weights",), ("scores",), ("masked_scores",), ("scaled_scores",), ("scores", "weights")]
+
+
+@pytest.mark.parametrize("keep", KEEP_SETS, ids=lambda k: "+".join(k) or "nothing")
+@pytest.mark.parametrize("normalisation", ["softmax", "softmax_naive", "sum"])
+@pytest.mark.parametrize("mask_kind", ["none", "causal", "padding"])
+def test_partial_traces_give_the_full_traces_numbers(keep, normalisation, mask_kind):
+    """Whatever a trace keeps, the output and every kept step are those of a full trace."""
+    gen = torch.Generator().manual_seed(3)
+    q, k, v = (torch.rand(2, 3, 5, 4, generator=gen) + 0.1 for _ in range(3))
+    kwargs = {"lead": ("batch", "head"), "normalisation": normalisation}
+    if mask_kind == "causal":
+        kwargs["causal"] = True
+    elif mask_kind == "padding":
+        hide = torch.zeros(2, 1, 1, 5, dtype=torch.bool)
+        hide[1, ..., 3:] = True
+        kwargs["mask"] = hide
+    full = Trace()
+    expected = attention.attend(q, k, v, full, **kwargs)
+    partial = Trace.keeping(*keep)
+    out = attention.attend(q, k, v, partial, **kwargs)
+    torch.testing.assert_close(out, expected, atol=0, rtol=0)
+    assert partial.names() == [n for n in full.names() if n in keep]
+    for name in partial.names():
+        torch.testing.assert_close(partial[name], full[name], atol=0, rtol=0, equal_nan=True)
+    off_out = attention.attend(q, k, v, Trace.off(), **kwargs)
+    torch.testing.assert_close(off_out, expected, atol=0, rtol=0)
+
+
+def test_recorded_steps_are_not_modified_later():
+    q, k, v = (rand_inputs(s, 1, 2, 4, 3) for s in (1, 2, 3))
+    trace = Trace.keeping("scores", "weights")
+    attention.attend(q, k, v, trace, lead=("batch", "head"), causal=True)
+    torch.testing.assert_close(trace["scores"], q @ k.transpose(-2, -1))  # unmasked, unscaled
+    assert torch.isfinite(trace["scores"]).all()
+    torch.testing.assert_close(trace["weights"].sum(-1), torch.ones(1, 2, 4))
+
+
+@causals
+def test_gradients_flow_through_every_trace_mode(causal):
+    """The in-place fast path must not break autograd or change the gradients."""
+    grads = []
+    for trace in (Trace(), Trace.off(), Trace.keeping("weights")):
+        book = book_mha((8, 8, 2, 10, 3), 0, True, causal)
+        x = rand_inputs(0, 3, 10, 8).requires_grad_(True)
+        book._run(x, trace).pow(2).sum().backward()
+        grads.append((x.grad.clone(), book.W_query.weight.grad.clone()))
+    for x_grad, w_grad in grads[1:]:
+        torch.testing.assert_close(x_grad, grads[0][0], atol=1e-6, rtol=1e-5)
+        torch.testing.assert_close(w_grad, grads[0][1], atol=1e-6, rtol=1e-5)
+
+
+@pytest.mark.parametrize("backend", ["eager", "einsum"])
+def test_fast_backends_backpropagate_like_the_book(backend):
+    config = AttentionConfig(8, 8, 10, 0.0, 2)
+    book = book_mha((8, 8, 2, 10, 3), 4, False, True)
+    fast = FastMultiHeadAttention(config, backend).load_from(book)
+    x1 = rand_inputs(4, 3, 10, 8).requires_grad_(True)
+    x2 = x1.detach().clone().requires_grad_(True)
+    book(x1).sum().backward()
+    fast(x2)[0].sum().backward()
+    torch.testing.assert_close(x2.grad, x1.grad, atol=1e-5, rtol=1e-5)

@@ -10,7 +10,21 @@ import torch
 import attention
 from attention import MultiHeadAttention, TextMultiHeadAttention, seeded
 
-SENTENCES = ["I wonder what will come next!", "This is a basic example paragraph.", "Hello, what is a basic split?"]
+
+@pytest.fixture(autouse=True, scope="module")
+def _one_torch_thread():
+    """Tiny tensors gain nothing from threads, and idle OpenMP threads spin on a busy machine."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+SENTENCES = [
+    "I wonder what will come next!",
+    "This is a basic example paragraph.",
+    "Hello, what is a basic split?",
+]
 
 
 def upper(t: int) -> torch.Tensor:
@@ -110,9 +124,7 @@ def test_positional_encoding_module_adds_positions():
 @pytest.mark.parametrize("query_sentence", [0, 1, 2])
 @pytest.mark.parametrize("d_model,num_heads", [(8, 4), (12, 3), (4, 1)])
 def test_text_to_attention_weights_per_head(query_sentence, d_model, num_heads):
-    trace = attention.text_to_attention(
-        SENTENCES, d_model=d_model, num_heads=num_heads, query_sentence=query_sentence
-    )
+    trace = attention.text_to_attention(SENTENCES, d_model=d_model, num_heads=num_heads, query_sentence=query_sentence)
     t = len(attention.tokenize(SENTENCES[query_sentence]))
     weights = trace["weights"]
     assert weights.shape == (1, num_heads, t, t)

@@ -11,6 +11,16 @@ import torch
 import attention
 from attention import Comparison, Step, Trace, seeded
 
+
+@pytest.fixture(autouse=True, scope="module")
+def _one_torch_thread():
+    """Tiny tensors gain nothing from threads, and idle OpenMP threads spin on a busy machine."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
 # --------------------------------------------------------------------------- Step
 
 
@@ -102,6 +112,13 @@ def test_keeping_weights_on_a_real_module():
     assert trace.names() == ["weights"]
     torch.testing.assert_close(trace["weights"], mha.trace(x)["weights"])
     torch.testing.assert_close(out, mha(x))
+
+
+def test_wants_says_what_add_would_record():
+    assert Trace().wants("anything")
+    assert not Trace.off().wants("anything")
+    keeping = Trace.keeping("weights")
+    assert keeping.wants("weights") and not keeping.wants("scores")
 
 
 def test_off_records_nothing():

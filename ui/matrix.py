@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 import torch
 
@@ -37,10 +38,29 @@ class InputError(ValueError):
     """A learner's input that cannot be used, with a message saying why."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class InputMatrix:
+    """Token names and a (tokens, dim) float32 array (compact: 1024 x 768 is 3 MB)."""
+
     tokens: tuple[str, ...]
-    values: tuple[tuple[float, ...], ...]
+    values: np.ndarray
+
+    def __post_init__(self) -> None:
+        values = np.array(self.values, dtype=np.float32, copy=True)
+        if values.ndim != 2 or values.shape[0] != len(self.tokens):
+            raise InputError(f"{len(self.tokens)} token names for a matrix of shape {values.shape}.")
+        values.setflags(write=False)
+        object.__setattr__(self, "tokens", tuple(self.tokens))
+        object.__setattr__(self, "values", values)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, InputMatrix)
+            and self.tokens == other.tokens
+            and np.array_equal(self.values, other.values)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
 
     @property
     def num_tokens(self) -> int:
@@ -48,10 +68,10 @@ class InputMatrix:
 
     @property
     def dim(self) -> int:
-        return len(self.values[0]) if self.values else 0
+        return int(self.values.shape[1])
 
     def tensor(self) -> torch.Tensor:
-        return torch.tensor(self.values, dtype=torch.float32).reshape(self.num_tokens, self.dim)
+        return torch.from_numpy(self.values.copy())
 
     def labels(self) -> list[str]:
         """Token names made unique for chart axes: a repeated name gets its position."""
@@ -61,7 +81,7 @@ class InputMatrix:
         return [f"{t} ({i + 1})" if seen[t] > 1 else t for i, t in enumerate(self.tokens)]
 
     def frame(self) -> pd.DataFrame:
-        df = pd.DataFrame(list(self.values), columns=[f"d{j + 1}" for j in range(self.dim)])
+        df = pd.DataFrame(self.values.astype(np.float64).round(6), columns=[f"d{j + 1}" for j in range(self.dim)])
         df.insert(0, "token", list(self.tokens))
         return df
 
@@ -69,12 +89,14 @@ class InputMatrix:
         """Change the embedding width: new columns are 0, removed columns are dropped."""
         if dim < 1:
             raise InputError("the embedding width must be at least 1.")
-        values = tuple(tuple(row[:dim]) + (0.0,) * max(0, dim - len(row)) for row in self.values)
+        values = np.zeros((self.num_tokens, dim), dtype=np.float32)
+        keep = min(dim, self.dim)
+        values[:, :keep] = self.values[:, :keep]
         return InputMatrix(self.tokens, values)
 
 
 def book_matrix() -> InputMatrix:
-    return InputMatrix(tuple(BOOK_TOKENS), tuple(tuple(r) for r in BOOK_INPUTS))
+    return InputMatrix(tuple(BOOK_TOKENS), np.array(BOOK_INPUTS, dtype=np.float32))
 
 
 def random_matrix(num_tokens: int, dim: int, seed: int) -> InputMatrix:
@@ -82,7 +104,7 @@ def random_matrix(num_tokens: int, dim: int, seed: int) -> InputMatrix:
 
     x = random_inputs(num_tokens, dim, seed)
     tokens = tuple(f"t{i + 1}" for i in range(num_tokens))
-    return InputMatrix(tokens, tuple(tuple(round(v, 4) for v in row) for row in x.tolist()))
+    return InputMatrix(tokens, x.numpy().round(4))
 
 
 def near_duplicate_matrix() -> InputMatrix:
@@ -90,7 +112,7 @@ def near_duplicate_matrix() -> InputMatrix:
 
     x = near_duplicate_inputs()
     tokens = tuple(BOOK_TOKENS[:5]) + ("journey'",)
-    return InputMatrix(tokens, tuple(tuple(round(v, 4) for v in row) for row in x.tolist()))
+    return InputMatrix(tokens, x.numpy().round(4))
 
 
 PRESETS: dict[str, str] = {
@@ -156,10 +178,8 @@ def from_rows(
     if dim > max_dim:
         raise InputError(f"embedding width {dim} is more than the limit of {max_dim}.")
     clean_tokens = tuple(clean_token(t, i + 1) for i, t in enumerate(tokens))
-    values = tuple(
-        tuple(clean_value(v, i + 1, f"d{j + 1}") for j, v in enumerate(row)) for i, row in enumerate(rows)
-    )
-    return InputMatrix(clean_tokens, values)
+    values = [[clean_value(v, i + 1, f"d{j + 1}") for j, v in enumerate(row)] for i, row in enumerate(rows)]
+    return InputMatrix(clean_tokens, np.array(values, dtype=np.float32))
 
 
 def from_frame(df: pd.DataFrame, *, max_tokens: int, max_dim: int) -> InputMatrix:

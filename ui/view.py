@@ -18,6 +18,7 @@ from attention import Trace
 
 from . import charts
 from .matrix import InputMatrix
+from .pages import PAGES
 from .state import control, get_matrix, set_current_page, take_flash
 
 __all__ = ["Page", "start_page"]
@@ -106,9 +107,10 @@ class Page:
         return result
 
 
-def start_page(page_id: str, title: str, intro: str, formula: str | None = None) -> Page:
+def start_page(page_id: str, intro: str, formula: str | None = None) -> Page:
+    """Title (from the page list), explanation and formula; returns the page's context."""
     set_current_page(page_id)
-    st.title(title)
+    st.title(next(p.title for p in PAGES if p.page_id == page_id))
     flashed = take_flash("page")
     if flashed:
         getattr(st, flashed[0])(flashed[1])

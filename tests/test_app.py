@@ -1,0 +1,256 @@
+"""AppTest for every page: it runs, its controls matter, it shows the book's numbers,
+and the shared matrix survives page switches. (Editing the data editor itself needs a
+real browser: see tests/browser.)"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ui.matrix import InputMatrix, book_matrix
+from ui.pages import PAGES
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+BY_ID = {p.page_id: p for p in PAGES}
+
+
+def open_page(page_id: str, **state) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.run()
+    at.switch_page(BY_ID[page_id].file)
+    at.run()
+    return at
+
+
+def shown_text(at: AppTest) -> str:
+    parts = [c.value for c in at.code] + [m.value for m in at.markdown] + [str(e.value) for e in at.error]
+    parts += [str(df.value) for df in at.dataframe] + [str(m.value) for m in at.metric]
+    return "\n".join(parts)
+
+
+def fingerprint(at: AppTest) -> str:
+    """Everything the main area displays: text, tables and chart specs with their data."""
+    h = hashlib.sha256(shown_text(at).encode())
+    for el in at.main:
+        for node in _walk(el):
+            if getattr(node, "type", None) == "vega_lite_chart":
+                h.update(node.proto.SerializeToString())
+    return h.hexdigest()
+
+
+def _walk(node):
+    yield node
+    for child in getattr(node, "children", {}).values() if isinstance(getattr(node, "children", None), dict) else []:
+        yield from _walk(child)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.page_id for p in PAGES])
+def test_page_runs_cleanly(page):
+    at = open_page(page.page_id)
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    assert at.title[0].value == page.title
+
+
+BOOK_VALUES = {
+    "one-query": [
+        "tensor([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865])",
+        "tensor([0.1455, 0.2278, 0.2249, 0.1285, 0.1077, 0.1656])",
+        "tensor([0.1385, 0.2379, 0.2333, 0.1240, 0.1082, 0.1581])",
+        "tensor([0.4419, 0.6515, 0.5683])",
+    ],
+    "all-queries": [
+        "[0.9995, 0.9544, 0.9422, 0.4753, 0.4576, 0.6310]",
+        "[0.6310, 1.0865, 1.0605, 0.6565, 0.2935, 0.9450]",
+        "[0.2098, 0.2006, 0.1981, 0.1242, 0.1220, 0.1452]",
+        "[0.1385, 0.2184, 0.2128, 0.1420, 0.0988, 0.1896]",
+        "[0.4421, 0.5931, 0.5790]",
+        "[0.4177, 0.6503, 0.5645]",
+    ],
+    "trainable-steps": [
+        "tensor([0.4306, 1.4551])",
+        "tensor([0.4433, 1.1419])",
+        "tensor([0.3951, 1.0037])",
+        "tensor(1.8524)",
+        "tensor([1.2705, 1.8524, 1.8111, 1.0795, 0.5577, 1.5440])",
+        "tensor([0.1500, 0.2264, 0.2199, 0.1311, 0.0906, 0.1820])",
+        "tensor([0.3061, 0.8210])",
+    ],
+    "self-attention-classes": [
+        "[0.2996, 0.8053]",
+        "[0.2990, 0.8040]",
+        "[-0.0739,  0.0713]",
+        "[-0.0754,  0.0693]",
+    ],
+    "causal-mask": [
+        "[0.1921, 0.1646, 0.1652, 0.1550, 0.1721, 0.1510]",
+        "[0.5517, 0.4483, 0.0000, 0.0000, 0.0000, 0.0000]",
+        "[0.2175, 0.1983, 0.1984, 0.1888, 0.1971, 0.0000]",
+        "[0.2899,   -inf,   -inf,   -inf,   -inf,   -inf]",
+        "[0.3408, 0.1270, 0.1290, 0.0198, 0.1290, 0.0078]",
+    ],
+    "dropout": [
+        "[[2., 2., 0., 2., 2., 0.]",
+        "[0., 2., 2., 2., 2., 0.]]",
+        "[0.7599, 0.6194, 0.6206, 0.0000, 0.0000, 0.0000]",
+        "[0.0000, 0.3327, 0.3331, 0.3084, 0.3331, 0.0000]",
+    ],
+    "causal-class": ["[-0.4519,  0.2216]", "[-0.5299, -0.1081]", "(2, 6, 3)"],
+    "stacking-heads": [
+        "[-0.4519,  0.2216,  0.4772,  0.1063]",
+        "[-0.5299, -0.1081,  0.5077,  0.3493]",
+    ],
+    "weight-splits": ["[0.3190, 0.4858]", "[0.2575, 0.4028]", "2,360,064"],
+    "text-to-attention": ["i | wonder | what | will | come | next"],
+}
+
+
+@pytest.mark.parametrize("page_id", list(BOOK_VALUES))
+def test_defaults_show_the_chapter_values(page_id):
+    at = open_page(page_id)
+    text = shown_text(at)
+    missing = [v for v in BOOK_VALUES[page_id] if v not in text]
+    assert not missing, f"{page_id} does not show {missing}"
+
+
+def test_efficient_variants_all_agree_by_default():
+    at = open_page("efficient")
+    table = at.dataframe[0].value
+    assert table["equal within 1e-5"].tolist() == ["✅"] * 5
+    at.number_input(key="w:efficient:d_out").set_value(4).run()
+    agree = at.dataframe[0].value["equal within 1e-5"].tolist()
+    assert agree[:4] == ["✅"] * 4
+    assert agree[4].startswith("unavailable") and "d_in == d_out" in agree[4]
+
+
+# ----- every control changes what is displayed ---------------------------------------
+
+# Controls that only matter once another control is set (dropout needs p > 0 first).
+PRECONDITIONS = {"Training mode (dropout active)": ("slider", "Dropout rate p", 0.5)}
+
+
+def _controls(at: AppTest):
+    found = []
+    for kind in ("toggle", "slider", "number_input", "selectbox", "radio", "select_slider", "text_area", "button"):
+        for w in getattr(at, kind):
+            if w.key and str(w.key).startswith("w:") or kind == "button" and w.key == "time_variants":
+                found.append((kind, w.label))
+    return found
+
+
+def _find(at: AppTest, kind: str, label: str):
+    return next(w for w in getattr(at, kind) if w.label == label)
+
+
+def _change(widget, kind: str):
+    if kind == "toggle":
+        return widget.set_value(not widget.value)
+    if kind == "button":
+        return widget.click()
+    if kind == "text_area":
+        return widget.set_value(widget.value + "\nThe end is near.")
+    if kind in ("selectbox", "radio", "select_slider"):
+        options = list(widget.options)
+        current = widget.format_func(widget.value) if hasattr(widget, "format_func") else str(widget.value)
+        other = next(o for o in options if o != current) if len(options) > 1 else None
+        if other is None:
+            pytest.skip(f"{widget.label} has a single option here")
+        if kind == "selectbox":
+            return widget.select_index(options.index(other))
+        return widget.set_value(_option_value(widget, other))
+    if kind in ("slider", "number_input"):
+        value = widget.value
+        step = widget.step or 1
+        high = widget.max if widget.max is not None else value + step
+        new = value + step if value + step <= high else value - step
+        if isinstance(value, int):
+            new = int(new)
+        else:
+            new = round(new, 6)
+        return widget.set_value(new)
+    raise AssertionError(kind)
+
+
+def _option_value(widget, shown: str):
+    for candidate in _raw_options(widget):
+        if str(widget.format_func(candidate)) == shown:
+            return candidate
+    return shown
+
+
+def _raw_options(widget):
+    """Candidates for the raw option behind a formatted one (the proto keeps only labels)."""
+    from attention import NORMALISATIONS
+
+    return [*NORMALISATIONS, *range(0, 129), *widget.options]
+
+
+CONTROL_CASES = []
+for _page in PAGES:
+    _at = open_page(_page.page_id)
+    for _kind, _label in _controls(_at):
+        CONTROL_CASES.append(pytest.param(_page.page_id, _kind, _label, id=f"{_page.page_id}:{_label}"))
+
+
+@pytest.mark.parametrize("page_id,kind,label", CONTROL_CASES)
+def test_each_control_changes_what_is_displayed(page_id, kind, label):
+    at = open_page(page_id)
+    if label in PRECONDITIONS:
+        pk, plabel, pvalue = PRECONDITIONS[label]
+        _find(at, pk, plabel).set_value(pvalue).run()
+    before = fingerprint(at)
+    _change(_find(at, kind, label), kind).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert fingerprint(at) != before, f"changing {label!r} on {page_id} changed nothing on screen"
+
+
+# ----- the shared matrix --------------------------------------------------------------
+
+
+def edited_matrix() -> InputMatrix:
+    m = book_matrix()
+    values = np.array(m.values)
+    values[1, 0] = 0.9  # journey, d1
+    return InputMatrix(m.tokens[:5] + ("stride",), values)
+
+
+def test_matrix_edit_is_kept_across_page_switches():
+    at = open_page("all-queries", matrix=edited_matrix())
+    first = shown_text(at)
+    assert "[0.9995, 0.9544" not in first  # the book's scores no longer hold
+    assert (
+        "stride" in "".join(str(df.value) for df in at.sidebar.dataframe)
+        or at.session_state["matrix"].tokens[5] == "stride"
+    )
+    for page in ("one-query", "weight-splits", "all-queries"):
+        at.switch_page(BY_ID[page].file)
+        at.run()
+        assert not at.exception
+        assert at.session_state["matrix"] == edited_matrix()
+    assert shown_text(at) == first
+
+
+def test_matrix_width_control_pads_with_zeros():
+    at = open_page("all-queries")
+    at.sidebar.number_input(key="matrix_width").set_value(5).run()
+    matrix = at.session_state["matrix"]
+    assert matrix.dim == 5
+    assert np.all(matrix.values[:, 3:] == 0)
+    assert not at.exception and not at.error
+
+
+def test_controls_are_kept_per_page_across_switches():
+    at = open_page("causal-mask")
+    at.number_input(key="w:causal-mask:seed").set_value(1).run()
+    at.switch_page(BY_ID["dropout"].file)
+    at.run()
+    at.switch_page(BY_ID["causal-mask"].file)
+    at.run()
+    assert at.number_input(key="w:causal-mask:seed").value == 1
+    assert "[0.1921, 0.1646" not in shown_text(at)
