@@ -1,13 +1,16 @@
 """Attention, live: Chapter 3 of *Build a Large Language Model From Scratch*.
 
 The entry point is a frame around every page: it declares the pages with
-st.navigation, grouped by the chapter's headings, and draws the shared
-input-matrix panel in the sidebar, so the panel and its state are the same
-on every page.
+st.navigation, grouped by the chapter's headings, restores a shared link's state
+once per session, draws the shared input-matrix panel in the sidebar, runs the
+page, and keeps the URL up to date so the address bar is always a shareable link.
 """
+
+import logging
 
 import streamlit as st
 
+from ui.link import load_link_once, write_link
 from ui.pages import GROUPS, PAGES
 from ui.sidebar import input_panel
 
@@ -22,5 +25,14 @@ pages = {
     for group in GROUPS
 }
 current = st.navigation(pages)
+load_link_once()
 input_panel()
-current.run()
+try:
+    current.run()
+except Exception:  # the last line of defence: a learner never sees a traceback
+    logging.getLogger("attention_app").exception("page failed")
+    st.error(
+        "Something went wrong while drawing this page. Your inputs are kept; try another "
+        "setting, or press *Reset* in the sidebar to return to the chapter's example."
+    )
+write_link()

@@ -44,6 +44,7 @@ class InputMatrix:
 
     tokens: tuple[str, ...]
     values: np.ndarray
+    origin: tuple[tuple[str, int], ...] | None = None  # how to rebuild it (e.g. a seeded preset)
 
     def __post_init__(self) -> None:
         values = np.array(self.values, dtype=np.float32, copy=True)
@@ -104,7 +105,8 @@ def random_matrix(num_tokens: int, dim: int, seed: int) -> InputMatrix:
 
     x = random_inputs(num_tokens, dim, seed)
     tokens = tuple(f"t{i + 1}" for i in range(num_tokens))
-    return InputMatrix(tokens, x.numpy().round(4))
+    origin = (("preset", 1), ("n", num_tokens), ("d", dim), ("seed", seed))
+    return InputMatrix(tokens, x.numpy().round(4), origin)
 
 
 def near_duplicate_matrix() -> InputMatrix:

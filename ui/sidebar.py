@@ -8,6 +8,7 @@ from .matrix import (
     PRESETS,
     InputError,
     book_matrix,
+    from_csv_text,
     near_duplicate_matrix,
     random_matrix,
 )
@@ -53,6 +54,29 @@ def _reset() -> None:
     set_matrix(book_matrix())
     st.session_state["preset"] = "book"
     flash("success", "Reset to the chapter's six tokens.")
+
+
+def _upload() -> None:
+    key = f"upload_{st.session_state.get('editor_version', 0)}"
+    file = st.session_state.get(key)
+    if file is None:
+        return
+    lim = limits()
+    if file.size > lim.max_upload_bytes:
+        flash("error", f"The file is {file.size:,} bytes; the limit is {lim.max_upload_bytes:,}.")
+        return
+    try:
+        text = file.getvalue().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        flash("error", "The file is not UTF-8 text; save it as a CSV file and try again.")
+        return
+    try:
+        matrix = from_csv_text(text, max_tokens=lim.max_tokens, max_dim=lim.max_dim)
+    except InputError as exc:
+        flash("error", f"The upload was not used: {exc}")
+        return
+    set_matrix(matrix)
+    flash("success", f"Loaded {matrix.num_tokens} tokens × {matrix.dim} dimensions from {file.name}.")
 
 
 def input_panel() -> None:
@@ -108,6 +132,23 @@ def input_panel() -> None:
             c1, c2 = st.columns(2)
             c1.button("Load preset", on_click=_apply_preset, width="stretch")
             c2.button("Reset", on_click=_reset, width="stretch", key="reset_matrix")
+        with st.expander("Share, download, upload"):
+            st.caption(
+                "The address bar always holds a link to exactly this view: page, matrix and controls. "
+                "Copy it to share what you see."
+            )
+            note = st.session_state.get("_share_note")
+            if note:
+                st.caption(note)
+            st.download_button(
+                "Download matrix (CSV)", data=matrix.frame().to_csv(index=False), file_name="inputs.csv",
+                mime="text/csv", on_click="ignore", width="stretch", key="download_matrix",
+            )
+            st.file_uploader(
+                f"Upload a matrix (CSV, header “token,d1,d2,…”, up to {lim.max_upload_bytes // 1000} kB)",
+                type=["csv"], key=f"upload_{st.session_state.get('editor_version', 0)}",
+                on_change=_upload,
+            )
         if lim.hosted:
             st.caption(
                 f"Hosted limits: {lim.max_tokens} tokens, {lim.max_dim} dims, "

@@ -28,6 +28,7 @@ __all__ = [
     "apply_editor_change",
     "flash",
     "take_flash",
+    "fits",
 ]
 
 MATRIX = "matrix"
@@ -102,6 +103,27 @@ def page_controls(page_id: str) -> dict[str, Any]:
     return st.session_state.setdefault(CONTROLS, {}).setdefault(page_id, {})
 
 
+def fits(value: Any, default: Any, kwargs: dict[str, Any]) -> bool:
+    """Would the widget accept ``value``? (Stored and linked values may be stale or hostile.)"""
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, int | float) and not isinstance(default, bool):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return False
+        if isinstance(default, int) and "options" not in kwargs and not isinstance(value, int):
+            return False
+        low, high = kwargs.get("min_value"), kwargs.get("max_value")
+        if (low is not None and value < low) or (high is not None and value > high):
+            return False
+    if isinstance(default, str) and not isinstance(value, str):
+        return False
+    if isinstance(value, str) and "max_chars" in kwargs and len(value) > kwargs["max_chars"]:
+        return False
+    if "options" in kwargs and value not in list(kwargs["options"]):
+        return False
+    return True
+
+
 def control(
     page_id: str,
     name: str,
@@ -120,7 +142,7 @@ def control(
     """
     store = page_controls(page_id)
     value = store.get(name, default)
-    if valid is not None and not valid(value):
+    if (valid is not None and not valid(value)) or not fits(value, default, kwargs):
         value = default
     key = f"w:{page_id}:{name}"
     if st.session_state.get(key, value) != value or key not in st.session_state:

@@ -17,6 +17,7 @@ import torch
 from attention import Trace
 
 from . import charts
+from .export import trace_to_csv
 from .matrix import InputMatrix
 from .pages import PAGES
 from .state import control, get_matrix, set_current_page, take_flash
@@ -104,7 +105,30 @@ class Page:
             except (ValueError, TypeError):
                 return None
         st.session_state[key] = (args, params)
+        self._offer_download(result)
         return result
+
+    def _offer_download(self, result: Any) -> None:
+        """A CSV of every recorded step; built only when the learner clicks."""
+        if isinstance(result, Trace):
+            traces = [("", result)]
+        elif hasattr(result, "__dict__"):
+            traces = [(f"{name}.", t) for name, t in vars(result).items() if isinstance(t, Trace)]
+        else:
+            traces = []
+        if not traces:
+            return
+        self._downloads = getattr(self, "_downloads", 0) + 1
+
+        def build() -> str:
+            parts = [trace_to_csv(t, prefix=p) for p, t in traces]
+            return parts[0] + "".join(part.split("\n", 1)[1] for part in parts[1:])
+
+        st.download_button(
+            "Download these results (CSV)", data=build, file_name=f"{self.page_id}-results.csv",
+            mime="text/csv", key=f"download:{self.page_id}:{self._downloads}", on_click="ignore",
+            icon=":material/download:",
+        )
 
 
 def start_page(page_id: str, intro: str, formula: str | None = None) -> Page:
