@@ -10,8 +10,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 RUN useradd --create-home learner
+# Optionally point pip at PyTorch's CPU-only wheel index for a much smaller image:
+#   docker build --build-arg PIP_EXTRA_INDEX_URL=<cpu wheel index> -t attention-app .
+ARG PIP_EXTRA_INDEX_URL=""
 COPY requirements.txt .
-RUN pip install --no-cache-dir --extra-index-url https://download.pytorch.org/whl/cpu -r requirements.txt
+RUN pip install --no-cache-dir -r requirements.txt
 COPY --chown=learner . .
 USER learner
 
