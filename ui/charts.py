@@ -53,6 +53,7 @@ def heatmap_data(
     row_labels: Sequence[str],
     col_labels: Sequence[str],
     masked: np.ndarray | None = None,
+    max_side: int = MAX_SIDE,
 ) -> HeatmapData:
     """Long-form data for a heatmap; masked cells carry NaN values and masked=True."""
     values = np.asarray(values, dtype=float)
@@ -64,8 +65,8 @@ def heatmap_data(
     h, w = shown.shape
     rows, cols = list(row_labels), list(col_labels)
     block = (1, 1)
-    if h > MAX_SIDE or w > MAX_SIDE:
-        block = (-(-h // MAX_SIDE), -(-w // MAX_SIDE))
+    if h > max_side or w > max_side:
+        block = (-(-h // max_side), -(-w // max_side))
         shown = _block_mean(shown, *block)
         rows = [f"{row_labels[i]}…" if block[0] > 1 else row_labels[i] for i in range(0, h, block[0])]
         cols = [f"{col_labels[j]}…" if block[1] > 1 else col_labels[j] for j in range(0, w, block[1])]
@@ -95,9 +96,10 @@ def heatmap(
     masked: np.ndarray | None = None,
     show_values: bool | None = None,
     width: int | None = None,
+    max_side: int = MAX_SIDE,
 ) -> alt.LayerChart:
     """One heatmap. ``kind``: "weights" (fixed [0, 1] scale), "scores" or "values" (diverging)."""
-    data = heatmap_data(values, row_labels, col_labels, masked)
+    data = heatmap_data(values, row_labels, col_labels, masked, max_side)
     df = data.frame
     if data.aggregated:
         title = f"{title} (averaged over {data.block[0]}×{data.block[1]} blocks)"
@@ -175,7 +177,7 @@ def head_grid(
     charts = [
         heatmap(
             weights[h], row_labels, col_labels, title=f"{title_prefix} {h + 1}",
-            masked=masked, width=side, show_values=with_values,
+            masked=masked, width=side, show_values=with_values, max_side=MAX_SIDE if n_heads <= 4 else 32,
         )
         for h in range(n_heads)
     ]

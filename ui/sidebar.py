@@ -141,7 +141,7 @@ def input_panel() -> None:
             if note:
                 st.caption(note)
             st.download_button(
-                "Download matrix (CSV)", data=matrix.frame().to_csv(index=False), file_name="inputs.csv",
+                "Download matrix (CSV)", data=lambda: matrix.frame().to_csv(index=False), file_name="inputs.csv",
                 mime="text/csv", on_click="ignore", width="stretch", key="download_matrix",
             )
             st.file_uploader(

@@ -104,7 +104,8 @@ class Page:
                 return fn(*last[0], **last[1])
             except (ValueError, TypeError):
                 return None
-        st.session_state[key] = (args, params)
+        if sum(a.numel() for a in args if isinstance(a, torch.Tensor)) <= 100_000:
+            st.session_state[key] = (args, params)  # large inputs are not duplicated per page
         self._offer_download(result)
         return result
 
