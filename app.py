@@ -18,7 +18,7 @@ st.set_page_config(page_title="Attention, live — LLMs from scratch, ch. 3", pa
 
 pages = {
     group: [
-        st.Page(p.file, title=p.title, url_path=p.page_id, default=(i == 0))
+        st.Page(p.file, title=p.title, default=True) if i == 0 else st.Page(p.file, title=p.title, url_path=p.page_id)
         for i, p in enumerate(PAGES)
         if p.group == group
     ]

@@ -67,7 +67,7 @@ def attend(
         # Dividing by the row sum cannot use -inf; zero the hidden scores instead.
         fill = 0.0 if normalisation == "sum" else float("-inf")
         if reuse and _fits(hide, scores):
-            scores.masked_fill_(hide, fill)
+            _fill_hidden_(scores, hide, fill)
         else:
             scores = scores.masked_fill(hide, fill)
         trace.add(
@@ -109,6 +109,32 @@ def attend(
         "context vectors: weighted sums of the value vectors",
     )
     return context
+
+
+_ROWS = 64  # rows per block when _fill_hidden_ writes a causal mask
+
+
+def _fill_hidden_(scores: torch.Tensor, hide: torch.Tensor, fill: float) -> None:
+    """``scores.masked_fill_(hide, fill)``, writing only the hidden cells of a causal mask.
+
+    For the (T, T) upper-triangular mask of a long sequence, each block of
+    rows fills the keys hidden from all of them with one ``fill_`` and applies
+    the mask only to the square on the diagonal, instead of reading the mask
+    for every cell. The result is identical; any other mask uses ``masked_fill_``.
+    """
+    t = scores.shape[-1]
+    if (
+        t >= 4 * _ROWS
+        and hide.shape == (t, t)
+        and scores.shape[-2] == t
+        and torch.equal(hide, torch.ones(t, t, dtype=torch.bool, device=hide.device).triu_(1))
+    ):
+        for r0 in range(0, t, _ROWS):
+            r1 = min(t, r0 + _ROWS)
+            scores[..., r0:r1, r1:].fill_(fill)  # keys after this block: hidden from every row in it
+            scores[..., r0:r1, r0:r1].masked_fill_(hide[r0:r1, r0:r1], fill)
+    else:
+        scores.masked_fill_(hide, fill)
 
 
 def _fits(mask: torch.Tensor, scores: torch.Tensor) -> bool:

@@ -293,6 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, {os.cpu_count()} CPUs, "
           f"{platform.machine()} {platform.processor() or ''}".rstrip())
     print(f"attention package at {Path(attention.__file__).parent}")
+    load_before = os.getloadavg()[0]
     candidates = build_candidates(mha, config)
     verify(candidates, x)
     print(f"timing {len(candidates)} paths: {args.repeats} rounds after 1 warm-up round, round-robin ...")
@@ -307,6 +308,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'PASS' if ok else 'FAIL'} {text}")
     if args.quick:
         print("(quick mode: sizes this small measure overhead, not the targets)")
+    print(
+        f"1-minute load average: {load_before:.2f} before, {os.getloadavg()[0]:.2f} after "
+        f"(this run adds about {torch.get_num_threads()}; more means other processes shared the CPUs)"
+    )
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     print(f"peak resident memory: {peak_mib:.0f} MiB")
     if args.check and not all(ok for ok, _ in results):

@@ -15,7 +15,7 @@ divided by √d_k so that wide vectors do not push the softmax into a region wit
 tiny gradients.
 """,
     r"q^{(i)} = x^{(i)} W_q \quad k^{(j)} = x^{(j)} W_k \quad v^{(j)} = x^{(j)} W_v \qquad"
-    r"\alpha_{ij} = \mathrm{softmax}_j\!\left(\frac{q^{(i)}\cdot k^{(j)}}{\sqrt{d_k}}\right) \quad"
+    r"\alpha_{ij} = \mathrm{softmax}_j\!\left(\frac{q^{(i)}\cdot k^{(j)}}{\sqrt{d_k}}\right) \quad "
     r"z^{(i)} = \sum_j \alpha_{ij} v^{(j)}",
 )
 c1, c2, c3 = st.columns(3)

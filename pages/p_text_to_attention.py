@@ -4,7 +4,7 @@ from attention import TextMultiHeadAttention, sinusoidal_positions, text_to_atte
 from ui import charts
 from ui.view import show_matrix, show_source, start_page, to_numpy
 
-DEFAULT = "I wonder what will come next!\nThis is a basic example paragraph.\nHello, what is a basic split?"
+DEFAULT = "I wonder what will come next!\nThis is a basic example paragraph.\nWhat comes next?"
 
 page = start_page(
     "text-to-attention",
@@ -17,7 +17,7 @@ Sentences of different lengths are **padded** to one length; a padding mask keep
 every query from attending to padding. Choose a different key sentence to see
 **cross-attention**: the queries come from one sentence, keys and values from another.
 """,
-    r"PE_{pos,2i} = \sin\!\left(\frac{pos}{10000^{2i/d}}\right) \quad"
+    r"PE_{pos,2i} = \sin\!\left(\frac{pos}{10000^{2i/d}}\right) \quad "
     r"PE_{pos,2i+1} = \cos\!\left(\frac{pos}{10000^{2i/d}}\right)",
 )
 text = page.control("sentences", DEFAULT, st.text_area, "Sentences, one per line", height=100,
