@@ -6,6 +6,8 @@ from ui.view import start_page
 page = start_page(
     "home",
     """
+### Attention, live: Chapter 3 of *LLMs from scratch*
+
 This app follows **Chapter 3, “Coding Attention Mechanisms”**, of Sebastian Raschka's
 *Build a Large Language Model From Scratch*, one page per section. Every page computes
 live from the **input embeddings in the sidebar**: six tokens of “Your journey starts

@@ -52,10 +52,8 @@ st.markdown(
     "Dividing by the sum also gives weights that add up to 1, but it misbehaves with negative "
     "scores; softmax keeps every weight positive and stresses the largest scores."
 )
-cols = st.columns(3)
-for col, method in zip(cols, NORMALISATIONS, strict=True):
-    with col:
-        show_tensor(trace, f"weights_{method}", caption=f"**{NAMES[method]}**")
+for method in NORMALISATIONS:
+    show_tensor(trace, f"weights_{method}", caption=f"**{NAMES[method]}**")
 
 st.subheader(f"Context vector z({q + 1})")
 show_tensor(trace, "context")

@@ -16,7 +16,7 @@ class PageInfo:
 
 
 PAGES: tuple[PageInfo, ...] = (
-    PageInfo("home", "Attention, live: Chapter 3 of LLMs from scratch", "pages/p00_home.py", "Start"),
+    PageInfo("home", "Start here", "pages/p00_home.py", "Attention, live"),
     PageInfo("long-sequences", "3.1 The problem with modelling long sequences", "pages/p31_long_sequences.py",
              "3.1–3.2 Why attention"),
     PageInfo("dependencies", "3.2 Capturing dependencies with attention", "pages/p32_dependencies.py",

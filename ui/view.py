@@ -160,7 +160,7 @@ def tensor_text(t: torch.Tensor) -> str:
 def show_tensor(trace: Trace, name: str, *, caption: str | None = None) -> None:
     step = trace.step(name)
     st.caption(caption or f"`{name}` {step.shape_text()}: {step.meaning}")
-    st.code(tensor_text(step.tensor), language="text")
+    st.code(tensor_text(step.tensor), language="text", wrap_lines=True)
 
 
 def show_matrix(
@@ -192,7 +192,7 @@ def show_matrix(
     st.altair_chart(chart, width="content")
     if printed:
         with st.expander(f"Printed tensor `{name}` {tuple(tensor.shape)}"):
-            st.code(tensor_text(tensor), language="text")
+            st.code(tensor_text(tensor), language="text", wrap_lines=True)
 
 
 def show_vector(trace: Trace, name: str, labels: Sequence[str], *, title: str | None = None,
