@@ -22,6 +22,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from .config import AttentionConfig
+from .core import _fill_hidden_
 from .multihead import MultiHeadAttention
 from .trace import Comparison
 from .validation import check_inputs
@@ -62,7 +63,7 @@ def eager_backend(
     scale = q.shape[-1] ** -0.5
     scores = (q * scale) @ k.transpose(-2, -1)  # (B, H, T, T)
     if causal:
-        scores.masked_fill_(_causal_hide(q.shape[-2], k.shape[-2]), float("-inf"))
+        _fill_hidden_(scores, _causal_hide(q.shape[-2], k.shape[-2]), float("-inf"))
     weights = _softmax_last(scores)
     if dropout_p > 0.0:
         weights = F.dropout(weights, dropout_p, training=True)
@@ -76,7 +77,7 @@ def einsum_backend(
     scale = q.shape[-1] ** -0.5
     scores = torch.einsum("bhqd,bhkd->bhqk", q * scale, k)
     if causal:
-        scores.masked_fill_(_causal_hide(q.shape[-2], k.shape[-2]), float("-inf"))
+        _fill_hidden_(scores, _causal_hide(q.shape[-2], k.shape[-2]), float("-inf"))
     weights = _softmax_last(scores)
     if dropout_p > 0.0:
         weights = F.dropout(weights, dropout_p, training=True)
