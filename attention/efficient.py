@@ -14,7 +14,8 @@ and agree with it to 1e-5 when dropout is 0.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import torch
@@ -105,6 +106,7 @@ class FastMultiHeadAttention(nn.Module):
 
     def __init__(self, config: AttentionConfig, backend: str = "sdpa"):
         super().__init__()
+        _check_config(config)
         if backend not in ATTENTION_BACKENDS:
             raise ValueError(f"backend must be one of {list(ATTENTION_BACKENDS)}, got {backend!r}.")
         self.config, self.backend = config, backend
@@ -125,7 +127,7 @@ class FastMultiHeadAttention(nn.Module):
         self, x: torch.Tensor, need_weights: bool = False
     ) -> tuple[torch.Tensor, torch.Tensor | None]:
         cfg = self.config
-        x = check_inputs(x, cfg.d_in, context_length=cfg.context_length, ranks=(3,))
+        x = check_inputs(x, cfg.d_in, context_length=cfg.context_length, ranks=(3,), dtype=self.qkv.weight.dtype)
         b, t, _ = x.shape
         # (B, T, 3 * d_out) -> (B, T, 3, H, hd) -> (3, B, H, T, hd)
         qkv = self.qkv(x).view(b, t, 3, cfg.num_heads, cfg.head_dim).permute(2, 0, 3, 1, 4)
@@ -147,6 +149,7 @@ class TorchMultiheadAttention(nn.Module):
 
     def __init__(self, config: AttentionConfig):
         super().__init__()
+        _check_config(config)
         if config.d_in != config.d_out:
             raise ValueError(
                 f"torch.nn.MultiheadAttention needs d_in == d_out (got {config.d_in} and "
@@ -173,7 +176,9 @@ class TorchMultiheadAttention(nn.Module):
         self, x: torch.Tensor, need_weights: bool = False
     ) -> tuple[torch.Tensor, torch.Tensor | None]:
         cfg = self.config
-        x = check_inputs(x, cfg.d_in, context_length=cfg.context_length, ranks=(3,))
+        x = check_inputs(
+            x, cfg.d_in, context_length=cfg.context_length, ranks=(3,), dtype=self.mha.in_proj_weight.dtype
+        )
         t = x.shape[1]
         mask = _causal_hide(t, t) if cfg.causal else None
         out, weights = self.mha(
@@ -183,14 +188,17 @@ class TorchMultiheadAttention(nn.Module):
         return out, weights
 
 
+def _check_config(config: object) -> None:
+    if not isinstance(config, AttentionConfig):
+        raise TypeError(f"config must be an AttentionConfig, got {type(config).__name__}.")
+
+
 def _check_same_shape(config: AttentionConfig, mha: MultiHeadAttention) -> None:
-    theirs = (mha.d_in, mha.d_out, mha.num_heads, mha.W_query.bias is not None)
-    ours = (config.d_in, config.d_out, config.num_heads, config.qkv_bias)
+    fields = "(d_in, d_out, num_heads, qkv_bias, causal, context_length)"
+    theirs = (mha.d_in, mha.d_out, mha.num_heads, mha.W_query.bias is not None, mha.causal, mha.context_length)
+    ours = (config.d_in, config.d_out, config.num_heads, config.qkv_bias, config.causal, config.context_length)
     if theirs != ours:
-        raise ValueError(
-            f"cannot load weights: the book module has (d_in, d_out, num_heads, qkv_bias)={theirs}, "
-            f"this one {ours}."
-        )
+        raise ValueError(f"cannot load weights: the book module has {fields}={theirs}, this one {ours}.")
 
 
 class _BookVariant(nn.Module):
@@ -229,7 +237,7 @@ VARIANTS: dict[str, tuple[str, Callable[[AttentionConfig, MultiHeadAttention], n
     "torch.nn.MultiheadAttention": (
         "PyTorch's ready-made module (needs d_in == d_out)",
         lambda cfg, book: TorchMultiheadAttention(cfg).load_from(book),
-        False,
+        True,
     ),
 }
 
@@ -257,19 +265,30 @@ def compare_variants(
     book: MultiHeadAttention, config: AttentionConfig, x: torch.Tensor
 ) -> list[VariantResult]:
     """Run every variant on ``x`` with the book module's weights, in eval mode."""
-    book.eval()
-    reference = book(x)
-    results = []
-    for name, (description, _, returns_weights) in VARIANTS.items():
-        try:
-            module = build_variant(name, config, book).eval()
-        except ValueError as exc:
-            results.append(VariantResult(name, description, None, returns_weights, None, str(exc)))
-            continue
-        out, _ = module(x)
-        cmp = Comparison.of("book MultiHeadAttention", reference, name, out)
-        results.append(VariantResult(name, description, out, returns_weights, cmp))
+    with _eval_mode(book):
+        reference = book(x)
+        results = []
+        for name, (description, _, returns_weights) in VARIANTS.items():
+            try:
+                module = build_variant(name, config, book).eval()
+            except ValueError as exc:
+                results.append(VariantResult(name, description, None, returns_weights, None, str(exc)))
+                continue
+            out, _ = module(x)
+            cmp = Comparison.of("book MultiHeadAttention", reference, name, out)
+            results.append(VariantResult(name, description, out, returns_weights, cmp))
     return results
+
+
+@contextmanager
+def _eval_mode(module: nn.Module) -> Iterator[None]:
+    """Eval mode for the block, then the module's own mode again."""
+    was_training = module.training
+    module.eval()
+    try:
+        yield
+    finally:
+        module.train(was_training)
 
 
 @torch.no_grad()
@@ -281,20 +300,20 @@ def time_variants(
     Variants are interleaved round by round so that machine noise hits all
     of them alike. Returns ``None`` for a variant that cannot run here.
     """
-    book.eval()
     modules: dict[str, nn.Module] = {}
     times: dict[str, list[float]] = {}
-    for name in VARIANTS:
-        try:
-            modules[name] = build_variant(name, config, book).eval()
-            times[name] = []
-        except ValueError:
-            pass
-    for _ in range(repeats + 1):  # the first round warms up and is discarded
-        for name, module in modules.items():
-            start = time.perf_counter()
-            module(x)
-            times[name].append(time.perf_counter() - start)
+    with _eval_mode(book):
+        for name in VARIANTS:
+            try:
+                modules[name] = build_variant(name, config, book).eval()
+                times[name] = []
+            except ValueError:
+                pass
+        for _ in range(repeats + 1):  # the first round warms up and is discarded
+            for name, module in modules.items():
+                start = time.perf_counter()
+                module(x)
+                times[name].append(time.perf_counter() - start)
     result: dict[str, float | None] = {name: None for name in VARIANTS}
     for name, samples in times.items():
         kept = sorted(samples[1:])

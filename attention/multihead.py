@@ -121,18 +121,25 @@ class MultiHeadAttention(nn.Module):
         return self._run(x, Trace.off())
 
     def forward_with_weights(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """The context and the per-head weights (B, H, T, T), as attention backends return."""
-        trace = Trace.keeping("weights")
+        """The context and the per-head weights (B, H, T, T) that were applied, as attention
+        backends return them: after dropout when dropout is active."""
+        trace = Trace.keeping("weights", "dropped_weights")
         out = self._run(x, trace)
-        return out, trace["weights"]
+        return out, trace["dropped_weights"] if "dropped_weights" in trace else trace["weights"]
 
-    def trace(self, x: torch.Tensor) -> Trace:
+    def trace(self, x: torch.Tensor, keep: tuple[str, ...] | None = None) -> Trace:
+        """The forward pass with its intermediates; ``keep`` limits which steps are stored."""
+        if keep is not None:
+            trace = Trace.keeping(*keep)
+            trace.info.update({"class": "MultiHeadAttention", "num_heads": self.num_heads})
+            self._run(x, trace)
+            return trace
         trace = Trace(info={"class": "MultiHeadAttention", "num_heads": self.num_heads})
         self._run(x, trace)
         return trace
 
     def _run(self, x: torch.Tensor, record: Trace) -> torch.Tensor:
-        x = check_inputs(x, self.d_in, context_length=self.context_length)
+        x = check_inputs(x, self.d_in, context_length=self.context_length, dtype=self.W_query.weight.dtype)
         unbatched = x.dim() == 2
         if unbatched:
             x = x.unsqueeze(0)  # (T, d_in) -> (1, T, d_in)

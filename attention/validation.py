@@ -71,6 +71,12 @@ def check_heads_divide(d_out: int, num_heads: int) -> int:
 
 def check_finite(x: torch.Tensor, name: str = "inputs") -> None:
     """Refuse NaN and +-inf, saying where the first one is."""
+    if x.numel() == 0:
+        return
+    # Fast path: NaN propagates through aminmax, and +-inf would be the min or max.
+    low, high = torch.aminmax(x.detach())
+    if bool(torch.isfinite(low)) and bool(torch.isfinite(high)):
+        return
     finite = torch.isfinite(x)
     if not bool(finite.all()):
         where = tuple(int(i) for i in (~finite).nonzero()[0].tolist())

@@ -465,3 +465,44 @@ def test_comparison_shape_mismatch_is_a_value_error():
         "b",
         torch.zeros(3),
     )
+
+
+# ----- fixes found in review: efficient variants and dtypes -------------------------------------
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: MultiHeadAttention(3, 2, 6, 0.0, 2),
+        lambda: FastMultiHeadAttention(AttentionConfig(3, 2, 6, 0.0, 2), "eager"),
+        lambda: attention.TorchMultiheadAttention(AttentionConfig(3, 3, 6, 0.0, 1)),
+    ],
+    ids=["MultiHeadAttention", "FastMultiHeadAttention", "TorchMultiheadAttention"],
+)
+def test_wrong_dtype_is_a_type_error_not_a_matmul_crash(make):
+    x = torch.rand(2, 6, 3, dtype=torch.float64)
+    with pytest.raises(TypeError, match="dtype"):
+        make()(x)
+
+
+def test_variant_modules_need_a_config():
+    with pytest.raises(TypeError, match="AttentionConfig"):
+        FastMultiHeadAttention("x")
+    with pytest.raises(TypeError, match="AttentionConfig"):
+        attention.TorchMultiheadAttention({"d_in": 3})
+
+
+def test_compare_and_time_variants_restore_training_mode():
+    config = AttentionConfig(3, 2, 6, 0.0, 2)
+    book = MultiHeadAttention(*config.book_args()).train()
+    x = torch.rand(2, 6, 3)
+    attention.compare_variants(book, config, x)
+    assert book.training
+    attention.time_variants(book, config, x, repeats=1)
+    assert book.training
+
+
+def test_loading_weights_checks_the_mask_too():
+    book = MultiHeadAttention(3, 2, 6, 0.0, 2, causal=False)
+    with pytest.raises(ValueError, match="cannot load weights"):
+        FastMultiHeadAttention(AttentionConfig(3, 2, 6, 0.0, 2, causal=True)).load_from(book)
