@@ -181,9 +181,8 @@ def weight_splits(
         mha = MultiHeadAttention(d_in, d_out, context_length, dropout, num_heads, qkv_bias, causal=causal)
     mha.train(training)
     batch = make_batch(inputs, batch_size)
-    trace = Trace(only=None if keep is None else frozenset(keep))
     with torch.no_grad(), seeded(check_seed(dropout_seed)):
-        mha._run(batch, trace)
+        trace = mha.trace(batch, keep=keep)
     trace.info.update(
         parameters=count_parameters(mha),
         head_dim=mha.head_dim,
