@@ -10,6 +10,7 @@ import logging
 
 import streamlit as st
 
+from ui.frame import frame_active
 from ui.link import load_link_once, write_link
 from ui.pages import GROUPS, PAGES
 from ui.sidebar import input_panel
@@ -28,7 +29,8 @@ current = st.navigation(pages)
 load_link_once()
 input_panel()
 try:
-    current.run()
+    with frame_active():
+        current.run()
 except Exception:  # the last line of defence: a learner never sees a traceback
     logging.getLogger("attention_app").exception("page failed")
     st.error(

@@ -18,6 +18,7 @@ from attention import Trace
 
 from . import charts
 from .export import trace_to_csv
+from .frame import ensure_frame
 from .matrix import InputMatrix
 from .pages import PAGES
 from .state import control, get_matrix, set_current_page, take_flash
@@ -134,6 +135,7 @@ class Page:
 
 def start_page(page_id: str, intro: str, formula: str | None = None) -> Page:
     """Title (from the page list), explanation and formula; returns the page's context."""
+    ensure_frame()
     set_current_page(page_id)
     st.title(next(p.title for p in PAGES if p.page_id == page_id))
     flashed = take_flash("page")

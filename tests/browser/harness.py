@@ -1,0 +1,130 @@
+"""Shared helpers for real-browser tests and benchmarks: start a Streamlit server on a free
+localhost port, launch Debian's chromium through Playwright, and wait for reruns to finish."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+def chromium_path() -> str | None:
+    for candidate in (os.environ.get("CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium"):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``streamlit run`` in a child process, on 127.0.0.1 and a free port."""
+
+    def __init__(self, script: Path, env: dict[str, str] | None = None):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.started = time.perf_counter()
+        self.log = open(ROOT / "artifacts" / f"server-{self.port}.log", "w") if (ROOT / "artifacts").is_dir() else (
+            subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(self.port),
+             "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
+             "--server.fileWatcherType", "none"],
+            cwd=ROOT, env={**os.environ, **(env or {})}, stdout=self.log, stderr=subprocess.STDOUT,
+        )
+
+    def wait_healthy(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"streamlit exited with {self.proc.returncode}")
+            try:
+                with urllib.request.urlopen(self.url + "/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise TimeoutError("streamlit did not become healthy")
+
+    def rss_mb(self) -> float:
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+# A rerun has finished when the "Running..." status widget is gone and no element is stale.
+IDLE_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app) return false;
+  if (document.querySelector('[data-testid="stStatusWidget"]')) return false;
+  if (document.querySelector('[data-stale="true"]')) return false;
+  if (document.querySelector('[data-testid="stSkeleton"]')) return false;
+  return true;
+}"""
+
+
+def wait_idle(page, timeout_ms: float = 30_000, settle_ms: int = 150) -> None:
+    """Wait until the app is idle, and still idle ``settle_ms`` later (no rerun pending)."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while time.monotonic() < deadline:
+        page.wait_for_function(IDLE_JS, timeout=timeout_ms, polling=50)
+        page.wait_for_timeout(settle_ms)
+        if page.evaluate(IDLE_JS):
+            return
+    raise TimeoutError("the app did not become idle")
+
+
+def wait_text(page, text: str, timeout_ms: float = 30_000) -> None:
+    page.wait_for_function("t => document.body.innerText.includes(t)", arg=text, timeout=timeout_ms, polling=50)
+
+
+def chart_texts(page) -> list[str]:
+    """Every text label drawn in the Vega charts (cell values, titles, axis labels)."""
+    return page.evaluate("""() => Array.from(document.querySelectorAll('.vega-embed svg text'))
+        .map(t => t.textContent)""")
+
+
+def code_texts(page) -> list[str]:
+    return page.evaluate("""() => Array.from(document.querySelectorAll('[data-testid="stCode"] code'))
+        .map(c => c.textContent)""")
+
+
+def edit_matrix_cell(page, row: int, col: int, value: str) -> None:
+    """Edit the sidebar data editor: row 0..n-1, col 0 = token, 1 = d1, ... (keyboard navigation)."""
+    grid = page.locator('[data-testid="stSidebar"] [data-testid="stDataFrame"]').first
+    grid.wait_for(state="visible")
+    box = grid.bounding_box()
+    # Click a body cell of the first row, then walk to the wanted cell with the arrow keys.
+    page.mouse.click(box["x"] + box["width"] * 0.55, box["y"] + 35 + 17)
+    for _ in range(8):
+        page.keyboard.press("ArrowLeft")
+    for _ in range(col):
+        page.keyboard.press("ArrowRight")
+    for _ in range(row):
+        page.keyboard.press("ArrowDown")
+    page.keyboard.type(value)
+    page.keyboard.press("Enter")
