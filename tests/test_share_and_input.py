@@ -282,7 +282,7 @@ def run_with_link(page_file: str | None, param: str) -> AppTest:
                                    pack({"v": 1, "c": {"weight-splits": {"num_heads": 7, "d_out": 10**6}}}),
                                    pack({"v": 1, "m": {"t": ["a"], "x": [[float("inf")]]}})])
 def test_bad_links_show_a_message_and_defaults(param):
-    for page in ("pages/one-query.py", "pages/weight-splits.py"):
+    for page in ("pages/p331_one_query.py", "pages/p362_weight_splits.py"):
         at = run_with_link(page, param)
         assert not at.exception, [e.value for e in at.exception]
         assert at.session_state["matrix"] == book_matrix() or "inf" not in param
@@ -293,7 +293,7 @@ def test_bad_links_show_a_message_and_defaults(param):
 def test_a_shared_link_restores_matrix_and_controls():
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
-    at.switch_page("pages/causal-mask.py")
+    at.switch_page("pages/p351_causal_mask.py")
     at.run()
     at.session_state["matrix"] = random_matrix(5, 4, 3)
     at.number_input(key="w:causal-mask:seed").set_value(42).run()
@@ -303,7 +303,7 @@ def test_a_shared_link_restores_matrix_and_controls():
 
     fresh = run_with_link(None, link)
     assert any("shared link" in s.value for s in fresh.success)  # said on the landing page
-    fresh.switch_page("pages/causal-mask.py")
+    fresh.switch_page("pages/p351_causal_mask.py")
     fresh.run()
     assert not fresh.exception
     assert fresh.session_state["matrix"] == random_matrix(5, 4, 3)
@@ -314,7 +314,7 @@ def test_a_shared_link_restores_matrix_and_controls():
 def test_invalid_config_keeps_last_good_state_with_message():
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
-    at.switch_page("pages/causal-class.py")
+    at.switch_page("pages/p353_causal_class.py")
     at.run()
     good = "".join(c.value for c in at.code)
     at.number_input(key="w:causal-class:context_length").set_value(3).run()  # fewer than 6 tokens

@@ -42,7 +42,7 @@ class Server:
         self.log = open(ROOT / "artifacts" / f"server-{self.port}.log", "w") if (ROOT / "artifacts").is_dir() else (
             subprocess.DEVNULL)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(self.port),
+            [sys.executable, "-m", "ui.serve", str(script), "--server.port", str(self.port),
              "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
              "--server.fileWatcherType", "none"],
             cwd=ROOT, env={**os.environ, **(env or {})}, stdout=self.log, stderr=subprocess.STDOUT,
