@@ -1,0 +1,120 @@
+"""The app in a real browser: Debian's headless chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+import torch
+
+from attention import simple_self_attention
+from tests.browser.harness import ROOT, chart_texts, code_texts, edit_matrix_cell, wait_idle, wait_text
+from ui.matrix import book_matrix
+from ui.pages import PAGES
+
+SHOTS = ROOT / "docs" / "screenshots"
+
+
+def url_of(server, page_id: str) -> str:
+    return server.url + ("/" if page_id == PAGES[0].page_id else f"/{page_id}")
+
+
+def open_page(page, server, page_id: str) -> None:
+    page.goto(url_of(server, page_id))
+    page.wait_for_selector("h1")
+    wait_idle(page)
+
+
+def printed(t: torch.Tensor) -> str:
+    return repr(t)
+
+
+@pytest.mark.parametrize("info", PAGES, ids=[p.page_id for p in PAGES])
+def test_every_page_opens_without_errors_and_is_photographed(page, app_server, info):
+    open_page(page, app_server, info.page_id)
+    assert page.inner_text("h1").strip() == info.title
+    assert page.locator('[data-testid="stException"]').count() == 0
+    body = page.inner_text("body")
+    assert "Traceback" not in body and "Page not found" not in body
+    page.wait_for_timeout(300)  # let Vega finish drawing before the picture
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{info.page_id}.png"), full_page=True)
+
+
+def test_editing_a_cell_updates_heatmap_and_context(page, app_server):
+    open_page(page, app_server, "all-queries")
+    book = book_matrix()
+    assert printed(simple_self_attention(book.tensor())["context"]) in code_texts(page)
+    assert "0.9544" in chart_texts(page)  # x(1) . x(2) in the score heatmap
+
+    edit_matrix_cell(page, row=1, col=1, value="0.9")  # journey, d1: 0.55 -> 0.9
+    values = np.array(book.values)
+    values[1, 0] = 0.9
+    expected = simple_self_attention(torch.tensor(values))
+    wait_text(page, printed(expected["context"])[:40])
+    wait_idle(page)
+    assert printed(expected["context"]) in code_texts(page)
+    labels = chart_texts(page)
+    assert f"{expected['scores'][0, 1].item():.4f}" in labels  # the heatmap cell changed too
+    assert "0.9544" not in labels
+
+
+def test_causal_toggle_masks_the_upper_triangle(page, app_server):
+    open_page(page, app_server, "all-queries")
+    assert chart_texts(page).count("masked") == 0
+    page.get_by_text("Causal mask", exact=True).click()
+    page.wait_for_function("() => Array.from(document.querySelectorAll('.vega-embed svg text'))"
+                           ".filter(t => t.textContent === 'masked').length >= 15", timeout=30_000)
+    wait_idle(page)
+    # 15 cells above the diagonal of the 6x6 weights are hidden (labelled, not drawn as zero weight) ...
+    assert chart_texts(page).count("masked") == 15
+    # ... and the printed weights have exact zeros there.
+    weights = next(c for c in code_texts(page) if c.startswith("tensor([[1.0000, 0.0000, 0.0000"))
+    rows = re.findall(r"\[([^\[\]]+)\]", weights)
+    for i, row in enumerate(rows):
+        cells = [float(v) for v in row.split(",")]
+        assert all(v == 0.0 for v in cells[i + 1:]), row
+
+
+def head_titles(page) -> list[str]:
+    return sorted({t for t in chart_texts(page) if re.fullmatch(r"head \d+", t)})
+
+
+def test_changing_heads_shows_one_heatmap_per_head(page, app_server):
+    open_page(page, app_server, "weight-splits")
+    assert head_titles(page) == ["head 1", "head 2"]
+    d_out = page.get_by_role("spinbutton", name="d_out", exact=True)
+    d_out.fill("8")
+    d_out.press("Enter")
+    wait_idle(page)
+    slider = page.get_by_role("slider").first  # "Number of heads": divisors of 8 -> 1, 2, 4, 8
+    slider.focus()
+    page.keyboard.press("ArrowRight")  # 2 -> 4
+    page.wait_for_function("() => Array.from(document.querySelectorAll('.vega-embed svg text'))"
+                           ".some(t => t.textContent === 'head 4')", timeout=30_000)
+    wait_idle(page)
+    assert head_titles(page) == ["head 1", "head 2", "head 3", "head 4"]
+
+
+def test_an_edit_is_kept_when_switching_pages(page, app_server):
+    open_page(page, app_server, "all-queries")
+    edit_matrix_cell(page, row=5, col=0, value="stride")  # rename "step"
+    wait_text(page, "stride")
+    edit_matrix_cell(page, row=0, col=2, value="0.5")  # Your, d2: 0.15 -> 0.5
+    values = np.array(book_matrix().values)
+    values[0, 1] = 0.5
+    expected = simple_self_attention(torch.tensor(values))
+    wait_text(page, printed(expected["context"])[:40])
+
+    page.locator('[data-testid="stSidebarNav"]').get_by_text("3.3.1 Simple self-attention").click()
+    page.wait_for_function("() => document.querySelector('h1')?.innerText.startsWith('3.3.1')")
+    wait_idle(page)
+    assert "stride" in chart_texts(page)
+    scores_row = repr(torch.tensor(values) @ torch.tensor(values)[1])  # query x(2) "journey"
+    assert scores_row in code_texts(page)
+
+    page.goto(url_of(app_server, "all-queries"))  # a new session: defaults again, nothing leaks
+    page.wait_for_selector("h1")
+    wait_idle(page)
+    assert "stride" not in chart_texts(page)
