@@ -29,9 +29,10 @@ with c2:
 with c3:
     causal = page.causal(default=False)
     p, training = page.dropout(0.0)
+    seed = page.seed(123, "Dropout seed")
 
 trace = page.compute(simple_attention_for_query, page.inputs, q, normalisation=norm, causal=causal,
-                     dropout=p, seed=123, training=training)
+                     dropout=p, seed=seed, training=training)
 if trace is None:
     st.stop()
 

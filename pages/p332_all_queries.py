@@ -24,9 +24,10 @@ with c1:
     causal = page.causal(default=False)
 with c2:
     p, training = page.dropout(0.0)
+    seed = page.seed(123, "Dropout seed")
 
 trace = page.compute(simple_self_attention, page.inputs, normalisation=norm, causal=causal, dropout=p,
-                     seed=123, training=training)
+                     seed=seed, training=training)
 if trace is None:
     st.stop()
 labels = page.labels

@@ -4,7 +4,7 @@ from attention import CausalAttention, MultiHeadAttentionWrapper
 from attention.explore import stacking_heads
 from ui import charts
 from ui.settings import limits
-from ui.view import show_comparisons, show_source, show_tensor, start_page, to_numpy
+from ui.view import show_chart, show_comparisons, show_source, show_tensor, start_page, to_numpy
 
 page = start_page(
     "stacking-heads",
@@ -40,7 +40,7 @@ labels = page.labels
 final = "dropped_weights" if "dropped_weights" in trace else "weights"
 masked = to_numpy(trace["masked_scores"][0, 0]) == float("-inf") if "masked_scores" in trace else None
 st.subheader(f"{num_heads} heads, one weight matrix each (batch element 0)")
-st.altair_chart(charts.head_grid(to_numpy(trace[final][0]), labels, labels, masked=masked), width="content")
+show_chart(charts.head_grid(to_numpy(trace[final][0]), labels, labels, masked=masked))
 st.markdown(
     f"Output shape `{tuple(trace['output'].shape)}` = (batch, tokens, d_out × heads = "
     f"{d_out} × {num_heads}); {trace.info['parameters']} parameters."

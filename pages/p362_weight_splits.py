@@ -4,7 +4,7 @@ from attention import MultiHeadAttention
 from attention.explore import weight_splits
 from ui import charts
 from ui.settings import limits
-from ui.view import show_shapes, show_source, show_tensor, start_page, to_numpy
+from ui.view import show_chart, show_shapes, show_source, show_tensor, start_page, to_numpy
 
 page = start_page(
     "weight-splits",
@@ -51,7 +51,7 @@ masked = to_numpy(trace["masked_scores"][0, 0]) == float("-inf") if "masked_scor
 st.subheader("Shape tracer")
 show_shapes(trace)
 st.subheader(f"Per-head weights (head_dim = {trace.info['head_dim']})")
-st.altair_chart(charts.head_grid(to_numpy(trace[final][0]), labels, labels, masked=masked), width="content")
+show_chart(charts.head_grid(to_numpy(trace[final][0]), labels, labels, masked=masked))
 if not large:
     show_tensor(trace, "output")
 st.subheader("Exercise 3.3: GPT-2-sized attention")

@@ -2,7 +2,7 @@ import streamlit as st
 
 from attention import TextMultiHeadAttention, sinusoidal_positions, text_to_attention
 from ui import charts
-from ui.view import show_matrix, show_source, start_page, to_numpy
+from ui.view import show_chart, show_matrix, show_source, start_page, to_numpy
 
 DEFAULT = "I wonder what will come next!\nThis is a basic example paragraph.\nWhat comes next?"
 
@@ -68,6 +68,5 @@ kind = "cross-attention" if info["cross"] else "self-attention"
 st.subheader(f"Per-head attention ({kind})")
 weights = to_numpy(trace["weights"][0])
 masked = to_numpy(trace["masked_scores"][0, 0]) == float("-inf") if "masked_scores" in trace else None
-st.altair_chart(charts.head_grid(weights, info["query_tokens"], info["key_tokens"], masked=masked),
-                width="content")
+show_chart(charts.head_grid(weights, info["query_tokens"], info["key_tokens"], masked=masked))
 show_source(text_to_attention, TextMultiHeadAttention, sinusoidal_positions)

@@ -132,7 +132,10 @@ def test_efficient_variants_all_agree_by_default():
 # ----- every control changes what is displayed ---------------------------------------
 
 # Controls that only matter once another control is set (dropout needs p > 0 first).
-PRECONDITIONS = {"Training mode (dropout active)": ("slider", "Dropout rate p", 0.5)}
+PRECONDITIONS = {
+    "Training mode (dropout active)": ("slider", "Dropout rate p", 0.5),
+    "Dropout seed": ("slider", "Dropout rate p", 0.5),
+}
 
 
 def _controls(at: AppTest):

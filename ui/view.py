@@ -17,7 +17,7 @@ import torch
 from attention import Trace
 
 from . import charts
-from .export import trace_to_csv
+from .export import MAX_EXPORT_ELEMENTS, trace_to_csv
 from .frame import ensure_frame
 from .matrix import InputMatrix
 from .pages import PAGES
@@ -120,6 +120,11 @@ class Page:
             traces = []
         if not traces:
             return
+        size = sum(step.tensor.numel() for _, t in traces for step in t)
+        if size > MAX_EXPORT_ELEMENTS:
+            # The deferred download would keep every tensor alive for the session: not at this size.
+            st.caption(f"These results hold {size:,} numbers: too many to offer as a CSV download.")
+            return
         self._downloads = getattr(self, "_downloads", 0) + 1
 
         def build() -> str:
@@ -148,6 +153,11 @@ def start_page(page_id: str, intro: str, formula: str | None = None) -> Page:
 
 
 # ----- drawing a Trace -----------------------------------------------------------------
+
+
+def show_chart(spec: dict, width: str = "content") -> None:
+    """Draw a Vega-Lite spec from ui.charts."""
+    st.vega_lite_chart(spec=spec, width=width)
 
 
 def to_numpy(t: torch.Tensor) -> np.ndarray:
@@ -191,7 +201,7 @@ def show_matrix(
         to_numpy(tensor), rows, cols, title=title or name, kind=kind, masked=masked,
         row_title=row_title, col_title=col_title,
     )
-    st.altair_chart(chart, width="content")
+    show_chart(chart)
     if printed:
         with st.expander(f"Printed tensor `{name}` {tuple(tensor.shape)}"):
             st.code(tensor_text(tensor), language="text", wrap_lines=True)
@@ -200,7 +210,7 @@ def show_matrix(
 def show_vector(trace: Trace, name: str, labels: Sequence[str], *, title: str | None = None,
                 value_title: str = "value", domain: tuple[float, float] | None = None) -> None:
     step = trace.step(name)
-    st.altair_chart(
+    show_chart(
         charts.bars(to_numpy(step.tensor), labels, title=title or name, value_title=value_title,
                     domain=domain),
         width="stretch",
@@ -242,5 +252,4 @@ def show_row(trace: Trace, name: str, row: int, labels: Sequence[str], *, title:
              value_title: str = "weight", domain: tuple[float, float] | None = (0, 1)) -> None:
     """One row of a 2-D step as bars (e.g. one query's weights)."""
     values = to_numpy(trace[name])[row]
-    st.altair_chart(charts.bars(values, labels, title=title, value_title=value_title, domain=domain),
-                    width="stretch")
+    show_chart(charts.bars(values, labels, title=title, value_title=value_title, domain=domain), width="stretch")

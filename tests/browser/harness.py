@@ -91,15 +91,16 @@ def wait_idle(page, timeout_ms: float = 30_000, settle_ms: int = 150) -> None:
     """Wait until the app is idle, and still idle ``settle_ms`` later (no rerun pending)."""
     deadline = time.monotonic() + timeout_ms / 1000
     while time.monotonic() < deadline:
-        page.wait_for_function(IDLE_JS, timeout=timeout_ms, polling=50)
+        page.wait_for_function(IDLE_JS, timeout=timeout_ms, polling="raf")
         page.wait_for_timeout(settle_ms)
         if page.evaluate(IDLE_JS):
             return
     raise TimeoutError("the app did not become idle")
 
 
-def wait_text(page, text: str, timeout_ms: float = 30_000) -> None:
-    page.wait_for_function("t => document.body.innerText.includes(t)", arg=text, timeout=timeout_ms, polling=50)
+def wait_text(page, text: str, timeout_ms: float = 30_000, where: str = "body") -> None:
+    page.wait_for_function("([t, w]) => (document.querySelector(w) || document.body).textContent.includes(t)",
+                           arg=[text, where], timeout=timeout_ms, polling="raf")
 
 
 def chart_texts(page) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 import numpy as np
@@ -13,7 +14,8 @@ from tests.browser.harness import ROOT, chart_texts, code_texts, edit_matrix_cel
 from ui.matrix import book_matrix
 from ui.pages import PAGES
 
-SHOTS = ROOT / "docs" / "screenshots"
+# `UPDATE_SCREENSHOTS=1 make test` refreshes the README's pictures; otherwise they go to artifacts/.
+SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
 
 
 def url_of(server, page_id: str) -> str:

@@ -1,0 +1,87 @@
+"""Chart builders: valid Vega-Lite, the rules the pages rely on, and aggregation of big matrices."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from altair.utils.schemapi import validate_jsonschema
+from altair.vegalite.v6.schema import load_schema
+
+from ui import charts
+
+SCHEMA = load_schema()
+LABELS = ["Your", "journey", "starts", "with", "one", "step"]
+
+
+def valid(spec: dict) -> dict:
+    validate_jsonschema(json.loads(json.dumps(spec)), SCHEMA)  # raises on any schema error
+    return spec
+
+
+def test_weights_heatmap_fixed_scale_values_and_tooltips():
+    w = np.full((6, 6), 1 / 6)
+    spec = valid(charts.heatmap(w, LABELS, LABELS, title="w"))
+    color = spec["layer"][0]["encoding"]["color"]
+    assert color["scale"]["domain"] == [0, 1]
+    texts = [layer for layer in spec["layer"] if layer["mark"]["type"] == "text"]
+    assert texts and texts[-1]["encoding"]["text"]["field"] == "label"  # values written in the cells
+    assert [t["title"] for t in spec["encoding"]["tooltip"]] == ["query", "key", "value"]
+    cell = spec["data"]["values"][1]
+    assert (cell["row"], cell["col"], cell["label"]) == ("Your", "journey", "0.1667")
+
+
+def test_masked_cells_are_not_zero_weights():
+    w = np.tril(np.ones((6, 6))) / np.arange(1, 7)[:, None]
+    masked = np.triu(np.ones((6, 6), dtype=bool), 1)
+    spec = valid(charts.heatmap(w, LABELS, LABELS, masked=masked))
+    cells = spec["data"]["values"]
+    assert sum(c["masked"] for c in cells) == 15
+    assert all(c["label"] == "masked" and c["value"] is None for c in cells if c["masked"])
+    assert spec["layer"][0]["encoding"]["color"]["condition"] == {"test": "datum.masked",
+                                                                  "value": charts.MASKED_COLOUR}
+    # -inf scores count as masked too
+    scores = np.where(masked, -np.inf, 0.5)
+    assert sum(c["masked"] for c in charts.heatmap(scores, LABELS, LABELS, kind="scores")["data"]["values"]) == 15
+
+
+def test_scores_use_a_symmetric_diverging_scale():
+    s = np.array([[1.0, -3.0], [2.0, 0.5]])
+    spec = valid(charts.heatmap(s, ["a", "b"], ["a", "b"], kind="scores"))
+    assert spec["layer"][0]["encoding"]["color"]["scale"]["domain"] == [-3.0, 3.0]
+
+
+def test_large_matrices_are_averaged_and_say_so():
+    big = np.random.default_rng(0).random((1024, 1024))
+    labels = [f"t{i}" for i in range(1024)]
+    spec = valid(charts.heatmap(big, labels, labels, title="weights"))
+    assert len(spec["data"]["values"]) == 64 * 64
+    assert "averaged over 16×16 blocks" in spec["title"]
+    data = charts.heatmap_data(big, labels, labels)
+    np.testing.assert_allclose(data.frame["value"].iloc[0], big[:16, :16].mean())
+    assert not any(layer["mark"]["type"] == "text" for layer in spec["layer"])  # too many cells to write
+
+
+def test_fully_masked_blocks_stay_masked_after_averaging():
+    t = 256
+    w = np.tril(np.ones((t, t)))
+    masked = np.triu(np.ones((t, t), dtype=bool), 1)
+    data = charts.heatmap_data(w, [str(i) for i in range(t)], [str(i) for i in range(t)], masked)
+    assert data.block == (4, 4)
+    grid = data.frame["masked"].to_numpy().reshape(64, 64)
+    assert grid[0, 1] and not grid[1, 0] and not grid[0, 0]
+
+
+def test_head_grid_has_one_heatmap_per_head():
+    w = np.random.default_rng(1).random((12, 6, 6))
+    spec = valid(charts.head_grid(w, LABELS, LABELS))
+    titles = [h["title"] for row in spec["vconcat"] for h in row["hconcat"]]
+    assert titles == [f"head {i}" for i in range(1, 13)]
+
+
+def test_bars_and_bad_shapes():
+    spec = valid(charts.bars([0.1, 0.9], ["a", "b"], domain=(0, 1)))
+    assert spec["encoding"]["y"]["scale"]["domain"] == [0, 1]
+    with pytest.raises(ValueError, match="2-D"):
+        charts.heatmap_data(np.zeros(3), ["a"], ["b"])
