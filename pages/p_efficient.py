@@ -51,7 +51,7 @@ st.dataframe(
             "returns weights": "yes" if v.returns_weights else "no",
             "max |difference| vs book": ("—" if v.comparison is None else f"{v.comparison.max_abs_diff:.2e}"),
             "equal within 1e-5": ("unavailable: " + v.unavailable) if v.unavailable
-            else ("✅" if v.comparison.agrees(1e-5) else "❌"),
+            else ("yes" if v.comparison.agrees(1e-5) else "NO"),
         }
         for v in variants
     ],

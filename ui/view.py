@@ -229,9 +229,10 @@ def show_shapes(trace: Trace, names: Sequence[str] | None = None) -> None:
 def show_comparisons(trace: Trace, tol: float = 1e-5) -> None:
     for c in trace.comparisons:
         ok = c.max_abs_diff <= tol
+        badge = ":green-badge[agree]" if ok else ":red-badge[differ]"
         st.markdown(
-            f"{'✅' if ok else '❌'} **{c.label_a}** vs **{c.label_b}**: largest absolute "
-            f"difference `{c.max_abs_diff:.3g}` {'(the same up to float rounding)' if ok else ''}"
+            f"{badge} **{c.label_a}** vs **{c.label_b}**: largest absolute difference "
+            f"`{c.max_abs_diff:.3g}`{' (the same up to float rounding)' if ok else ''}"
         )
 
 
