@@ -46,20 +46,16 @@ if not causal:
     show_tensor(trace, "context")
     st.stop()
 st.subheader("Way 1: zero out, then renormalise")
-c1, c2, c3 = st.columns(3)
-with c1:
-    show_tensor(trace, "mask_simple")
-with c2:
-    show_tensor(trace, "masked_simple")
-with c3:
-    show_tensor(trace, "masked_simple_norm")
-st.subheader("Way 2: −∞ before the softmax")
 c1, c2 = st.columns(2)
 with c1:
-    show_tensor(trace, "masked_scores")
+    show_tensor(trace, "mask_simple")
+    show_tensor(trace, "masked_simple")
 with c2:
-    show_matrix(trace, "masked_weights", labels, labels, masked_from="masked_scores",
-                title="softmax(masked scores / √d_k)")
+    show_tensor(trace, "masked_simple_norm")
+st.subheader("Way 2: −∞ before the softmax")
+show_tensor(trace, "masked_scores")
+show_matrix(trace, "masked_weights", labels, labels, masked_from="masked_scores",
+            title="softmax(masked scores / √d_k)")
 show_comparisons(trace)
 show_tensor(trace, "context")
 show_source(causal_attention_step_by_step)

@@ -172,7 +172,8 @@ def tensor_text(t: torch.Tensor) -> str:
 def show_tensor(trace: Trace, name: str, *, caption: str | None = None) -> None:
     step = trace.step(name)
     st.caption(caption or f"`{name}` {step.shape_text()}: {step.meaning}")
-    st.code(tensor_text(step.tensor), language="text", wrap_lines=True)
+    # Vectors wrap; matrices keep their rows intact and scroll sideways when narrow.
+    st.code(tensor_text(step.tensor), language="text", wrap_lines=step.tensor.dim() <= 1)
 
 
 def show_matrix(
@@ -204,7 +205,7 @@ def show_matrix(
     show_chart(chart)
     if printed:
         with st.expander(f"Printed tensor `{name}` {tuple(tensor.shape)}"):
-            st.code(tensor_text(tensor), language="text", wrap_lines=True)
+            st.code(tensor_text(tensor), language="text", wrap_lines=tensor.dim() <= 1)
 
 
 def show_vector(trace: Trace, name: str, labels: Sequence[str], *, title: str | None = None,
