@@ -27,16 +27,6 @@ from attention import (
     seeded,
 )
 
-
-@pytest.fixture(autouse=True, scope="module")
-def _one_torch_thread():
-    """Tiny tensors gain nothing from threads, and idle OpenMP threads spin on a busy machine."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
 # (d_in, d_out, num_heads, num_tokens, batch)
 SHAPES = [(3, 2, 2, 6, 2), (8, 8, 2, 10, 3), (16, 12, 3, 7, 1), (12, 12, 4, 5, 2)]
 SHAPE_IDS = [f"din{s[0]}-dout{s[1]}-h{s[2]}-T{s[3]}-B{s[4]}" for s in SHAPES]

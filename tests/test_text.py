@@ -10,16 +10,6 @@ import torch
 import attention
 from attention import MultiHeadAttention, TextMultiHeadAttention, seeded
 
-
-@pytest.fixture(autouse=True, scope="module")
-def _one_torch_thread():
-    """Tiny tensors gain nothing from threads, and idle OpenMP threads spin on a busy machine."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
 SENTENCES = [
     "I wonder what will come next!",
     "This is a basic example paragraph.",
