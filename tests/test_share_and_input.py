@@ -322,3 +322,18 @@ def test_invalid_config_keeps_last_good_state_with_message():
     assert any("context_length" in e.value for e in at.error)
     assert any("last valid" in i.value for i in at.info)
     assert "".join(c.value for c in at.code) == good
+
+
+def test_caps_are_settings_shown_in_the_ui_and_enforced(monkeypatch):
+    monkeypatch.setenv("ATTENTION_HOSTED", "1")
+    monkeypatch.setenv("ATTENTION_MAX_TOKENS", "10")
+    too_big = random_matrix(20, 3, 0)
+    at = run_with_link(None, encode_state(too_big, {})[0])
+    assert not at.exception
+    assert any("limits are 10" in w.value for w in at.warning)
+    assert at.session_state["matrix"] == book_matrix()
+    assert any("Hosted limits: 10 tokens" in c.value for c in at.sidebar.caption)
+    at.switch_page("pages/p361_stacking_heads.py")
+    at.run()
+    assert at.number_input(key="w:stacking-heads:num_heads").max == 12
+    assert at.number_input(key="w:stacking-heads:batch").max == 4

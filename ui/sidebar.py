@@ -149,8 +149,7 @@ def input_panel() -> None:
                 type=["csv"], key=f"upload_{st.session_state.get('editor_version', 0)}",
                 on_change=_upload,
             )
-        if lim.hosted:
-            st.caption(
-                f"Hosted limits: {lim.max_tokens} tokens, {lim.max_dim} dims, "
-                f"{lim.max_heads} heads, batch {lim.max_batch}."
-            )
+        st.caption(
+            f"{'Hosted limits' if lim.hosted else 'Limits'}: {lim.max_tokens} tokens, {lim.max_dim} dims, "
+            f"{lim.max_heads} heads, batch {lim.max_batch} (settings: ATTENTION_MAX_TOKENS, …)."
+        )
