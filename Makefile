@@ -6,7 +6,7 @@ RUN_STAMP  := $(VENV)/.run-installed
 DEV_STAMP  := $(VENV)/.dev-installed
 PORT ?= 8501
 
-.PHONY: run test lint unit browser-deps browser-test bench bench-latency clean
+.PHONY: run test lint unit browser-deps bench bench-latency bench-concurrency clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,9 @@ bench: $(DEV_STAMP)
 
 bench-latency: $(DEV_STAMP) browser-deps
 	$(BIN)/python benchmarks/bench_latency.py
+
+bench-concurrency: $(DEV_STAMP) browser-deps
+	$(BIN)/python benchmarks/bench_concurrency.py --sessions 30 --rounds 2
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
