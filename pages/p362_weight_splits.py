@@ -1,6 +1,6 @@
 import streamlit as st
 
-from attention import MultiHeadAttention
+from attention import MultiHeadAttention, future_mask
 from attention.explore import weight_splits
 from ui import charts
 from ui.settings import limits
@@ -47,7 +47,7 @@ if large:
             "kept, and heatmaps are averaged over blocks.")
 labels = page.labels
 final = "dropped_weights" if "dropped_weights" in trace else "weights"
-masked = to_numpy(trace["masked_scores"][0, 0]) == float("-inf") if "masked_scores" in trace else None
+masked = future_mask(n).numpy() if causal else None
 st.subheader("Shape tracer")
 show_shapes(trace)
 st.subheader(f"Per-head weights (head_dim = {trace.info['head_dim']})")

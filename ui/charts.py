@@ -105,6 +105,7 @@ def heatmap(
     show_values: bool | None = None,
     width: int | None = None,
     max_side: int = MAX_SIDE,
+    note_scale: bool = True,
 ) -> dict:
     """One heatmap. ``kind``: "weights" (fixed [0, 1] scale), "scores" or "values" (diverging)."""
     data = heatmap_data(values, row_labels, col_labels, masked, max_side)
@@ -115,7 +116,13 @@ def heatmap(
     if show_values is None:
         show_values = n_cells <= MAX_CELLS_WITH_TEXT
     finite = df["value"].dropna()
-    if kind == "weights":
+    if kind == "weights" and data.aggregated and len(finite) and float(finite.max()) < 0.5:
+        # Block means of long rows are tiny (about 1/T): on [0, 1] they would all look white.
+        top = float(finite.max())
+        scale = {"domain": [0, top], "scheme": "blues", "clamp": True}
+        if note_scale:
+            title = f"{title}, colour scale 0–{top:.2g}"
+    elif kind == "weights":
         scale = {"domain": [0, 1], "scheme": "blues", "clamp": True}
     else:
         bound = float(max(abs(finite.min()), abs(finite.max()), 1e-9)) if len(finite) else 1.0
@@ -195,12 +202,13 @@ def head_grid(
     n_heads = weights.shape[0]
     side = 220 if n_heads <= 4 else 160
     with_values = len(col_labels) <= 6 and n_heads <= 4
-    columns = 2 if with_values else columns
+    columns = 2 if with_values else (3 if len(col_labels) > MAX_SIDE else columns)
     specs = []
     for h in range(n_heads):
         spec = heatmap(
             weights[h], row_labels, col_labels, title=f"{title_prefix} {h + 1}",
             masked=masked, width=side, show_values=with_values, max_side=MAX_SIDE if n_heads <= 4 else 32,
+            note_scale=False,
         )
         spec.pop("$schema")
         specs.append(spec)
