@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 import torch
 
@@ -224,7 +225,7 @@ def show_shapes(trace: Trace, names: Sequence[str] | None = None) -> None:
         for s in trace
         if names is None or s.name in names
     ]
-    st.dataframe(rows, hide_index=True, width="stretch")
+    st.table(pd.DataFrame(rows).set_index("step"))
 
 
 def show_comparisons(trace: Trace, tol: float = 1e-5) -> None:
