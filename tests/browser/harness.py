@@ -114,23 +114,37 @@ def code_texts(page) -> list[str]:
         .map(c => c.textContent)""")
 
 
-def edit_matrix_cell(page, row: int, col: int, value: str) -> None:
-    """Edit the sidebar data editor: row 0..n-1, col 0 = token, 1 = d1, ... (keyboard navigation)."""
-    canvas = page.locator('[data-testid="stSidebar"] [data-testid="stDataFrame"] canvas').first
-    canvas.wait_for(state="attached")
-    box = canvas.bounding_box()
-    # Select a body cell of the first row, then walk to the wanted cell with the arrow keys.
-    page.mouse.click(box["x"] + box["width"] * 0.5, box["y"] + 35 + 17)
-    page.wait_for_timeout(100)
-    for _ in range(4):  # to the leftmost column, the token names
-        page.keyboard.press("ArrowLeft")
-    for _ in range(col):
-        page.keyboard.press("ArrowRight")
-    for _ in range(row):
-        page.keyboard.press("ArrowDown")
-    page.wait_for_timeout(150)
-    page.keyboard.press("Enter")  # open the cell editor
-    page.locator("input.gdg-input, textarea.gdg-input").first.wait_for(state="visible", timeout=5000)
+def edit_matrix_cell(page, row: int, col: int, value: str, attempts: int = 3) -> None:
+    """Edit the sidebar data editor: row 0..n-1, col 0 = token, 1 = d1, ... (keyboard navigation).
+
+    Every accepted edit remounts the editor (a new widget key), so wait for the app to be idle
+    first, and select the cell again if the grid was replaced while we were walking to it."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    editor = page.locator("input.gdg-input, textarea.gdg-input").first
+    for attempt in range(attempts):
+        wait_idle(page)
+        canvas = page.locator('[data-testid="stSidebar"] [data-testid="stDataFrame"] canvas').first
+        canvas.wait_for(state="visible")
+        box = canvas.bounding_box()
+        # Select a body cell of the first row, then walk to the wanted cell with the arrow keys.
+        page.mouse.click(box["x"] + box["width"] * 0.5, box["y"] + 35 + 17)
+        page.wait_for_timeout(100)
+        for _ in range(4):  # to the leftmost column, the token names
+            page.keyboard.press("ArrowLeft")
+        for _ in range(col):
+            page.keyboard.press("ArrowRight")
+        for _ in range(row):
+            page.keyboard.press("ArrowDown")
+        page.wait_for_timeout(150)
+        page.keyboard.press("Enter")  # open the cell editor
+        try:
+            editor.wait_for(state="visible", timeout=5000)
+            break
+        except PlaywrightTimeout:
+            if attempt == attempts - 1:
+                raise
+            page.keyboard.press("Escape")
     page.keyboard.press("Control+a")
     page.keyboard.type(value)
     page.wait_for_timeout(100)  # let the grid take the typed value before committing it
