@@ -11,10 +11,12 @@ import logging
 import streamlit as st
 
 from ui.frame import frame_active
+from ui.heap import freeze_import_heap
 from ui.link import load_link_once, write_link
 from ui.pages import GROUPS, PAGES
 from ui.sidebar import input_panel
 
+freeze_import_heap()  # once per process: keeps the after-run GC from walking torch's heap
 st.set_page_config(page_title="Attention, live — LLMs from scratch, ch. 3", page_icon="🔦", layout="wide")
 
 pages = {

@@ -186,7 +186,8 @@ def main() -> int:
             minimal.stop()
             browser.close()
     say(f"\nOverall: {'PASS' if ok else 'FAIL'}")
-    Path(args.out).write_text("# Interaction latency\n\nCommand: `.venv/bin/python benchmarks/bench_latency.py`\n\n"
+    command = " ".join([".venv/bin/python", "benchmarks/bench_latency.py", *sys.argv[1:]])
+    Path(args.out).write_text(f"# Interaction latency\n\nCommand: `{command}`\n\n"
                               + "\n".join(lines) + "\n")
     return 0 if ok else 1
 

@@ -28,7 +28,7 @@ def test_weights_heatmap_fixed_scale_values_and_tooltips():
     texts = [layer for layer in spec["layer"] if layer["mark"]["type"] == "text"]
     assert texts and texts[-1]["encoding"]["text"]["field"] == "label"  # values written in the cells
     assert [t["title"] for t in spec["encoding"]["tooltip"]] == ["query", "key", "value"]
-    cell = spec["data"]["values"][1]
+    cell = spec["datasets"]["cells"][1]
     assert (cell["row"], cell["col"], cell["label"]) == ("Your", "journey", "0.1667")
 
 
@@ -36,27 +36,58 @@ def test_masked_cells_are_not_zero_weights():
     w = np.tril(np.ones((6, 6))) / np.arange(1, 7)[:, None]
     masked = np.triu(np.ones((6, 6), dtype=bool), 1)
     spec = valid(charts.heatmap(w, LABELS, LABELS, masked=masked))
-    cells = spec["data"]["values"]
+    cells = spec["datasets"]["cells"]
     assert sum(c["masked"] for c in cells) == 15
     assert all(c["label"] == "masked" and c["value"] is None for c in cells if c["masked"])
     assert spec["layer"][0]["encoding"]["color"]["condition"] == {"test": "datum.masked",
                                                                   "value": charts.MASKED_COLOUR}
     # -inf scores count as masked too
     scores = np.where(masked, -np.inf, 0.5)
-    assert sum(c["masked"] for c in charts.heatmap(scores, LABELS, LABELS, kind="scores")["data"]["values"]) == 15
+    assert sum(c["masked"] for c in charts.heatmap(scores, LABELS, LABELS, kind="scores")["datasets"]["cells"]) == 15
 
 
 def test_scores_use_a_symmetric_diverging_scale():
     s = np.array([[1.0, -3.0], [2.0, 0.5]])
     spec = valid(charts.heatmap(s, ["a", "b"], ["a", "b"], kind="scores"))
-    assert spec["layer"][0]["encoding"]["color"]["scale"]["domain"] == [-3.0, 3.0]
+    scale = spec["layer"][0]["encoding"]["color"]["scale"]
+    assert scale["domain"] == {"expr": "[-cells_bound, cells_bound]"}  # symmetric around 0
+    (param,) = spec["params"]
+    assert param["name"] == "cells_bound" and "data('cells')" in param["expr"]  # from the data itself
+    cells = spec["datasets"]["cells"]
+    assert [c["strong"] for c in cells] == [False, True, True, False]  # white text where |v| > 0.6 max
+
+
+def spec_without_data(spec: dict) -> str:
+    return json.dumps({k: v for k, v in spec.items() if k != "datasets"}, sort_keys=True)
+
+
+@pytest.mark.parametrize("kind", ["weights", "scores", "values"])
+@pytest.mark.parametrize("n", [6, 40, 300])
+def test_the_spec_does_not_depend_on_the_values(kind, n):
+    """New values change only the datasets, so the browser updates a drawn chart in place."""
+    rng = np.random.default_rng(n)
+    labels = [f"t{i}" for i in range(n)]
+    a, b = rng.random((n, n)), 10 * rng.standard_normal((n, n))
+    if kind == "weights":
+        b = np.abs(b) / np.abs(b).sum(axis=1, keepdims=True)
+    spec_a = valid(charts.heatmap(a, labels, labels, kind=kind, title="t"))
+    spec_b = valid(charts.heatmap(b, labels, labels, kind=kind, title="t"))
+    assert spec_without_data(spec_a) == spec_without_data(spec_b)
+    assert spec_a["datasets"] != spec_b["datasets"]
+    grid_a = valid(charts.head_grid(rng.random((4, n, n)), labels, labels))
+    grid_b = valid(charts.head_grid(rng.random((4, n, n)), labels, labels))
+    assert spec_without_data(grid_a) == spec_without_data(grid_b)
+    assert sorted(grid_a["datasets"]) == ["head1", "head2", "head3", "head4"]
+    bars_a = valid(charts.bars(a[0], labels, domain=(0, 1)))
+    bars_b = valid(charts.bars(b[0], labels, domain=(0, 1)))
+    assert spec_without_data(bars_a) == spec_without_data(bars_b)
 
 
 def test_large_matrices_are_averaged_and_say_so():
     big = np.random.default_rng(0).random((1024, 1024))
     labels = [f"t{i}" for i in range(1024)]
     spec = valid(charts.heatmap(big, labels, labels, title="weights"))
-    assert len(spec["data"]["values"]) == 64 * 64
+    assert len(spec["datasets"]["cells"]) == 64 * 64
     assert "averaged over 16×16 blocks" in spec["title"]
     data = charts.heatmap_data(big, labels, labels)
     np.testing.assert_allclose(data.frame["value"].iloc[0], big[:16, :16].mean())

@@ -6,6 +6,12 @@ copies), three heatmaps a rerun add ~100 ms, more than the minimal app's whole r
 trip. The tests validate every spec against Altair's bundled Vega-Lite schema instead,
 once, so the rules are still checked.
 
+The data travels in named ``datasets`` and the spec itself depends only on the shape,
+the labels and the kind of chart, never on the values. Streamlit sends named datasets
+beside the spec, and when the spec of a chart is unchanged the browser swaps the data
+into the chart already drawn instead of compiling and drawing a new one. So a new seed
+or an edited cell costs a data update per chart, not a new chart.
+
 Heatmaps write the value in each cell when there are few enough cells to
 read, name the query and key tokens in the tooltip, draw weights on a colour
 scale fixed to [0, 1], and draw masked cells in hatched grey with a "masked"
@@ -90,6 +96,7 @@ def heatmap_data(
 
 
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
+DATASET = "cells"  # the name of a heatmap's dataset
 
 
 def heatmap(
@@ -106,6 +113,7 @@ def heatmap(
     width: int | None = None,
     max_side: int = MAX_SIDE,
     note_scale: bool = True,
+    dataset: str = DATASET,
 ) -> dict:
     """One heatmap. ``kind``: "weights" (fixed [0, 1] scale), "scores" or "values" (diverging)."""
     data = heatmap_data(values, row_labels, col_labels, masked, max_side)
@@ -116,17 +124,24 @@ def heatmap(
     if show_values is None:
         show_values = n_cells <= MAX_CELLS_WITH_TEXT
     finite = df["value"].dropna()
-    if kind == "weights" and data.aggregated and len(finite) and float(finite.max()) < 0.5:
+    # Everything that depends on the values lives in the data, never in the spec: a new
+    # seed or an edited cell then changes only the dataset, and the browser updates the
+    # drawn chart in place instead of compiling a new one (see module docstring).
+    params: list[dict] = []
+    if kind == "weights" and data.aggregated:
         # Block means of long rows are tiny (about 1/T): on [0, 1] they would all look white.
-        top = float(finite.max())
-        scale = {"domain": [0, top], "scheme": "blues", "clamp": True}
+        scale = {"domainMin": 0, "scheme": "blues"}
         if note_scale:
-            title = f"{title}, colour scale 0–{top:.2g}"
+            title = f"{title}, colour scale from 0 to the largest block"
     elif kind == "weights":
         scale = {"domain": [0, 1], "scheme": "blues", "clamp": True}
     else:
-        bound = float(max(abs(finite.min()), abs(finite.max()), 1e-9)) if len(finite) else 1.0
-        scale = {"domain": [-bound, bound], "scheme": "redblue", "reverse": True}
+        # Symmetric around zero: equal colour for equal magnitude, white at 0. The bound is
+        # computed in the browser from the dataset, so the spec stays the same.
+        values_of = f"pluck(data('{dataset}'), 'value')"
+        bound = f"{dataset}_bound"
+        params.append({"name": bound, "expr": f"max(1e-9, abs(extent({values_of})[0]), abs(extent({values_of})[1]))"})
+        scale = {"domain": {"expr": f"[-{bound}, {bound}]"}, "scheme": "redblue", "reverse": True}
     n_rows, n_cols = len(data.row_order), len(data.col_order)
     # Streamlit sizes charts itself; a step (pixels per cell) is the size that survives.
     if show_values:
@@ -135,9 +150,15 @@ def heatmap(
         target = width or 400
         col_step = max(4, min(40, target // max(n_cols, 1)))
         row_step = max(4, min(30, target // max(n_rows, 1)))
+    if kind == "weights" and not data.aggregated:
+        strong = df["value"].abs() >= 0.55
+    else:
+        strong = df["value"].abs() > 0.6 * (float(finite.abs().max()) if len(finite) else 1.0)
     records = [
-        {"row": r, "col": c, "value": (None if m else float(v)), "masked": bool(m), "label": lab}
-        for r, c, v, m, lab in zip(df["row"], df["col"], df["value"], df["masked"], df["label"], strict=True)
+        {"row": r, "col": c, "value": (None if m else float(v)), "masked": bool(m), "label": lab,
+         "strong": bool(st and not m)}
+        for r, c, v, m, lab, st in zip(df["row"], df["col"], df["value"], df["masked"], df["label"], strong,
+                                       strict=True)
     ]
     layers: list[dict] = [
         {
@@ -156,22 +177,18 @@ def heatmap(
         layers.append({"transform": [{"filter": "datum.masked"}],
                        "mark": {"type": "text", "text": "╱", "fontSize": 18, "color": "#8a8a8a"}})
     if show_values:
-        if kind == "weights":
-            strong = "!datum.masked && abs(datum.value) >= 0.55"
-        else:
-            limit = 0.6 * float(finite.abs().max()) if len(finite) else 1.0
-            strong = f"!datum.masked && abs(datum.value) > {limit}"
         layers.append({
             "mark": {"type": "text", "fontSize": 11, "baseline": "middle"},
             "encoding": {
                 "text": {"field": "label", "type": "nominal"},
-                "color": {"condition": {"test": strong, "value": "white"}, "value": "black"},
+                "color": {"condition": {"test": "datum.strong", "value": "white"}, "value": "black"},
             },
         })
-    return {
+    spec = {
         "$schema": SCHEMA,
         "title": title,
-        "data": {"values": records},
+        "datasets": {dataset: records},
+        "data": {"name": dataset},
         "width": {"step": col_step},
         "height": {"step": row_step},
         "encoding": {
@@ -187,6 +204,9 @@ def heatmap(
         },
         "layer": layers,
     }
+    if params:
+        spec["params"] = params
+    return spec
 
 
 def head_grid(
@@ -204,16 +224,18 @@ def head_grid(
     with_values = len(col_labels) <= 6 and n_heads <= 4
     columns = 2 if with_values else (3 if len(col_labels) > MAX_SIDE else columns)
     specs = []
+    datasets: dict[str, list[dict]] = {}
     for h in range(n_heads):
         spec = heatmap(
             weights[h], row_labels, col_labels, title=f"{title_prefix} {h + 1}",
             masked=masked, width=side, show_values=with_values, max_side=MAX_SIDE if n_heads <= 4 else 32,
-            note_scale=False,
+            note_scale=False, dataset=f"head{h + 1}",
         )
         spec.pop("$schema")
+        datasets.update(spec.pop("datasets"))  # named datasets live at the top level
         specs.append(spec)
     rows = [{"hconcat": specs[i : i + columns]} for i in range(0, n_heads, columns)]
-    return {"$schema": SCHEMA, "vconcat": rows, "resolve": {"scale": {"color": "shared"}}}
+    return {"$schema": SCHEMA, "datasets": datasets, "vconcat": rows, "resolve": {"scale": {"color": "shared"}}}
 
 
 def bars(values: Sequence[float], labels: Sequence[str], *, title: str = "", value_title: str = "value",
@@ -226,7 +248,8 @@ def bars(values: Sequence[float], labels: Sequence[str], *, title: str = "", val
     return {
         "$schema": SCHEMA,
         "title": title,
-        "data": {"values": records},
+        "datasets": {"bars": records},
+        "data": {"name": "bars"},
         "height": 220,
         "encoding": {
             "x": {"field": "token", "type": "nominal", "sort": list(labels), "title": "token",
