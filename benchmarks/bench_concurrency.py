@@ -49,7 +49,9 @@ def expected_context(matrix: InputMatrix) -> str:
 @dataclass
 class Result:
     latencies: list[float] = field(default_factory=list)
-    violations: list[str] = field(default_factory=list)
+    violations: list[str] = field(default_factory=list)  # a session saw data that is not its own
+    failures: list[str] = field(default_factory=list)  # a session could not finish (timeout, crash)
+    aborted: int = 0  # sessions stopped waiting because another session failed before editing
     completed: int = 0
 
 
@@ -93,8 +95,11 @@ async def learner(browser, url: str, i: int, rounds: int, result: Result, opened
             result.latencies.append(time.perf_counter() - start)
             await check_page(page, i, matrix, result)
         result.completed += 1
-    except Exception as exc:  # a timeout is reported as a failure of that session
-        result.violations.append(f"session {i} failed: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+    except asyncio.BrokenBarrierError:
+        result.aborted += 1  # the session that broke the barrier reports why
+    except Exception as exc:  # a timeout is a failure of that session, not an isolation violation
+        first_line = (str(exc).splitlines() or [""])[0]
+        result.failures.append(f"session {i} failed: {type(exc).__name__}: {first_line}")
         if not opened.broken:
             await opened.abort()
     finally:
@@ -122,7 +127,8 @@ async def run(sessions: int, rounds: int) -> Result:
 def report(result: Result, sessions: int, rounds: int) -> str:
     lat = sorted(result.latencies)
     lines = [f"| sessions open at once | {sessions} |", f"| edits | {len(lat)} ({rounds} per session) |",
-             f"| sessions completed | {result.completed} |", f"| isolation violations | {len(result.violations)} |"]
+             f"| sessions completed | {result.completed} |", f"| isolation violations | {len(result.violations)} |",
+             f"| failed sessions | {len(result.failures)} (+{result.aborted} stopped because of them) |"]
     if lat:
         p95 = lat[min(len(lat) - 1, round(0.95 * (len(lat) - 1)))]
         lines += [f"| latency median | {statistics.median(lat):.2f} s |", f"| latency p95 | {p95:.2f} s |",
@@ -143,10 +149,12 @@ def main() -> int:
     print(table)
     for v in result.violations[:20]:
         print("VIOLATION:", v)
+    for f in result.failures[:20]:
+        print("FAILURE:", f)
     (ROOT / "benchmarks" / "CONCURRENCY.md").write_text(
         "# Concurrent sessions\n\nCommand: `.venv/bin/python benchmarks/bench_concurrency.py "
         f"--sessions {args.sessions} --rounds {args.rounds}` (2 cores, one Chromium, hosted mode)\n\n{table}\n")
-    return 1 if result.violations or result.completed != args.sessions else 0
+    return 1 if result.violations or result.failures or result.completed != args.sessions else 0
 
 
 if __name__ == "__main__":
