@@ -234,6 +234,7 @@ def text_to_attention(
         trace.add("inputs", x, ("sentence", "token", "dim"), "embeddings + positions")
         xq = x[qi : qi + 1, : len(tokens[qi])]  # (1, T_q, d): the query sentence, unpadded
         xk = x[ki : ki + 1, : len(tokens[ki])]  # (1, T_k, d)
+        trace.add("query_inputs", xq[0], ("token", "dim"), "the query sentence's inputs, without padding")
         sub = Trace()
         out, probs = attn(xq, xk, xk, causal=causal and ki == qi, trace=sub)
     for step in sub:

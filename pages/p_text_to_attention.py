@@ -2,6 +2,7 @@ import streamlit as st
 
 from attention import TextMultiHeadAttention, sinusoidal_positions, text_to_attention
 from ui import charts
+from ui.state import adopt_matrix
 from ui.view import show_chart, show_matrix, show_source, start_page, to_numpy
 
 DEFAULT = "I wonder what will come next!\nThis is a basic example paragraph.\nWhat comes next?"
@@ -64,6 +65,17 @@ with c2:
     show_matrix(trace, "positions", cols, [f"d{j}" for j in range(d_model)], kind="values",
                 row_title="position", col_title="dimension", title="Sinusoidal positional encoding",
                 printed=False)
+st.caption("This page builds its own embeddings from the sentences above; the sidebar's matrix is not used "
+           "here. The button sends them the other way: the query sentence's inputs become the matrix of every "
+           "other page.")
+query_text = " ".join(info["query_tokens"])
+st.button(
+    f"Use “{query_text[:40]}” as the input on every page", icon=":material/input:",
+    on_click=adopt_matrix,
+    args=(info["query_tokens"], trace["query_inputs"].tolist(),
+          f"the embeddings{' + positions' if positional else ''} of “{query_text[:40]}”"),
+    help="Copies this sentence's inputs (one row per token, d_model columns) into the sidebar's matrix.",
+)
 kind = "cross-attention" if info["cross"] else "self-attention"
 st.subheader(f"Per-head attention ({kind})")
 weights = to_numpy(trace["weights"][0])

@@ -257,3 +257,24 @@ def test_controls_are_kept_per_page_across_switches():
     at.run()
     assert at.number_input(key="w:causal-mask:seed").value == 1
     assert "[0.1921, 0.1646" not in shown_text(at)
+
+
+def test_text_embeddings_become_the_input_of_every_page():
+    import attention
+
+    at = open_page("text-to-attention")
+    (button,) = [b for b in at.button if b.label.startswith("Use “")]
+    assert button.label == "Use “i wonder what will come next” as the input on every page"
+    button.click().run()
+    assert not at.exception
+    matrix = at.session_state["matrix"]
+    sentences = ["I wonder what will come next!", "This is a basic example paragraph.", "What comes next?"]
+    expected = attention.text_to_attention(sentences, d_model=8, num_heads=4, seed=123)["query_inputs"]
+    assert matrix.tokens == ("i", "wonder", "what", "will", "come", "next")
+    np.testing.assert_allclose(matrix.values, expected.numpy(), atol=5e-5)  # rounded to 4 decimals
+    assert any("Now the input of every page" in s.value for s in at.sidebar.success)
+    at.switch_page(BY_ID["all-queries"].file)
+    at.run()
+    assert not at.exception
+    scores = attention.simple_self_attention(matrix.tensor())["scores"]
+    assert repr(scores) in shown_text(at)  # the other pages now compute with these embeddings

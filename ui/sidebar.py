@@ -106,7 +106,7 @@ def input_panel() -> None:
                 column_config={
                     "token": st.column_config.TextColumn("token", max_chars=40, required=True),
                     **{
-                        f"d{j + 1}": st.column_config.NumberColumn(f"d{j + 1}", format="%.4f", step=0.01)
+                        f"d{j + 1}": st.column_config.NumberColumn(f"d{j + 1}", format="%.4f")
                         for j in range(matrix.dim)
                     },
                 },

@@ -14,7 +14,7 @@ from typing import Any
 
 import streamlit as st
 
-from .matrix import InputError, InputMatrix, book_matrix, from_frame
+from .matrix import InputError, InputMatrix, book_matrix, from_frame, from_rows
 from .settings import limits
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "set_current_page",
     "editor_key",
     "apply_editor_change",
+    "adopt_matrix",
     "flash",
     "take_flash",
     "fits",
@@ -89,6 +90,19 @@ def apply_editor_change(key: str) -> None:
         set_matrix(get_matrix())  # reset the editor to the last good matrix
         return
     set_matrix(matrix)
+
+
+def adopt_matrix(tokens: list[str], rows: list[list[float]], source: str) -> None:
+    """on_click: make rows computed on one page (e.g. text embeddings) the shared input matrix."""
+    lim = limits()
+    try:
+        matrix = from_rows(tokens, [[round(float(v), 4) for v in row] for row in rows],
+                           max_tokens=lim.max_tokens, max_dim=lim.max_dim)
+    except InputError as exc:
+        flash("error", f"{source} could not become the input: {exc}")
+        return
+    set_matrix(matrix)
+    flash("success", f"Now the input of every page: {source} ({matrix.num_tokens} tokens × {matrix.dim} dimensions).")
 
 
 def current_page() -> str | None:
