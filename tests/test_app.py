@@ -278,3 +278,14 @@ def test_text_embeddings_become_the_input_of_every_page():
     assert not at.exception
     scores = attention.simple_self_attention(matrix.tensor())["scores"]
     assert repr(scores) in shown_text(at)  # the other pages now compute with these embeddings
+
+
+def test_the_matrix_editor_shows_every_decimal_the_matrix_holds():
+    """A column `step` would round what the editor displays (0.8768 shown as 0.8700)."""
+    import json
+
+    at = open_page("all-queries")
+    columns = json.loads(at.sidebar.dataframe[0].proto.columns)
+    for name in ("d1", "d2", "d3"):
+        config = columns[name]["type_config"]
+        assert config["format"] == "%.4f" and "step" not in config
