@@ -258,15 +258,21 @@ class VariantResult:
     returns_weights: bool
     comparison: Comparison | None
     unavailable: str | None = None
+    weights: torch.Tensor | None = None  # (B, H, T, T), or None when the variant cannot return them
+    weights_comparison: Comparison | None = None  # against the book module's weights
 
 
 @torch.no_grad()
 def compare_variants(
     book: MultiHeadAttention, config: AttentionConfig, x: torch.Tensor
 ) -> list[VariantResult]:
-    """Run every variant on ``x`` with the book module's weights, in eval mode."""
+    """Run every variant on ``x`` with the book module's weights, in eval mode.
+
+    Outputs are compared with the book module's output, and the attention weights of the
+    variants that can return them with the book module's per-head weights (B, H, T, T).
+    """
     with _eval_mode(book):
-        reference = book(x)
+        reference, reference_weights = book.forward_with_weights(x)
         results = []
         for name, (description, _, returns_weights) in VARIANTS.items():
             try:
@@ -274,9 +280,13 @@ def compare_variants(
             except ValueError as exc:
                 results.append(VariantResult(name, description, None, returns_weights, None, str(exc)))
                 continue
-            out, _ = module(x)
+            out, weights = module(x, need_weights=returns_weights)
             cmp = Comparison.of("book MultiHeadAttention", reference, name, out)
-            results.append(VariantResult(name, description, out, returns_weights, cmp))
+            wcmp = None
+            if weights is not None:
+                wcmp = Comparison.of("book weights", reference_weights, f"{name} weights", weights)
+            results.append(VariantResult(name, description, out, returns_weights, cmp, weights=weights,
+                                         weights_comparison=wcmp))
     return results
 
 

@@ -1,9 +1,10 @@
 import streamlit as st
 
-from attention import ATTENTION_BACKENDS, BACKEND_RETURNS_WEIGHTS, FastMultiHeadAttention, time_variants
+from attention import ATTENTION_BACKENDS, BACKEND_RETURNS_WEIGHTS, FastMultiHeadAttention, future_mask, time_variants
 from attention.explore import efficient_variants
+from ui import charts
 from ui.settings import limits
-from ui.view import show_source, start_page, tensor_text
+from ui.view import show_chart, show_source, start_page, tensor_text, to_numpy
 
 page = start_page(
     "efficient",
@@ -48,10 +49,12 @@ st.dataframe(
         {
             "variant": v.name,
             "how": v.description,
-            "returns weights": "yes" if v.returns_weights else "no",
-            "max |difference| vs book": ("—" if v.comparison is None else f"{v.comparison.max_abs_diff:.2e}"),
+            "output: max |diff| vs book": ("—" if v.comparison is None else f"{v.comparison.max_abs_diff:.2e}"),
+            "weights: max |diff|": ("not returned" if v.weights_comparison is None
+                                    else f"{v.weights_comparison.max_abs_diff:.2e}"),
             "equal within 1e-5": ("unavailable: " + v.unavailable) if v.unavailable
-            else ("yes" if v.comparison.agrees(1e-5) else "NO"),
+            else ("yes" if v.comparison.agrees(1e-5)
+                  and (v.weights_comparison is None or v.weights_comparison.agrees(1e-5)) else "NO"),
         }
         for v in variants
     ],
@@ -60,6 +63,14 @@ st.dataframe(
 reference = variants[0]
 with st.expander(f"Printed output of the book's module {tuple(reference.output.shape)}", expanded=False):
     st.code(tensor_text(reference.output), language="text")
+st.subheader("The weights behind the outputs")
+st.caption(f"The book module's attention weights, {config.num_heads} head{'s' if config.num_heads > 1 else ''}, "
+           "first batch element. Every variant that returns weights returns these "
+           "(see the weights column above); SDPA computes the same weights inside its kernel and throws "
+           "them away, which is where its speed and memory savings come from.")
+labels = page.labels
+show_chart(charts.head_grid(to_numpy(reference.weights[0]), labels, labels,
+                            masked=future_mask(len(labels)).numpy() if causal else None))
 st.subheader("Timing on this machine")
 st.markdown("Runs every variant on the current batch, interleaved, and reports the median of 5 runs. "
             "Small inputs are dominated by Python overhead; the benchmark in the README uses GPT-2 sizes.")

@@ -235,6 +235,12 @@ def test_compare_variants_all_agree(shape, qkv_bias, causal, seed):
         assert r.output.shape == (b, t, d_out)
         torch.testing.assert_close(r.output, expected, atol=1e-5, rtol=0)
         assert r.comparison.agrees(1e-5), (r.name, r.comparison.max_abs_diff)
+        if r.returns_weights:  # the same per-head weights as the book module, (B, H, T, T)
+            assert r.weights.shape == (b, heads, t, t)
+            torch.testing.assert_close(r.weights, book.forward_with_weights(x)[1], atol=1e-5, rtol=0)
+            assert r.weights_comparison.agrees(1e-5), (r.name, r.weights_comparison.max_abs_diff)
+        else:  # SDPA never materialises the weights, and says so
+            assert r.weights is None and r.weights_comparison is None
 
 
 @shapes
