@@ -121,13 +121,13 @@ def test_defaults_show_the_chapter_values(page_id):
 
 def test_efficient_variants_all_agree_by_default():
     at = open_page("efficient")
-    table = at.dataframe[0].value
+    table = at.table[0].value
     assert table["equal within 1e-5"].tolist() == ["yes"] * 5
     weights = table["weights: max |diff|"].tolist()
     assert weights[3] == "not returned"  # SDPA never stores the weights
     assert all(float(w) <= 1e-5 for i, w in enumerate(weights) if i != 3)
     at.number_input(key="w:efficient:d_out").set_value(4).run()
-    agree = at.dataframe[0].value["equal within 1e-5"].tolist()
+    agree = at.table[0].value["equal within 1e-5"].tolist()
     assert agree[:4] == ["yes"] * 4
     assert agree[4].startswith("unavailable") and "d_in == d_out" in agree[4]
 

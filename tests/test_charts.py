@@ -77,7 +77,7 @@ def test_the_spec_does_not_depend_on_the_values(kind, n):
     grid_a = valid(charts.head_grid(rng.random((4, n, n)), labels, labels))
     grid_b = valid(charts.head_grid(rng.random((4, n, n)), labels, labels))
     assert spec_without_data(grid_a) == spec_without_data(grid_b)
-    assert sorted(grid_a["datasets"]) == ["head1", "head2", "head3", "head4"]
+    assert sorted({c["head"] for c in grid_a["datasets"]["heads"]}) == [1, 2, 3, 4]
     bars_a = valid(charts.bars(a[0], labels, domain=(0, 1)))
     bars_b = valid(charts.bars(b[0], labels, domain=(0, 1)))
     assert spec_without_data(bars_a) == spec_without_data(bars_b)
@@ -107,8 +107,20 @@ def test_fully_masked_blocks_stay_masked_after_averaging():
 def test_head_grid_has_one_heatmap_per_head():
     w = np.random.default_rng(1).random((12, 6, 6))
     spec = valid(charts.head_grid(w, LABELS, LABELS))
-    titles = [h["title"] for row in spec["vconcat"] for h in row["hconcat"]]
-    assert titles == [f"head {i}" for i in range(1, 13)]
+    cells = spec["datasets"]["heads"]
+    assert sorted({c["head"] for c in cells}) == list(range(1, 13))  # one panel per head
+    assert len(cells) == 12 * 36
+    head_5 = [c for c in cells if c["head"] == 5]
+    assert [c["value"] for c in head_5] == pytest.approx(w[4].ravel().tolist())
+    assert spec["facet"]["field"] == "head" and "'head ' + datum.value" in spec["facet"]["header"]["labelExpr"]
+    assert spec["resolve"]["scale"]["color"] == "shared"
+
+
+def test_changing_the_number_of_heads_keeps_the_head_grid_spec():
+    rng = np.random.default_rng(2)
+    two = valid(charts.head_grid(rng.random((2, 6, 6)), LABELS, LABELS))
+    four = valid(charts.head_grid(rng.random((4, 6, 6)), LABELS, LABELS))
+    assert spec_without_data(two) == spec_without_data(four)
 
 
 def test_bars_and_bad_shapes():

@@ -218,24 +218,39 @@ def head_grid(
     columns: int = 4,
     title_prefix: str = "head",
 ) -> dict:
-    """One weights heatmap per head, in a grid."""
+    """One weights heatmap per head, in a grid: one faceted chart, a panel per head.
+
+    The heads are a column of the data, so the spec does not depend on how many heads
+    there are (up to 4 with values written in the cells, or more without): changing the
+    number of heads updates the drawn chart in place too.
+    """
     n_heads = weights.shape[0]
     side = 220 if n_heads <= 4 else 160
     with_values = len(col_labels) <= 6 and n_heads <= 4
     columns = 2 if with_values else (3 if len(col_labels) > MAX_SIDE else columns)
-    specs = []
-    datasets: dict[str, list[dict]] = {}
+    records: list[dict] = []
+    unit: dict = {}
     for h in range(n_heads):
-        spec = heatmap(
-            weights[h], row_labels, col_labels, title=f"{title_prefix} {h + 1}",
-            masked=masked, width=side, show_values=with_values, max_side=MAX_SIDE if n_heads <= 4 else 32,
-            note_scale=False, dataset=f"head{h + 1}",
+        unit = heatmap(
+            weights[h], row_labels, col_labels, masked=masked, width=side, show_values=with_values,
+            max_side=MAX_SIDE if n_heads <= 4 else 32, note_scale=False, dataset="heads",
         )
-        spec.pop("$schema")
-        datasets.update(spec.pop("datasets"))  # named datasets live at the top level
-        specs.append(spec)
-    rows = [{"hconcat": specs[i : i + columns]} for i in range(0, n_heads, columns)]
-    return {"$schema": SCHEMA, "datasets": datasets, "vconcat": rows, "resolve": {"scale": {"color": "shared"}}}
+        records += [{**cell, "head": h + 1} for cell in unit["datasets"]["heads"]]
+    title = unit["title"].strip()  # "(averaged over ...)" for large matrices, else empty
+    spec: dict = {
+        "$schema": SCHEMA,
+        "datasets": {"heads": records},
+        "data": {"name": "heads"},
+        "facet": {"field": "head", "type": "ordinal", "title": None,
+                  "header": {"labelExpr": f"'{title_prefix} ' + datum.value", "labelFontSize": 13,
+                             "labelFontWeight": "bold", "labelAnchor": "start"}},
+        "columns": columns,
+        "spec": {key: unit[key] for key in ("width", "height", "encoding", "layer")},
+        "resolve": {"scale": {"color": "shared"}},
+    }
+    if title:
+        spec["title"] = title
+    return spec
 
 
 def bars(values: Sequence[float], labels: Sequence[str], *, title: str = "", value_title: str = "value",
