@@ -8,8 +8,10 @@ every page alternates the same kind of edit on both: typing a new number into a 
 (the app's sidebar "Embedding width", which recomputes everything on the page; the minimal
 app's only input). Each latency runs from the keypress to the moment the page has finished
 updating: the expected new text is on screen, no element is stale, Streamlit's "Running"
-widget is gone, and it stays that way for 50 ms. Then the GPT-2-size scenario (Exercise 3.3:
-1024 tokens x 768 dims, 12 heads on 3.6.2) is timed, and the server's memory per session.
+widget is gone, and it stays that way for 50 ms. Before every edit both apps get 0.4 s
+of quiet, so that one server's after-run clean-up never lands in the other's measurement.
+Then the GPT-2-size scenario (Exercise 3.3: 1024 tokens x 768 dims, 12 heads on 3.6.2) is
+timed, and the server's memory per session.
 """
 
 from __future__ import annotations
@@ -63,6 +65,9 @@ WATCH_JS = """() => { window.__mutations = 0;
   window.__observer.observe(root, {subtree: true, childList: true, characterData: true, attributes: true}); }"""
 
 
+QUIET_S = 0.4
+
+
 def edit_number(page, field, value: int, attempts: int = 3) -> float:
     """Type a number and press Enter; time until the main area changed and the app is idle again.
 
@@ -70,6 +75,10 @@ def edit_number(page, field, value: int, attempts: int = 3) -> float:
     such an attempt is not timed: the edit is typed again (and said so on stderr)."""
     for attempt in range(attempts):
         wait_idle(page, settle_ms=50)
+        # Let both servers finish their after-run work (Streamlit's garbage collection runs after
+        # the "finished" message) so that each interaction starts on a quiet machine and neither
+        # app's clean-up lands in the other's measurement.
+        time.sleep(QUIET_S)
         field.fill(str(value))
         page.evaluate(WATCH_JS)
         start = time.perf_counter()
