@@ -261,6 +261,12 @@ class VariantResult:
     weights: torch.Tensor | None = None  # (B, H, T, T), or None when the variant cannot return them
     weights_comparison: Comparison | None = None  # against the book module's weights
 
+    def agrees(self, tol: float = 1e-5) -> bool:
+        """Same output as the book module within ``tol``, and the same weights when it returns any."""
+        if self.comparison is None:
+            return False
+        return self.comparison.agrees(tol) and (self.weights_comparison is None or self.weights_comparison.agrees(tol))
+
 
 @torch.no_grad()
 def compare_variants(

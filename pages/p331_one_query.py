@@ -2,9 +2,8 @@ import streamlit as st
 
 from attention import NORMALISATIONS, simple_attention_for_query, softmax_stability_demo
 from attention.ops import normalise, softmax_naive
+from ui.view import NORMALISATION_NAMES as NAMES
 from ui.view import show_comparisons, show_source, show_tensor, show_vector, start_page
-
-NAMES = {"sum": "divide by the sum", "softmax_naive": "naive softmax exp/sum", "softmax": "torch.softmax"}
 
 page = start_page(
     "one-query",
@@ -24,8 +23,7 @@ c1, c2, c3 = st.columns(3)
 with c1:
     q = page.query_token(default=1)
 with c2:
-    norm = page.control("normalisation", "softmax", st.radio, "Normalisation",
-                        options=list(NORMALISATIONS), format_func=NAMES.get)
+    norm = page.normalisation()
 with c3:
     causal = page.causal(default=False)
     p, training = page.dropout(0.0)

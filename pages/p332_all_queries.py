@@ -1,10 +1,8 @@
 import streamlit as st
 
-from attention import NORMALISATIONS, attention_scores_loop, simple_self_attention
+from attention import attention_scores_loop, simple_self_attention
 from attention.core import attend
 from ui.view import show_comparisons, show_matrix, show_source, show_tensor, start_page
-
-NAMES = {"sum": "divide by the sum", "softmax_naive": "naive softmax", "softmax": "torch.softmax"}
 
 page = start_page(
     "all-queries",
@@ -19,8 +17,7 @@ The double loop and the matrix products compute exactly the same numbers.
 )
 c1, c2 = st.columns(2)
 with c1:
-    norm = page.control("normalisation", "softmax", st.radio, "Normalisation",
-                        options=list(NORMALISATIONS), format_func=NAMES.get, horizontal=True)
+    norm = page.normalisation(horizontal=True)
     causal = page.causal(default=False)
 with c2:
     p, training = page.dropout(0.0)

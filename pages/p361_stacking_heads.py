@@ -2,9 +2,8 @@ import streamlit as st
 
 from attention import CausalAttention, MultiHeadAttentionWrapper
 from attention.explore import stacking_heads
-from ui import charts
 from ui.settings import limits
-from ui.view import show_chart, show_comparisons, show_source, show_tensor, start_page, to_numpy
+from ui.view import hidden_cells, show_comparisons, show_heads, show_source, show_tensor, start_page
 
 page = start_page(
     "stacking-heads",
@@ -38,9 +37,8 @@ if trace is None:
     st.stop()
 labels = page.labels
 final = "dropped_weights" if "dropped_weights" in trace else "weights"
-masked = to_numpy(trace["masked_scores"][0, 0]) == float("-inf") if "masked_scores" in trace else None
 st.subheader(f"{num_heads} heads, one weight matrix each (batch element 0)")
-show_chart(charts.head_grid(to_numpy(trace[final][0]), labels, labels, masked=masked))
+show_heads(trace[final][0], labels, labels, masked=hidden_cells(trace, "masked_scores", (0, 0)))
 st.markdown(
     f"Output shape `{tuple(trace['output'].shape)}` = (batch, tokens, d_out × heads = "
     f"{d_out} × {num_heads}); {trace.info['parameters']} parameters."

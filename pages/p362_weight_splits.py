@@ -2,9 +2,8 @@ import streamlit as st
 
 from attention import MultiHeadAttention, future_mask
 from attention.explore import weight_splits
-from ui import charts
 from ui.settings import limits
-from ui.view import show_chart, show_shapes, show_source, show_tensor, start_page, to_numpy
+from ui.view import show_heads, show_shapes, show_source, show_tensor, start_page
 
 page = start_page(
     "weight-splits",
@@ -47,11 +46,10 @@ if large:
             "kept, and heatmaps are averaged over blocks.")
 labels = page.labels
 final = "dropped_weights" if "dropped_weights" in trace else "weights"
-masked = future_mask(n).numpy() if causal else None
 st.subheader("Shape tracer")
 show_shapes(trace)
 st.subheader(f"Per-head weights (head_dim = {trace.info['head_dim']})")
-show_chart(charts.head_grid(to_numpy(trace[final][0]), labels, labels, masked=masked))
+show_heads(trace[final][0], labels, labels, masked=future_mask(n) if causal else None)
 if not large:
     show_tensor(trace, "output")
 st.subheader("Exercise 3.3: GPT-2-sized attention")

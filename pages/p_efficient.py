@@ -3,9 +3,8 @@ import streamlit as st
 
 from attention import ATTENTION_BACKENDS, BACKEND_RETURNS_WEIGHTS, FastMultiHeadAttention, future_mask, time_variants
 from attention.explore import efficient_variants
-from ui import charts
 from ui.settings import limits
-from ui.view import show_chart, show_source, start_page, tensor_text, to_numpy
+from ui.view import show_heads, show_source, start_page, tensor_text
 
 page = start_page(
     "efficient",
@@ -53,8 +52,7 @@ rows = [
         "weights: max |diff|": ("not returned" if v.weights_comparison is None
                                 else f"{v.weights_comparison.max_abs_diff:.2e}"),
         "equal within 1e-5": ("unavailable: " + v.unavailable) if v.unavailable
-        else ("yes" if v.comparison.agrees(1e-5)
-              and (v.weights_comparison is None or v.weights_comparison.agrees(1e-5)) else "NO"),
+        else ("yes" if v.agrees(1e-5) else "NO"),
     }
     for v in variants
 ]
@@ -68,8 +66,7 @@ st.caption(f"The book module's attention weights, {config.num_heads} head{'s' if
            "(see the weights column above); SDPA computes the same weights inside its kernel and throws "
            "them away, which is where its speed and memory savings come from.")
 labels = page.labels
-show_chart(charts.head_grid(to_numpy(reference.weights[0]), labels, labels,
-                            masked=future_mask(len(labels)).numpy() if causal else None))
+show_heads(reference.weights[0], labels, labels, masked=future_mask(len(labels)) if causal else None)
 st.subheader("Timing on this machine")
 st.markdown("Runs every variant on the current batch, interleaved, and reports the median of 5 runs. "
             "Small inputs are dominated by Python overhead; the benchmark in the README uses GPT-2 sizes.")

@@ -1,9 +1,8 @@
 import streamlit as st
 
 from attention import TextMultiHeadAttention, sinusoidal_positions, text_to_attention
-from ui import charts
 from ui.state import adopt_matrix
-from ui.view import show_chart, show_matrix, show_source, start_page, to_numpy
+from ui.view import hidden_cells, show_heads, show_matrix, show_source, start_page
 
 DEFAULT = "I wonder what will come next!\nThis is a basic example paragraph.\nWhat comes next?"
 
@@ -78,7 +77,6 @@ st.button(
 )
 kind = "cross-attention" if info["cross"] else "self-attention"
 st.subheader(f"Per-head attention ({kind})")
-weights = to_numpy(trace["weights"][0])
-masked = to_numpy(trace["masked_scores"][0, 0]) == float("-inf") if "masked_scores" in trace else None
-show_chart(charts.head_grid(weights, info["query_tokens"], info["key_tokens"], masked=masked))
+show_heads(trace["weights"][0], info["query_tokens"], info["key_tokens"],
+           masked=hidden_cells(trace, "masked_scores", (0, 0)))
 show_source(text_to_attention, TextMultiHeadAttention, sinusoidal_positions)

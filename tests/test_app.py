@@ -292,3 +292,16 @@ def test_the_matrix_editor_shows_every_decimal_the_matrix_holds():
     for name in ("d1", "d2", "d3"):
         config = columns[name]["type_config"]
         assert config["format"] == "%.4f" and "step" not in config
+
+
+def test_page_files_are_not_named_after_their_url_paths():
+    """Streamlit's legacy pages/ scan would run such a file without app.py's frame (ui/serve.py)."""
+    assert all(Path(p.file).stem != p.page_id for p in PAGES)
+    assert all((Path(APP).parent / p.file).is_file() for p in PAGES)
+
+
+def test_every_normalisation_has_a_name_on_screen():
+    from attention import NORMALISATIONS
+    from ui.view import NORMALISATION_NAMES
+
+    assert list(NORMALISATION_NAMES) == list(NORMALISATIONS)

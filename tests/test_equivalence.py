@@ -230,11 +230,13 @@ def test_compare_variants_all_agree(shape, qkv_bias, causal, seed):
         if r.name == "torch.nn.MultiheadAttention" and d_in != d_out:
             assert r.output is None and r.comparison is None
             assert "d_in == d_out" in r.unavailable
+            assert not r.agrees()  # nothing to agree with
             continue
         assert r.unavailable is None, r.name
         assert r.output.shape == (b, t, d_out)
         torch.testing.assert_close(r.output, expected, atol=1e-5, rtol=0)
         assert r.comparison.agrees(1e-5), (r.name, r.comparison.max_abs_diff)
+        assert r.agrees(1e-5), r.name
         if r.returns_weights:  # the same per-head weights as the book module, (B, H, T, T)
             assert r.weights.shape == (b, heads, t, t)
             torch.testing.assert_close(r.weights, book.forward_with_weights(x)[1], atol=1e-5, rtol=0)
@@ -476,3 +478,16 @@ def test_fast_backends_backpropagate_like_the_book(backend):
     book(x1).sum().backward()
     fast(x2)[0].sum().backward()
     torch.testing.assert_close(x2.grad, x1.grad, atol=1e-5, rtol=1e-5)
+
+
+def test_a_variant_agrees_only_if_output_and_weights_both_agree():
+    from attention.efficient import VariantResult
+    from attention.trace import Comparison
+
+    a = torch.zeros(1, 2, 3, 3)
+    same = Comparison.of("book", a, "v", a.clone())
+    off = Comparison.of("book", a, "v", a + 1e-3)
+    assert VariantResult("v", "", a, True, same, weights=a, weights_comparison=same).agrees()
+    assert not VariantResult("v", "", a, True, same, weights=a, weights_comparison=off).agrees()
+    assert not VariantResult("v", "", a, True, off, weights=a, weights_comparison=same).agrees()
+    assert VariantResult("sdpa", "", a, False, same).agrees()  # no weights to compare

@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from attention import Trace
+from attention import NORMALISATIONS, Trace
 
 from . import charts
 from .export import MAX_EXPORT_ELEMENTS, trace_to_csv
@@ -25,6 +25,9 @@ from .pages import PAGES
 from .state import control, get_matrix, set_current_page, take_flash
 
 __all__ = ["Page", "start_page"]
+
+NORMALISATION_NAMES = {"sum": "divide by the sum", "softmax_naive": "naive softmax exp/sum",
+                       "softmax": "torch.softmax"}
 
 
 @dataclass
@@ -58,6 +61,12 @@ class Page:
             help="Which token asks the question: its row of scores and weights is computed.",
         )
         return int(index)
+
+    def normalisation(self, *, horizontal: bool = False) -> str:
+        """How scores become weights (3.3): one of attention's NORMALISATIONS."""
+        return str(self.control("normalisation", "softmax", st.radio, "Normalisation",
+                                options=list(NORMALISATIONS), format_func=NORMALISATION_NAMES.get,
+                                horizontal=horizontal))
 
     def causal(self, default: bool) -> bool:
         return bool(self.control("causal", default, st.toggle, "Causal mask",
@@ -194,11 +203,7 @@ def show_matrix(
     """A heatmap of a 2-D slice of a step (``index`` picks batch/head), with its printed tensor."""
     step = trace.step(name)
     tensor = step.tensor[index] if index else step.tensor
-    masked = None
-    if masked_from is not None and masked_from in trace:
-        m = trace[masked_from]
-        m = m[index] if index and m.dim() > 2 else m
-        masked = to_numpy(m) == float("-inf")
+    masked = hidden_cells(trace, masked_from, index) if masked_from is not None else None
     chart = charts.heatmap(
         to_numpy(tensor), rows, cols, title=title or name, kind=kind, masked=masked,
         row_title=row_title, col_title=col_title,
@@ -207,6 +212,23 @@ def show_matrix(
     if printed:
         with st.expander(f"Printed tensor `{name}` {tuple(tensor.shape)}"):
             st.code(tensor_text(tensor), language="text", wrap_lines=tensor.dim() <= 1)
+
+
+def hidden_cells(trace: Trace, name: str, index: tuple[int, ...] = ()) -> np.ndarray | None:
+    """Where a recorded score step is -inf (masked keys), as a boolean matrix; None if not recorded."""
+    if name not in trace:
+        return None
+    scores = trace[name]
+    scores = scores[index] if index and scores.dim() > 2 else scores
+    return to_numpy(scores) == float("-inf")
+
+
+def show_heads(weights: torch.Tensor, rows: Sequence[str], cols: Sequence[str], *,
+               masked: np.ndarray | torch.Tensor | None = None) -> None:
+    """One heatmap per head of a (heads, queries, keys) weights tensor, masked cells hatched."""
+    if isinstance(masked, torch.Tensor):
+        masked = masked.numpy()
+    show_chart(charts.head_grid(to_numpy(weights), rows, cols, masked=masked))
 
 
 def show_vector(trace: Trace, name: str, labels: Sequence[str], *, title: str | None = None,
