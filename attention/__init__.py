@@ -5,23 +5,26 @@ constructor signatures and return the context tensor when called; every
 computation can also return a :class:`Trace` of its named intermediates.
 """
 
-from .causal import CausalAttention, causal_attention_step_by_step, dropout_demo
+from .causal import CausalAttention, DropoutDemo, causal_attention_step_by_step, dropout_demo
 from .config import GPT2_SMALL, AttentionConfig
 from .core import attend
-from .data import BOOK_INPUTS, BOOK_TOKENS, book_inputs
+from .data import BOOK_BATCHED_HEADS, BOOK_INPUTS, BOOK_TOKENS, book_batched_heads, book_inputs
 from .efficient import (
     ATTENTION_BACKENDS,
     BACKEND_RETURNS_WEIGHTS,
     VARIANTS,
     FastMultiHeadAttention,
     TorchMultiheadAttention,
+    Variant,
+    VariantReport,
     build_variant,
     compare_variants,
     time_variants,
 )
-from .multihead import MultiHeadAttention, MultiHeadAttentionWrapper, count_parameters
+from .multihead import MultiHeadAttention, MultiHeadAttentionWrapper, batched_product, count_parameters
 from .ops import (
     NORMALISATIONS,
+    active_dropout,
     apply_dropout,
     causal_mask,
     future_mask,
@@ -43,13 +46,14 @@ from .simple import (
 from .text import (
     SinusoidalPositionalEncoding,
     TextMultiHeadAttention,
+    TextResult,
     build_vocab,
     encode_batch,
     sinusoidal_positions,
     text_to_attention,
     tokenize,
 )
-from .trace import Comparison, Step, Trace
+from .trace import NO_TRACE, Comparison, Step, Trace
 from .trainable import (
     SelfAttention_v1,
     SelfAttention_v2,
@@ -61,6 +65,7 @@ from .trainable import (
 __all__ = [
     "ATTENTION_BACKENDS",
     "BACKEND_RETURNS_WEIGHTS",
+    "BOOK_BATCHED_HEADS",
     "BOOK_INPUTS",
     "BOOK_TOKENS",
     "GPT2_SMALL",
@@ -69,6 +74,8 @@ __all__ = [
     "AttentionConfig",
     "CausalAttention",
     "Comparison",
+    "DropoutDemo",
+    "NO_TRACE",
     "FastMultiHeadAttention",
     "MultiHeadAttention",
     "MultiHeadAttentionWrapper",
@@ -77,8 +84,14 @@ __all__ = [
     "SinusoidalPositionalEncoding",
     "Step",
     "TextMultiHeadAttention",
+    "TextResult",
     "TorchMultiheadAttention",
     "Trace",
+    "Variant",
+    "VariantReport",
+    "active_dropout",
+    "batched_product",
+    "book_batched_heads",
     "apply_dropout",
     "attend",
     "attention_scores_loop",

@@ -7,22 +7,19 @@ some of the remaining weights during training.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import torch
 from torch import nn
 
-from .core import attend
-from .ops import apply_dropout, causal_mask, future_mask
+from .core import Traceable, attend, record_qkv
+from .ops import active_dropout, apply_dropout, causal_mask, future_mask
 from .rng import seeded
-from .trace import Trace
+from .trace import NO_TRACE, Trace
 from .trainable import SelfAttention_v2
-from .validation import (
-    check_dropout,
-    check_inputs,
-    check_positive_int,
-    check_seed,
-)
+from .validation import check_dropout, check_inputs, check_positive_int, check_seed, embedding_width
 
-__all__ = ["CausalAttention", "causal_attention_step_by_step", "dropout_demo"]
+__all__ = ["CausalAttention", "DropoutDemo", "causal_attention_step_by_step", "dropout_demo"]
 
 
 def causal_attention_step_by_step(
@@ -39,48 +36,61 @@ def causal_attention_step_by_step(
     divides each row by its new sum. Way 2 fills the scores above the
     diagonal with -inf before the softmax. The two agree; way 2 saves a pass.
     """
-    d_in = inputs.shape[-1] if isinstance(inputs, torch.Tensor) and inputs.dim() else 0
-    inputs = check_inputs(inputs, d_in, ranks=(2,))
+    inputs = check_inputs(inputs, embedding_width(inputs), ranks=(2,))
     with seeded(check_seed(seed)):
-        sa_v2 = SelfAttention_v2(d_in, d_out, qkv_bias=qkv_bias)
-    n = inputs.shape[0]
-    trace = Trace(info={"seed": seed, "d_out": d_out})
+        sa_v2 = SelfAttention_v2(inputs.shape[1], d_out, qkv_bias=qkv_bias)
+    trace = Trace()
     with torch.no_grad():
-        queries, keys = sa_v2.W_query(inputs), sa_v2.W_key(inputs)
-        values = sa_v2.W_value(inputs)
-    trace.add("queries", queries, ("token", "d_out"), "queries from SelfAttention_v2")
-    trace.add("keys", keys, ("token", "d_out"), "keys from SelfAttention_v2")
-    trace.add("values", values, ("token", "d_out"), "values from SelfAttention_v2")
+        queries, keys, values = sa_v2.W_query(inputs), sa_v2.W_key(inputs), sa_v2.W_value(inputs)
+    record_qkv(trace, queries, keys, values)
     scores = queries @ keys.T  # (T, d_out) @ (d_out, T) -> (T, T)
-    d_k = keys.shape[-1]
     trace.add("scores", scores, ("query", "key"), "queries @ keys.T")
-    weights = torch.softmax(scores / d_k**0.5, dim=-1)
+    weights = torch.softmax(scores / keys.shape[-1] ** 0.5, dim=-1)
     trace.add("weights", weights, ("query", "key"), "softmax(scores / sqrt(d_k)), no mask yet")
     if not causal:
         trace.add("context", weights @ values, ("token", "d_out"), "context without a mask")
         return trace
-
-    mask_simple = causal_mask(n)
-    trace.add("mask_simple", mask_simple, ("query", "key"), "torch.tril(ones): 1 = may attend")
-    masked_simple = weights * mask_simple
-    trace.add("masked_simple", masked_simple, ("query", "key"), "weights * mask: future zeroed")
-    row_sums = masked_simple.sum(dim=-1, keepdim=True)
-    trace.add("row_sums", row_sums.squeeze(-1), ("query",), "what is left of each row")
-    renormalised = masked_simple / row_sums
-    trace.add("masked_simple_norm", renormalised, ("query", "key"), "rows divided by their sums")
-
-    future = future_mask(n)
-    trace.add("mask", future.float(), ("query", "key"), "torch.triu(ones, diagonal=1): 1 = hide")
-    masked = scores.masked_fill(future, float("-inf"))
-    trace.add("masked_scores", masked, ("query", "key"), "scores with the future set to -inf")
-    via_inf = torch.softmax(masked / d_k**0.5, dim=-1)
-    trace.add("masked_weights", via_inf, ("query", "key"), "softmax of the -inf-masked scores")
-    trace.compare("zero out and renormalise", renormalised, "-inf before softmax", via_inf)
-    trace.add("context", via_inf @ values, ("token", "d_out"), "causal context vectors")
+    renormalised = _zero_out_and_renormalise(trace, weights)
+    masked_weights = _minus_infinity_before_softmax(trace, scores, keys.shape[-1])
+    trace.compare("zero out and renormalise", renormalised, "-inf before softmax", masked_weights)
+    trace.add("context", masked_weights @ values, ("token", "d_out"), "causal context vectors")
     return trace
 
 
-def dropout_demo(weights: torch.Tensor, p: float = 0.5, *, seed: int = 123, training: bool = True) -> Trace:
+def _zero_out_and_renormalise(trace: Trace, weights: torch.Tensor) -> torch.Tensor:
+    """Way 1: multiply by the lower-triangular mask, then divide each row by its new sum."""
+    mask_simple = causal_mask(weights.shape[0])
+    trace.add("mask_simple", mask_simple, ("query", "key"), "torch.tril(ones): 1 = may attend")
+    masked_simple = weights * mask_simple
+    trace.add("masked_simple", masked_simple, ("query", "key"), "weights * mask: future zeroed")
+    row_sums = masked_simple.sum(dim=-1, keepdim=True)  # (T, 1)
+    trace.add("row_sums", row_sums.squeeze(-1), ("query",), "what is left of each row")
+    renormalised = masked_simple / row_sums
+    trace.add("masked_simple_norm", renormalised, ("query", "key"), "rows divided by their sums")
+    return renormalised
+
+
+def _minus_infinity_before_softmax(trace: Trace, scores: torch.Tensor, d_k: int) -> torch.Tensor:
+    """Way 2: fill the future scores with -inf, then one softmax."""
+    hidden = future_mask(scores.shape[0])
+    trace.add("mask", hidden.float(), ("query", "key"), "torch.triu(ones, diagonal=1): 1 = hide")
+    trace.add_mask(hidden)
+    masked = scores.masked_fill(hidden, -torch.inf)
+    trace.add("masked_scores", masked, ("query", "key"), "scores with the future set to -inf")
+    masked_weights = torch.softmax(masked / d_k**0.5, dim=-1)
+    trace.add("masked_weights", masked_weights, ("query", "key"), "softmax of the -inf-masked scores")
+    return masked_weights
+
+
+@dataclass(frozen=True)
+class DropoutDemo:
+    """3.5.2: the recorded steps, and the share of cells that survived."""
+
+    trace: Trace
+    kept_fraction: float
+
+
+def dropout_demo(weights: torch.Tensor, p: float = 0.5, *, seed: int = 123, training: bool = True) -> DropoutDemo:
     """3.5.2: dropout on a matrix of ones, then on the attention weights.
 
     Both use the same seed, as in the chapter, so the same cells are dropped.
@@ -90,45 +100,32 @@ def dropout_demo(weights: torch.Tensor, p: float = 0.5, *, seed: int = 123, trai
         raise TypeError(
             f"dropout_demo expects a 2-D torch.Tensor of weights (query, key), got {type(weights).__name__}."
         )
-    width = weights.shape[-1] if weights.dim() else 0
-    weights = check_inputs(weights, width, name="weights", ranks=(2,))
+    weights = check_inputs(weights, embedding_width(weights), name="weights", ranks=(2,))
     p, seed = check_dropout(p), check_seed(seed)
-    trace = Trace(info={"p": p, "seed": seed, "training": training})
-    example = torch.ones_like(weights)
-    trace.add("example", example, ("query", "key"), "a matrix of ones")
+    trace = Trace()
+    ones = torch.ones_like(weights)
+    trace.add("example", ones, ("query", "key"), "a matrix of ones")
     trace.add("weights", weights, ("query", "key"), "the attention weights before dropout")
-    if training and p > 0.0:
-        dropped_ones, keep = apply_dropout(example, p, seed=seed)
-        dropped, _ = apply_dropout(weights, p, seed=seed)
-    else:
-        dropped_ones, keep = example, torch.ones_like(weights, dtype=torch.bool)
-        dropped = weights
+    active = training and p > 0.0
+    dropped_ones, keep = apply_dropout(ones, p, seed=seed) if active else (ones, ones.bool())
+    dropped = apply_dropout(weights, p, seed=seed)[0] if active else weights
     trace.add("keep", keep.float(), ("query", "key"), "1 where the cell survives, 0 where dropped")
-    scale_text = f"survivors become 1/(1-p) = {1 / (1 - p):g}"
-    trace.add("dropped_example", dropped_ones, ("query", "key"), scale_text)
+    trace.add("dropped_example", dropped_ones, ("query", "key"), f"survivors become 1/(1-p) = {1 / (1 - p):g}")
     trace.add("dropped_weights", dropped, ("query", "key"), "weights after dropout")
-    trace.info["kept_fraction"] = float(keep.float().mean())
-    return trace
+    return DropoutDemo(trace, float(keep.float().mean()))
 
 
-class CausalAttention(nn.Module):
+class CausalAttention(Traceable, nn.Module):
     """Single-head causal self-attention for batches (3.5.3).
 
-    The mask is a registered buffer (it moves with the module between
-    devices and is saved in its state_dict) sized for ``context_length``
-    and sliced to the number of tokens in each call. ``causal=False`` turns
-    the mask off for comparison; it is keyword-only so the book's
-    signature is unchanged.
+    The mask is a registered buffer (it moves with the module between devices
+    and is saved in its state_dict) sized for ``context_length`` and sliced to
+    the number of tokens in each call. ``causal=False`` (keyword-only, not in
+    the book) turns the mask off for comparison.
     """
 
     def __init__(
-        self,
-        d_in: int,
-        d_out: int,
-        context_length: int,
-        dropout: float,
-        qkv_bias: bool = False,
-        *,
+        self, d_in: int, d_out: int, context_length: int, dropout: float, qkv_bias: bool = False, *,
         causal: bool = True,
     ):
         super().__init__()
@@ -139,31 +136,17 @@ class CausalAttention(nn.Module):
         self.W_query = nn.Linear(d_in, d_out, bias=bool(qkv_bias))
         self.W_key = nn.Linear(d_in, d_out, bias=bool(qkv_bias))
         self.W_value = nn.Linear(d_in, d_out, bias=bool(qkv_bias))
-        self.dropout = nn.Dropout(check_dropout(dropout))
-        self.register_buffer(
+        self.dropout = nn.Dropout(check_dropout(dropout))  # new: dropout on the weights
+        self.register_buffer(  # new: the mask, made once for context_length tokens
             "mask", torch.triu(torch.ones(context_length, context_length), diagonal=1)
         )
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self._run(x, Trace.off())
-
-    def trace(self, x: torch.Tensor) -> Trace:
-        trace = Trace(info={"class": "CausalAttention", "training": self.training})
-        self._run(x, trace)
-        return trace
-
-    def _run(self, x: torch.Tensor, trace: Trace) -> torch.Tensor:
-        x = check_inputs(
-            x, self.d_in, context_length=self.context_length, dtype=self.W_query.weight.dtype
-        )
-        lead = ("batch",) if x.dim() == 3 else ()
-        num_tokens = x.shape[-2]
-        keys = self.W_key(x)  # (B, T, d_out)
+    def forward(self, x: torch.Tensor, trace: Trace = NO_TRACE) -> torch.Tensor:
+        x = check_inputs(x, self.d_in, context_length=self.context_length, dtype=self.W_query.weight.dtype)
+        num_tokens = x.shape[-2]  # new: x is a batch, (b, num_tokens, d_in)
+        keys = self.W_key(x)  # (b, num_tokens, d_out)
         queries = self.W_query(x)
         values = self.W_value(x)
-        trace.add("queries", queries, (*lead, "token", "d_out"), "queries = W_query(x)")
-        trace.add("keys", keys, (*lead, "token", "d_out"), "keys = W_key(x)")
-        trace.add("values", values, (*lead, "token", "d_out"), "values = W_value(x)")
-        hide = self.mask.bool()[:num_tokens, :num_tokens] if self.causal else None
-        drop = self.dropout if self.training and self.dropout.p > 0 else None
-        return attend(queries, keys, values, trace, lead=lead, mask=hide, dropout=drop)
+        record_qkv(trace, queries, keys, values)
+        mask = self.mask.bool()[:num_tokens, :num_tokens] if self.causal else None  # new: hide the future
+        return attend(queries, keys, values, trace, mask=mask, dropout=active_dropout(self.dropout))

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import torch
 
-__all__ = ["BOOK_TOKENS", "BOOK_INPUTS", "book_inputs", "random_inputs", "near_duplicate_inputs"]
+__all__ = [
+    "BOOK_TOKENS", "BOOK_INPUTS", "BOOK_BATCHED_HEADS", "book_inputs", "book_batched_heads", "random_inputs",
+    "near_duplicate_inputs",
+]
 
 BOOK_TOKENS: tuple[str, ...] = ("Your", "journey", "starts", "with", "one", "step")
 
@@ -17,10 +20,23 @@ BOOK_INPUTS: tuple[tuple[float, ...], ...] = (
     (0.05, 0.80, 0.55),  # step     (x^6)
 )
 
+# 3.6.2's example of a batched matrix product: (b, num_heads, num_tokens, head_dim) = (1, 2, 3, 4).
+BOOK_BATCHED_HEADS: tuple[tuple[tuple[tuple[float, ...], ...], ...], ...] = (
+    (
+        ((0.2745, 0.6584, 0.2775, 0.8573), (0.8993, 0.0390, 0.9268, 0.7388), (0.7179, 0.7058, 0.9156, 0.4340)),
+        ((0.0772, 0.3565, 0.1479, 0.5331), (0.4066, 0.2318, 0.4545, 0.9737), (0.4606, 0.5159, 0.4220, 0.5786)),
+    ),
+)
+
 
 def book_inputs() -> torch.Tensor:
     """A fresh (6, 3) tensor of the chapter's embeddings."""
     return torch.tensor(BOOK_INPUTS)
+
+
+def book_batched_heads() -> torch.Tensor:
+    """A fresh (1, 2, 3, 4) tensor: 3.6.2's example of one batch with two heads."""
+    return torch.tensor(BOOK_BATCHED_HEADS)
 
 
 def random_inputs(num_tokens: int, dim: int, seed: int) -> torch.Tensor:

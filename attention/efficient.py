@@ -23,7 +23,6 @@ from torch import nn
 from torch.nn import functional as F
 
 from .config import AttentionConfig
-from .core import _fill_hidden_
 from .multihead import MultiHeadAttention
 from .trace import Comparison
 from .validation import check_inputs
@@ -33,8 +32,11 @@ __all__ = [
     "BACKEND_RETURNS_WEIGHTS",
     "FastMultiHeadAttention",
     "TorchMultiheadAttention",
+    "Variant",
+    "VariantReport",
     "VariantResult",
     "VARIANTS",
+    "variant",
     "build_variant",
     "compare_variants",
     "time_variants",
@@ -45,6 +47,26 @@ Backend = Callable[..., tuple[torch.Tensor, torch.Tensor | None]]
 
 def _causal_hide(t_q: int, t_k: int) -> torch.Tensor:
     return torch.triu(torch.ones(t_q, t_k, dtype=torch.bool), diagonal=1 + t_k - t_q)
+
+
+_ROWS = 64  # rows per block when _fill_hidden_ writes a causal mask
+
+
+def _fill_hidden_(scores: torch.Tensor, hide: torch.Tensor, fill: float) -> None:
+    """``scores.masked_fill_(hide, fill)``, writing only the hidden cells of a causal mask.
+
+    For the (T, T) upper-triangular mask of a long sequence, each block of rows
+    fills the keys hidden from all of them with one ``fill_`` and applies the
+    mask only to the square on the diagonal. The result is identical.
+    """
+    t = scores.shape[-1]
+    if t < 4 * _ROWS or hide.shape != (t, t) or scores.shape[-2] != t:
+        scores.masked_fill_(hide, fill)
+        return
+    for r0 in range(0, t, _ROWS):
+        r1 = min(t, r0 + _ROWS)
+        scores[..., r0:r1, r1:].fill_(fill)  # keys after this block: hidden from every row in it
+        scores[..., r0:r1, r0:r1].masked_fill_(hide[r0:r1, r0:r1], fill)
 
 
 def _softmax_last(scores: torch.Tensor) -> torch.Tensor:
@@ -60,11 +82,15 @@ def _softmax_last(scores: torch.Tensor) -> torch.Tensor:
 def eager_backend(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool, dropout_p: float, need_weights: bool
 ) -> tuple[torch.Tensor, torch.Tensor | None]:
-    """Matmul, mask, softmax, matmul: the chapter's algorithm with the scale folded into q."""
-    scale = q.shape[-1] ** -0.5
-    scores = (q * scale) @ k.transpose(-2, -1)  # (B, H, T, T)
+    """The chapter's kernel, in the book's order (mask, divide by sqrt(d_k), softmax), done in place.
+
+    The same operations as :func:`attention.core.attend`, so the same numbers bit for bit,
+    but on one (B, H, T, T) score tensor instead of a new one per step: the memory-lean path.
+    """
+    scores = q @ k.transpose(-2, -1)  # (B, H, T, T)
     if causal:
         _fill_hidden_(scores, _causal_hide(q.shape[-2], k.shape[-2]), float("-inf"))
+    scores.div_(k.shape[-1] ** 0.5)
     weights = _softmax_last(scores)
     if dropout_p > 0.0:
         weights = F.dropout(weights, dropout_p, training=True)
@@ -212,40 +238,41 @@ class _BookVariant(nn.Module):
         return self.mha(x), None
 
 
-# name -> (description, builder from (config, book module), returns weights?)
-VARIANTS: dict[str, tuple[str, Callable[[AttentionConfig, MultiHeadAttention], nn.Module], bool]] = {
-    "book MultiHeadAttention": (
-        "the chapter's class: three projections, view, transpose, batched matmul",
-        lambda cfg, book: _BookVariant(book),
-        True,
-    ),
-    "combined QKV + eager": (
-        "one Linear(d_in, 3*d_out) for Q, K and V, then the same matmul-softmax-matmul",
-        lambda cfg, book: FastMultiHeadAttention(cfg, "eager").load_from(book),
-        True,
-    ),
-    "combined QKV + einsum": (
-        "the attention written as two einsum calls",
-        lambda cfg, book: FastMultiHeadAttention(cfg, "einsum").load_from(book),
-        True,
-    ),
-    "combined QKV + SDPA": (
-        "F.scaled_dot_product_attention: a fused kernel that never stores the weights",
-        lambda cfg, book: FastMultiHeadAttention(cfg, "sdpa").load_from(book),
-        False,
-    ),
-    "torch.nn.MultiheadAttention": (
-        "PyTorch's ready-made module (needs d_in == d_out)",
-        lambda cfg, book: TorchMultiheadAttention(cfg).load_from(book),
-        True,
-    ),
-}
+@dataclass(frozen=True)
+class Variant:
+    """One way to compute the book module's function, built from its weights."""
+
+    name: str
+    description: str
+    build: Callable[[AttentionConfig, MultiHeadAttention], nn.Module]
+    returns_weights: bool
+
+
+BOOK = "book MultiHeadAttention"
+VARIANTS: tuple[Variant, ...] = (
+    Variant(BOOK, "the chapter's class: three projections, view, transpose, batched matmul",
+            lambda cfg, book: _BookVariant(book), True),
+    Variant("combined QKV + eager", "one Linear(d_in, 3*d_out) for Q, K and V, then the book's kernel in place",
+            lambda cfg, book: FastMultiHeadAttention(cfg, "eager").load_from(book), True),
+    Variant("combined QKV + einsum", "the attention written as two einsum calls",
+            lambda cfg, book: FastMultiHeadAttention(cfg, "einsum").load_from(book), True),
+    Variant("combined QKV + SDPA", "F.scaled_dot_product_attention: a fused kernel that never stores the weights",
+            lambda cfg, book: FastMultiHeadAttention(cfg, "sdpa").load_from(book), False),
+    Variant("torch.nn.MultiheadAttention", "PyTorch's ready-made module (needs d_in == d_out)",
+            lambda cfg, book: TorchMultiheadAttention(cfg).load_from(book), True),
+)
+
+
+def variant(name: str) -> Variant:
+    """The variant called ``name``."""
+    for v in VARIANTS:
+        if v.name == name:
+            return v
+    raise ValueError(f"variant must be one of {[v.name for v in VARIANTS]}, got {name!r}.")
 
 
 def build_variant(name: str, config: AttentionConfig, book: MultiHeadAttention) -> nn.Module:
-    if name not in VARIANTS:
-        raise ValueError(f"variant must be one of {list(VARIANTS)}, got {name!r}.")
-    module = VARIANTS[name][1](config, book)
+    module = variant(name).build(config, book)
     module.train(book.training)
     return module
 
@@ -268,10 +295,28 @@ class VariantResult:
         return self.comparison.agrees(tol) and (self.weights_comparison is None or self.weights_comparison.agrees(tol))
 
 
+@dataclass(frozen=True)
+class VariantReport:
+    """Every variant's result on one batch, by name; ``book`` is the reference."""
+
+    results: tuple[VariantResult, ...]
+
+    def __iter__(self) -> Iterator[VariantResult]:
+        return iter(self.results)
+
+    def __getitem__(self, name: str) -> VariantResult:
+        for r in self.results:
+            if r.name == name:
+                return r
+        raise KeyError(f"no variant named {name!r}")
+
+    @property
+    def book(self) -> VariantResult:
+        return self[BOOK]
+
+
 @torch.no_grad()
-def compare_variants(
-    book: MultiHeadAttention, config: AttentionConfig, x: torch.Tensor
-) -> list[VariantResult]:
+def compare_variants(book: MultiHeadAttention, config: AttentionConfig, x: torch.Tensor) -> VariantReport:
     """Run every variant on ``x`` with the book module's weights, in eval mode.
 
     Outputs are compared with the book module's output, and the attention weights of the
@@ -279,21 +324,19 @@ def compare_variants(
     """
     with _eval_mode(book):
         reference, reference_weights = book.forward_with_weights(x)
-        results = []
-        for name, (description, _, returns_weights) in VARIANTS.items():
-            try:
-                module = build_variant(name, config, book).eval()
-            except ValueError as exc:
-                results.append(VariantResult(name, description, None, returns_weights, None, str(exc)))
-                continue
-            out, weights = module(x, need_weights=returns_weights)
-            cmp = Comparison.of("book MultiHeadAttention", reference, name, out)
-            wcmp = None
-            if weights is not None:
-                wcmp = Comparison.of("book weights", reference_weights, f"{name} weights", weights)
-            results.append(VariantResult(name, description, out, returns_weights, cmp, weights=weights,
-                                         weights_comparison=wcmp))
-    return results
+        return VariantReport(tuple(_run_variant(v, config, book, x, reference, reference_weights) for v in VARIANTS))
+
+
+def _run_variant(v: Variant, config: AttentionConfig, book: MultiHeadAttention, x: torch.Tensor,
+                 reference: torch.Tensor, reference_weights: torch.Tensor) -> VariantResult:
+    try:
+        module = build_variant(v.name, config, book).eval()
+    except ValueError as exc:
+        return VariantResult(v.name, v.description, None, v.returns_weights, None, str(exc))
+    out, weights = module(x, need_weights=v.returns_weights)
+    wcmp = None if weights is None else Comparison.of("book weights", reference_weights, f"{v.name} weights", weights)
+    return VariantResult(v.name, v.description, out, v.returns_weights, Comparison.of(BOOK, reference, v.name, out),
+                         weights=weights, weights_comparison=wcmp)
 
 
 @contextmanager
@@ -319,10 +362,10 @@ def time_variants(
     modules: dict[str, nn.Module] = {}
     times: dict[str, list[float]] = {}
     with _eval_mode(book):
-        for name in VARIANTS:
+        for v in VARIANTS:
             try:
-                modules[name] = build_variant(name, config, book).eval()
-                times[name] = []
+                modules[v.name] = build_variant(v.name, config, book).eval()
+                times[v.name] = []
             except ValueError:
                 pass
         for _ in range(repeats + 1):  # the first round warms up and is discarded
@@ -330,7 +373,7 @@ def time_variants(
                 start = time.perf_counter()
                 module(x)
                 times[name].append(time.perf_counter() - start)
-    result: dict[str, float | None] = {name: None for name in VARIANTS}
+    result: dict[str, float | None] = {v.name: None for v in VARIANTS}
     for name, samples in times.items():
         kept = sorted(samples[1:])
         result[name] = kept[len(kept) // 2]

@@ -12,16 +12,16 @@ import torch
 from torch import nn
 
 from .causal import CausalAttention
-from .core import attend
-from .trace import Trace
-from .validation import (
-    check_dropout,
-    check_heads_divide,
-    check_inputs,
-    check_positive_int,
-)
+from .core import Traceable, attend, record_qkv
+from .data import book_batched_heads
+from .ops import active_dropout
+from .trace import NO_TRACE, Trace
+from .validation import check_dropout, check_heads_divide, check_inputs, check_positive_int
 
-__all__ = ["MultiHeadAttentionWrapper", "MultiHeadAttention", "count_parameters"]
+__all__ = ["MultiHeadAttentionWrapper", "MultiHeadAttention", "batched_product", "count_parameters"]
+
+SPLIT_DIMS = ("batch", "token", "head", "head_dim")
+BY_HEAD_DIMS = ("batch", "head", "token", "head_dim")
 
 
 def count_parameters(module: nn.Module) -> int:
@@ -37,170 +37,114 @@ class MultiHeadAttentionWrapper(nn.Module):
     """
 
     def __init__(
-        self,
-        d_in: int,
-        d_out: int,
-        context_length: int,
-        dropout: float,
-        num_heads: int,
-        qkv_bias: bool = False,
-        *,
-        causal: bool = True,
+        self, d_in: int, d_out: int, context_length: int, dropout: float, num_heads: int,
+        qkv_bias: bool = False, *, causal: bool = True,
     ):
         super().__init__()
         self.d_in = check_positive_int(d_in, "d_in")
         self.d_out = check_positive_int(d_out, "d_out")
         self.num_heads = check_positive_int(num_heads, "num_heads")
-        self.heads = nn.ModuleList(
-            CausalAttention(d_in, d_out, context_length, dropout, qkv_bias, causal=causal)
-            for _ in range(num_heads)
+        self.heads = nn.ModuleList(  # new: a list of independent heads
+            [CausalAttention(d_in, d_out, context_length, dropout, qkv_bias, causal=causal)
+             for _ in range(num_heads)]
         )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.cat([head(x) for head in self.heads], dim=-1)  # (B, T, H * d_out)
+        return torch.cat([head(x) for head in self.heads], dim=-1)  # new: concatenate, (b, T, heads * d_out)
 
     def trace(self, x: torch.Tensor) -> Trace:
-        """Per-head traces stacked on a head axis, then the concatenation."""
+        """Every head's steps stacked on a head axis, then the concatenated output."""
         per_head = [head.trace(x) for head in self.heads]
-        trace = Trace(info={"class": "MultiHeadAttentionWrapper", "num_heads": self.num_heads})
-        for name in per_head[0].names():
-            first = per_head[0].step(name)
-            head_axis = 1 if first.dims[0] == "batch" else 0
-            stacked = torch.stack([t[name] for t in per_head], dim=head_axis)
-            dims = list(first.dims)
-            dims.insert(head_axis, "head")
-            trace.add(name, stacked, tuple(dims), f"{first.meaning} (one slice per head)")
-        context = torch.cat([t["context"] for t in per_head], dim=-1)
-        lead = per_head[0].step("context").dims[:-2]
-        trace.add(
-            "output",
-            context,
-            (*lead, "token", "d_out*heads"),
-            f"the {self.num_heads} heads' context vectors concatenated along the last axis",
-        )
+        trace = Trace()
+        for first in per_head[0]:
+            at = 1 if first.dims[0] == "batch" else 0  # the head axis goes after the batch axis
+            stacked = torch.stack([t[first.name] for t in per_head], dim=at)
+            trace.add(first.name, stacked, (*first.dims[:at], "head", *first.dims[at:]),
+                      f"{first.meaning} (one slice per head)")
+        if per_head[0].mask is not None:
+            trace.add_mask(per_head[0].mask)  # every head hides the same cells
+        output = torch.cat([t["context"] for t in per_head], dim=-1)
+        trace.add("output", output, (*per_head[0].step("context").dims[:-2], "token", "d_out*heads"),
+                  f"the {self.num_heads} heads' context vectors concatenated along the last axis")
         return trace
 
 
-class MultiHeadAttention(nn.Module):
+class MultiHeadAttention(Traceable, nn.Module):
     """Multi-head causal attention with weight splits (3.6.2).
 
     One ``W_query``/``W_key``/``W_value`` each of width ``d_out``; the
     projections are viewed as ``num_heads`` slices of width
-    ``head_dim = d_out // num_heads``. ``forward`` returns the context
-    tensor as in the book; ``trace`` records every reshape.
+    ``head_dim = d_out // num_heads``. Calling it returns the context tensor
+    as in the book; ``trace(x)`` records every reshape.
     """
 
     def __init__(
-        self,
-        d_in: int,
-        d_out: int,
-        context_length: int,
-        dropout: float,
-        num_heads: int,
-        qkv_bias: bool = False,
-        *,
-        causal: bool = True,
+        self, d_in: int, d_out: int, context_length: int, dropout: float, num_heads: int,
+        qkv_bias: bool = False, *, causal: bool = True,
     ):
         super().__init__()
         self.d_in = check_positive_int(d_in, "d_in")
         self.d_out = check_positive_int(d_out, "d_out")
         self.context_length = check_positive_int(context_length, "context_length")
         self.num_heads = check_positive_int(num_heads, "num_heads")
-        self.head_dim = check_heads_divide(self.d_out, self.num_heads)
+        self.head_dim = check_heads_divide(self.d_out, self.num_heads)  # new: each head's width
         self.causal = bool(causal)
         self.W_query = nn.Linear(d_in, d_out, bias=bool(qkv_bias))
         self.W_key = nn.Linear(d_in, d_out, bias=bool(qkv_bias))
         self.W_value = nn.Linear(d_in, d_out, bias=bool(qkv_bias))
-        self.out_proj = nn.Linear(d_out, d_out)
+        self.out_proj = nn.Linear(d_out, d_out)  # new: mixes the heads' outputs
         self.dropout = nn.Dropout(check_dropout(dropout))
-        self.register_buffer(
-            "mask", torch.triu(torch.ones(context_length, context_length), diagonal=1)
-        )
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self._run(x, Trace.off())
+    def forward(self, x: torch.Tensor, trace: Trace = NO_TRACE) -> torch.Tensor:
+        x = check_inputs(x, self.d_in, context_length=self.context_length, dtype=self.W_query.weight.dtype)
+        if x.dim() == 2:  # one sequence: (T, d_in) -> (1, T, d_in), and back at the end
+            return self.forward(x.unsqueeze(0), trace).squeeze(0)
+        b, num_tokens, _ = x.shape
+        keys = self.W_key(x)  # (b, T, d_out)
+        queries = self.W_query(x)
+        values = self.W_value(x)
+        record_qkv(trace, queries, keys, values)
+        # new: split the last axis into heads, (b, T, d_out) -> (b, T, heads, head_dim)
+        keys = keys.view(b, num_tokens, self.num_heads, self.head_dim)
+        queries = queries.view(b, num_tokens, self.num_heads, self.head_dim)
+        values = values.view(b, num_tokens, self.num_heads, self.head_dim)
+        trace.add("queries_split", queries, SPLIT_DIMS, f".view(b, num_tokens, {self.num_heads}, {self.head_dim})")
+        # new: group by head, (b, T, heads, head_dim) -> (b, heads, T, head_dim)
+        keys, queries, values = keys.transpose(1, 2), queries.transpose(1, 2), values.transpose(1, 2)
+        for name, tensor in (("queries", queries), ("keys", keys), ("values", values)):
+            trace.add(f"{name}_by_head", tensor, BY_HEAD_DIMS, ".transpose(1, 2): one block of tokens per head")
+        mask = self.mask.bool()[:num_tokens, :num_tokens] if self.causal else None
+        # one batched matmul for every head: (b, heads, T, head_dim) @ (b, heads, head_dim, T)
+        context = attend(queries, keys, values, trace, mask=mask, dropout=active_dropout(self.dropout))
+        context = context.transpose(1, 2)  # new: back to tokens first, (b, T, heads, head_dim)
+        trace.add("context_by_token", context, SPLIT_DIMS, ".transpose(1, 2): back to one row per token")
+        context = context.contiguous().view(b, num_tokens, self.d_out)  # new: merge the heads, (b, T, d_out)
+        trace.add("context_merged", context, ("batch", "token", "d_out"), ".contiguous().view: heads side by side")
+        out = self.out_proj(context)  # (b, T, d_out)
+        trace.add("output", out, ("batch", "token", "d_out"), "out_proj mixes the heads")
+        return out
 
     def forward_with_weights(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """The context and the per-head weights (B, H, T, T) that were applied, as attention
-        backends return them: after dropout when dropout is active."""
+        """The output and the per-head weights (b, heads, T, T) it applied (after dropout, if any)."""
         trace = Trace.keeping("weights", "dropped_weights")
-        out = self._run(x, trace)
-        return out, trace["dropped_weights"] if "dropped_weights" in trace else trace["weights"]
+        out = self(x, trace=trace)
+        return out, trace.applied_weights.tensor
 
-    def trace(self, x: torch.Tensor, keep: tuple[str, ...] | None = None) -> Trace:
-        """The forward pass with its intermediates; ``keep`` limits which steps are stored."""
-        if keep is not None:
-            trace = Trace.keeping(*keep)
-            trace.info.update({"class": "MultiHeadAttention", "num_heads": self.num_heads})
-            self._run(x, trace)
-            return trace
-        trace = Trace(info={"class": "MultiHeadAttention", "num_heads": self.num_heads})
-        self._run(x, trace)
-        return trace
 
-    def _run(self, x: torch.Tensor, record: Trace) -> torch.Tensor:
-        x = check_inputs(x, self.d_in, context_length=self.context_length, dtype=self.W_query.weight.dtype)
-        unbatched = x.dim() == 2
-        if unbatched:
-            x = x.unsqueeze(0)  # (T, d_in) -> (1, T, d_in)
-        b, num_tokens, _ = x.shape
-        h, hd = self.num_heads, self.head_dim
+def batched_product(a: torch.Tensor | None = None) -> Trace:
+    """3.6.2's batched matrix product ``a @ a.transpose(2, 3)`` on a (b, heads, T, head_dim) tensor.
 
-        queries = self.W_query(x)  # (B, T, d_out)
-        keys = self.W_key(x)
-        values = self.W_value(x)
-        record.add("queries", queries, ("batch", "token", "d_out"), "queries = W_query(x)")
-        record.add("keys", keys, ("batch", "token", "d_out"), "keys = W_key(x)")
-        record.add("values", values, ("batch", "token", "d_out"), "values = W_value(x)")
-
-        # Split the last axis into heads: (B, T, d_out) -> (B, T, H, head_dim)
-        queries = queries.view(b, num_tokens, h, hd)
-        keys = keys.view(b, num_tokens, h, hd)
-        values = values.view(b, num_tokens, h, hd)
-        record.add(
-            "queries_split",
-            queries,
-            ("batch", "token", "head", "head_dim"),
-            f".view(b, num_tokens, {h}, {hd}): each token's query cut into {h} pieces",
-        )
-        # Group by head: (B, T, H, head_dim) -> (B, H, T, head_dim)
-        queries = queries.transpose(1, 2)
-        keys = keys.transpose(1, 2)
-        values = values.transpose(1, 2)
-        record.add(
-            "queries_by_head",
-            queries,
-            ("batch", "head", "token", "head_dim"),
-            ".transpose(1, 2): each head now holds all tokens' pieces",
-        )
-        record.add("keys_by_head", keys, ("batch", "head", "token", "head_dim"), "keys grouped by head")
-        record.add(
-            "values_by_head", values, ("batch", "head", "token", "head_dim"), "values grouped by head"
-        )
-
-        hide = self.mask.bool()[:num_tokens, :num_tokens] if self.causal else None
-        drop = self.dropout if self.training and self.dropout.p > 0 else None
-        # Batched matmul over (B, H): (B, H, T, hd) @ (B, H, hd, T) -> (B, H, T, T)
-        context = attend(
-            queries, keys, values, record, lead=("batch", "head"), mask=hide, dropout=drop
-        )  # (B, H, T, head_dim)
-
-        # Back to tokens first: (B, H, T, head_dim) -> (B, T, H, head_dim)
-        context = context.transpose(1, 2)
-        record.add(
-            "context_by_token",
-            context,
-            ("batch", "token", "head", "head_dim"),
-            ".transpose(1, 2): back to one row per token",
-        )
-        # Merge the heads: (B, T, H, head_dim) -> (B, T, d_out)
-        context = context.contiguous().view(b, num_tokens, self.d_out)
-        record.add(
-            "context_merged",
-            context,
-            ("batch", "token", "d_out"),
-            f".contiguous().view(b, num_tokens, {self.d_out}): heads concatenated",
-        )
-        out = self.out_proj(context)  # (B, T, d_out)
-        record.add("output", out, ("batch", "token", "d_out"), "out_proj mixes the heads")
-        return out.squeeze(0) if unbatched else out
+    Without ``a``, the chapter's (1, 2, 3, 4) example; the product is compared
+    with the same product done head by head, as the chapter prints both.
+    """
+    a = book_batched_heads() if a is None else a
+    if not isinstance(a, torch.Tensor) or a.dim() != 4 or not torch.is_floating_point(a):
+        raise ValueError("a must be a float tensor shaped (b, num_heads, num_tokens, head_dim).")
+    trace = Trace()
+    trace.add("a", a, BY_HEAD_DIMS, "a tensor shaped (b, num_heads, num_tokens, head_dim)")
+    product = a @ a.transpose(2, 3)  # (b, heads, T, hd) @ (b, heads, hd, T) -> (b, heads, T, T)
+    trace.add("product", product, ("batch", "head", "query", "key"), "a @ a.transpose(2, 3): every head at once")
+    by_head = torch.stack([a[0, h] @ a[0, h].T for h in range(a.shape[1])])  # (heads, T, T), batch 0
+    trace.compare("a @ a.transpose(2, 3)", product[0], "each head on its own", by_head)
+    return trace

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import math
 from typing import Literal, get_args
 
 import torch
+from torch import nn
 
 from .validation import check_dropout, check_positive_int, check_seed
 
@@ -15,15 +15,24 @@ __all__ = [
     "softmax_naive",
     "softmax_stable",
     "normalise",
+    "check_normalisation",
     "causal_mask",
     "future_mask",
     "apply_dropout",
+    "active_dropout",
     "softmax_stability_examples",
     "softmax_stability_demo",
 ]
 
 Normalisation = Literal["sum", "softmax_naive", "softmax"]
 NORMALISATIONS: tuple[str, ...] = get_args(Normalisation)
+
+
+def check_normalisation(method: object) -> str:
+    """One of the three ways to turn scores into weights (3.3), or a message saying which exist."""
+    if method not in NORMALISATIONS:
+        raise ValueError(f"normalisation must be one of {NORMALISATIONS}, got {method!r}.")
+    return str(method)
 
 
 def softmax_naive(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
@@ -83,6 +92,11 @@ def apply_dropout(weights: torch.Tensor, p: float, *, seed: int) -> tuple[torch.
     return weights * keep / (1.0 - p), keep.bool()
 
 
+def active_dropout(layer: nn.Dropout) -> nn.Dropout | None:
+    """The dropout layer when it would drop anything (training mode, p > 0), else None."""
+    return layer if layer.training and layer.p > 0 else None
+
+
 def softmax_stability_examples() -> dict[str, torch.Tensor]:
     """Score rows where the naive softmax fails and the stable one does not."""
     return {
@@ -90,11 +104,6 @@ def softmax_stability_examples() -> dict[str, torch.Tensor]:
         "very negative scores (exp underflows to 0)": torch.tensor([-1000.0, -1001.0, -1002.0]),
         "ordinary scores": torch.tensor([1.0, 2.0, 3.0]),
     }
-
-
-def inverse_sqrt(d_k: int) -> float:
-    """The scaling factor 1 / sqrt(d_k)."""
-    return 1.0 / math.sqrt(d_k)
 
 
 def softmax_stability_demo() -> list[dict[str, object]]:

@@ -16,7 +16,7 @@ from torch import nn
 
 from .rng import seeded
 from .trace import Trace
-from .validation import check_inputs, check_positive_int, check_seed
+from .validation import check_inputs, check_positive_int, check_seed, embedding_width
 
 __all__ = ["rnn_bottleneck", "additive_attention"]
 
@@ -40,13 +40,12 @@ def rnn_bottleneck(
     recurrent_scale: float = 0.6,
 ) -> Trace:
     """Encode with a tanh RNN; record every hidden state and each token's influence on the last."""
-    d_in = inputs.shape[-1] if isinstance(inputs, torch.Tensor) and inputs.dim() else 0
-    inputs = check_inputs(inputs, d_in, ranks=(2,))
+    inputs = check_inputs(inputs, embedding_width(inputs), ranks=(2,))
     hidden = check_positive_int(hidden, "hidden")
     seed = check_seed(seed)
     if not 0.0 < float(recurrent_scale) <= 3.0:
         raise ValueError(f"recurrent_scale must be in (0, 3], got {recurrent_scale}.")
-    rnn = _encoder(d_in, hidden, seed, float(recurrent_scale))
+    rnn = _encoder(inputs.shape[1], hidden, seed, float(recurrent_scale))
     x = inputs.detach().clone().unsqueeze(0).requires_grad_(True)  # (1, T, d_in)
     states, _ = rnn(x)  # (1, T, hidden)
     last = states[0, -1]
@@ -55,7 +54,7 @@ def rnn_bottleneck(
         (grad,) = torch.autograd.grad(last[k], x, retain_graph=True)
         influence += grad[0].pow(2).sum(dim=-1)  # (T,)
     influence = influence.sqrt()
-    trace = Trace(info={"hidden": hidden, "recurrent_scale": float(recurrent_scale)})
+    trace = Trace()
     trace.add("inputs", inputs, ("token", "dim"), "the input embeddings, read left to right")
     trace.add("hidden_states", states[0], ("token", "hidden"), "h_t after reading token t")
     trace.add("final_state", last, ("hidden",), "the only thing the decoder receives: h_T")
@@ -88,7 +87,7 @@ def additive_attention(
         w_s = nn.Linear(hidden, hidden, bias=False)
         w_h = nn.Linear(hidden, hidden, bias=False)
         v = nn.Linear(hidden, 1, bias=False)
-    trace = Trace(info=dict(enc.info))
+    trace = Trace()
     trace.extend(enc)
     with torch.no_grad():
         # (T, 1, hidden) + (1, T, hidden) -> (T, T, hidden) -> (T, T)

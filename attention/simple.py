@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import torch
 
-from .core import attend
-from .ops import NORMALISATIONS, apply_dropout, normalise
+from .core import attend, attend_one_query
+from .ops import NORMALISATIONS, apply_dropout, check_normalisation, future_mask, normalise
 from .trace import Trace
-from .validation import check_dropout, check_index, check_inputs, check_seed
+from .validation import check_dropout, check_index, check_inputs, check_seed, embedding_width
 
 __all__ = [
     "attention_scores_loop",
@@ -21,6 +21,12 @@ __all__ = [
     "simple_attention_for_query",
     "simple_self_attention",
 ]
+
+NORMALISATION_FORMULAS = {
+    "sum": "scores / sum(scores)",
+    "softmax_naive": "exp(scores) / sum(exp(scores))",
+    "softmax": "torch.softmax(scores, dim=0)",
+}
 
 
 def attention_scores_loop(inputs: torch.Tensor) -> torch.Tensor:
@@ -47,10 +53,11 @@ def context_vectors_loop(weights: torch.Tensor, inputs: torch.Tensor) -> torch.T
     return context
 
 
-def _dropout_fn(dropout: float, seed: int, training: bool):
-    if dropout == 0.0 or not training:
+def _dropout(p: float, seed: int, training: bool):
+    """Dropout with its own seeded generator, or None when it would do nothing."""
+    if p == 0.0 or not training:
         return None
-    return lambda w: apply_dropout(w, dropout, seed=seed)[0]
+    return lambda w: apply_dropout(w, p, seed=seed)[0]
 
 
 def simple_attention_for_query(
@@ -65,60 +72,37 @@ def simple_attention_for_query(
 ) -> Trace:
     """3.3.1: scores, weights and the context vector for one query token.
 
-    Records the weights under all three normalisations so they can be shown
-    side by side; ``weights`` is the one chosen with ``normalisation``.
+    Also records the weights under all three normalisations, so they can be
+    shown side by side, and the chapter's loops beside the matrix products.
     """
-    inputs = check_inputs(inputs, _width(inputs), ranks=(2,))
-    n = inputs.shape[0]
-    q = check_index(query_index, n, "query_index")
-    dropout, seed = check_dropout(dropout), check_seed(seed)
-    if normalisation not in NORMALISATIONS:
-        raise ValueError(f"normalisation must be one of {NORMALISATIONS}, got {normalisation!r}.")
+    inputs = check_inputs(inputs, embedding_width(inputs), ranks=(2,))
+    q = check_index(query_index, inputs.shape[0], "query_index")
+    drop = _dropout(check_dropout(dropout), check_seed(seed), training)
+    normalisation = check_normalisation(normalisation)
 
-    trace = Trace(info={"query_index": q, "normalisation": normalisation})
-    trace.add("inputs", inputs, ("token", "dim"), "the input embeddings x(1)..x(T)")
+    trace = Trace()
+    trace.add("inputs", inputs, ("token", "dim"))
     query = inputs[q]
     trace.add("query", query, ("dim",), f"the query x({q + 1}), token {q + 1}'s embedding")
-
-    loop = torch.empty(n, dtype=inputs.dtype)
-    for i, x_i in enumerate(inputs):
-        loop[i] = torch.dot(x_i, query)
-    scores = inputs @ query  # (T, d) @ (d,) -> (T,)
-    trace.compare("loop of torch.dot", loop, "matrix product", scores)
-    trace.add("scores", scores, ("key",), f"omega({q + 1}, j) = x({q + 1}) . x(j)")
-
-    visible = torch.ones(n, dtype=torch.bool)
-    if causal:
-        visible = torch.arange(n) <= q
-        fill = 0.0 if normalisation == "sum" else float("-inf")
-        scores = scores.masked_fill(~visible, fill)
-        trace.add("masked_scores", scores, ("key",), "scores of later tokens hidden")
-
-    for method in NORMALISATIONS:
-        trace.add(
-            f"weights_{method}",
-            normalise(scores, method),
-            ("key",),
-            {
-                "sum": "scores / sum(scores)",
-                "softmax_naive": "exp(scores) / sum(exp(scores))",
-                "softmax": "torch.softmax(scores, dim=0)",
-            }[method],
-        )
-    weights = trace[f"weights_{normalisation}"]
-    trace.add("weights", weights, ("key",), f"the chosen normalisation ({normalisation})")
-    drop = _dropout_fn(dropout, seed, training)
-    if drop is not None:
-        weights = drop(weights)
-        trace.add("dropped_weights", weights, ("key",), "weights after dropout")
-
-    context_loop = torch.zeros(inputs.shape[1], dtype=inputs.dtype)
-    for i, x_i in enumerate(inputs):
-        context_loop += weights[i] * x_i
-    context = weights @ inputs  # (T,) @ (T, d) -> (d,)
-    trace.compare("loop of weighted sums", context_loop, "matrix product", context)
-    trace.add("context", context, ("dim",), f"z({q + 1}) = sum_j alpha({q + 1}, j) x(j)")
+    hidden = future_mask(inputs.shape[0])[q] if causal else None  # keys after the query
+    context = attend_one_query(query, inputs, inputs, trace, mask=hidden, scale=False,
+                               normalisation=normalisation, dropout=drop)
+    _record_every_normalisation(trace)
+    trace.compare("loop of torch.dot", torch.stack([torch.dot(x_j, query) for x_j in inputs]),
+                  "matrix product", trace["scores"])
+    weights = trace.applied_weights.tensor
+    trace.compare("loop of weighted sums", sum(w * x_j for w, x_j in zip(weights, inputs, strict=True)),
+                  "matrix product", context)
     return trace
+
+
+def _record_every_normalisation(trace: Trace) -> None:
+    """The three ways to turn one query's scores into weights, side by side (3.3.1)."""
+    for method in NORMALISATIONS:
+        scores = trace["scores"]
+        if trace.mask is not None:  # a hidden key adds nothing to a sum, and exp(-inf) = 0
+            scores = scores.masked_fill(trace.mask, 0.0 if method == "sum" else -torch.inf)
+        trace.add(f"weights_{method}", normalise(scores, method), ("key",), NORMALISATION_FORMULAS[method])
 
 
 def simple_self_attention(
@@ -131,27 +115,15 @@ def simple_self_attention(
     training: bool = True,
 ) -> Trace:
     """3.3.2: attention weights and context vectors for every token at once."""
-    inputs = check_inputs(inputs, _width(inputs), ranks=(2,))
-    dropout, seed = check_dropout(dropout), check_seed(seed)
-    if normalisation not in NORMALISATIONS:
-        raise ValueError(f"normalisation must be one of {NORMALISATIONS}, got {normalisation!r}.")
-    trace = Trace(info={"normalisation": normalisation})
-    trace.add("inputs", inputs, ("token", "dim"), "the input embeddings")
-    context = attend(
-        inputs,
-        inputs,
-        inputs,
-        trace,
-        causal=causal,
-        scale=False,
-        normalisation=normalisation,
-        dropout=_dropout_fn(dropout, seed, training),
-    )
+    inputs = check_inputs(inputs, embedding_width(inputs), ranks=(2,))
+    drop = _dropout(check_dropout(dropout), check_seed(seed), training)
+    normalisation = check_normalisation(normalisation)
+    trace = Trace()
+    trace.add("inputs", inputs, ("token", "dim"))
+    hidden = future_mask(inputs.shape[0]) if causal else None
+    context = attend(inputs, inputs, inputs, trace, mask=hidden, scale=False,
+                     normalisation=normalisation, dropout=drop)
     trace.compare("double loop of torch.dot", attention_scores_loop(inputs), "X @ X.T", trace["scores"])
-    final = trace["dropped_weights"] if "dropped_weights" in trace else trace["weights"]
-    trace.compare("loop of weighted sums", context_vectors_loop(final, inputs), "weights @ X", context)
+    weights = trace.applied_weights.tensor
+    trace.compare("loop of weighted sums", context_vectors_loop(weights, inputs), "weights @ X", context)
     return trace
-
-
-def _width(x: object) -> int:
-    return int(x.shape[-1]) if isinstance(x, torch.Tensor) and x.dim() >= 1 else 0

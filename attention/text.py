@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 
 import torch
 from torch import nn
 
 from .core import attend
+from .ops import future_mask
 from .rng import seeded
 from .trace import Trace
 from .validation import (
@@ -36,6 +38,7 @@ __all__ = [
     "SinusoidalPositionalEncoding",
     "TextMultiHeadAttention",
     "text_to_attention",
+    "TextResult",
 ]
 
 PAD = "<pad>"
@@ -56,7 +59,7 @@ def build_vocab(sentences: list[str]) -> dict[str, int]:
 
 
 def encode_batch(sentences: list[str], vocab: dict[str, int]) -> tuple[torch.Tensor, torch.Tensor]:
-    """Token ids padded to the longest sentence, and a mask that is True on real tokens."""
+    """Token ids padded to the longest sentence, and a padding mask: True on padding, as torch's."""
     if not sentences:
         raise ValueError("give at least one sentence.")
     tokenized = [tokenize(s) for s in sentences]
@@ -68,11 +71,11 @@ def encode_batch(sentences: list[str], vocab: dict[str, int]) -> tuple[torch.Ten
             raise ValueError(f"sentence {i + 1} has words missing from the vocabulary: {unknown}.")
     length = max(len(t) for t in tokenized)
     ids = torch.zeros(len(sentences), length, dtype=torch.long)  # (B, T), 0 = <pad>
-    real = torch.zeros(len(sentences), length, dtype=torch.bool)
+    padding = torch.ones(len(sentences), length, dtype=torch.bool)
     for i, toks in enumerate(tokenized):
         ids[i, : len(toks)] = torch.tensor([vocab[t] for t in toks])
-        real[i, : len(toks)] = True
-    return ids, real
+        padding[i, : len(toks)] = False
+    return ids, padding
 
 
 def sinusoidal_positions(num_positions: int, d_model: int) -> torch.Tensor:
@@ -134,47 +137,67 @@ class TextMultiHeadAttention(nn.Module):
         causal: bool = False,
         trace: Trace | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor]:
+        """``key_padding_mask`` is True on padding (keys to ignore), as in ``torch.nn.MultiheadAttention``."""
         trace = trace if trace is not None else Trace.keeping("weights")
-        dtype = self.W_query.weight.dtype
-        for name, x in (("query", query), ("key", key), ("value", value)):
-            check_inputs(x, self.d_model, name=name, ranks=(3,), dtype=dtype)
-        if key.shape[:2] != value.shape[:2]:
-            raise ValueError("key and value must have the same batch size and length.")
-        if causal and query.shape[1] > key.shape[1]:
-            raise ValueError(
-                f"causal=True with {query.shape[1]} queries but only {key.shape[1]} keys would leave "
-                "the first queries nothing to attend to; the causal mask needs at least as many keys "
-                "as queries (it is meant for self-attention)."
-            )
-        if query.shape[0] != key.shape[0]:
-            raise ValueError(
-                f"query has batch size {query.shape[0]} but key has {key.shape[0]}; "
-                "pair every query sentence with one key sentence."
-            )
-        if key_padding_mask is not None:
-            if not isinstance(key_padding_mask, torch.Tensor) or key_padding_mask.dtype != torch.bool:
-                raise TypeError(
-                    "key_padding_mask must be a bool tensor, True on real tokens and False on padding."
-                )
-            if key_padding_mask.shape != key.shape[:2]:
-                raise ValueError(
-                    f"key_padding_mask has shape {tuple(key_padding_mask.shape)}; it needs one entry "
-                    f"per key token, shape {tuple(key.shape[:2])}."
-                )
-            if not bool(key_padding_mask.any(dim=-1).all()):
-                raise ValueError("key_padding_mask hides every key of a sentence: nothing left to attend to.")
-        q = self._heads(self.W_query(query))
-        k = self._heads(self.W_key(key))
+        _check_text_attention(self, query, key, value, key_padding_mask, causal)
+        q = self._heads(self.W_query(query))  # (B, H, T_q, hd)
+        k = self._heads(self.W_key(key))  # (B, H, T_k, hd)
         v = self._heads(self.W_value(value))
-        hide = None
-        if key_padding_mask is not None:
-            # True on real tokens -> True where hidden, shaped (B, 1, 1, T_key) to broadcast.
-            hide = (~key_padding_mask)[:, None, None, :]
-        context = attend(q, k, v, trace, lead=("batch", "head"), mask=hide, causal=causal)
+        hide = None if key_padding_mask is None else key_padding_mask[:, None, None, :]  # (B, 1, 1, T_k)
+        if causal:
+            future = future_mask(query.shape[1])
+            hide = future if hide is None else hide | future
+        context = attend(q, k, v, trace, mask=hide)  # (B, H, T_q, hd)
         b, _, t_q, _ = context.shape
         merged = context.transpose(1, 2).reshape(b, t_q, self.d_model)  # (B, T_q, d)
-        out = self.out_proj(merged)
-        return out, trace["weights"]
+        return self.out_proj(merged), trace["weights"]
+
+
+def _check_text_attention(
+    module: TextMultiHeadAttention, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
+    key_padding_mask: torch.Tensor | None, causal: bool,
+) -> None:
+    dtype = module.W_query.weight.dtype
+    for name, x in (("query", query), ("key", key), ("value", value)):
+        check_inputs(x, module.d_model, name=name, ranks=(3,), dtype=dtype)
+    if key.shape[:2] != value.shape[:2]:
+        raise ValueError("key and value must have the same batch size and length.")
+    if causal and query.shape[1] != key.shape[1]:
+        raise ValueError(
+            f"causal=True with {query.shape[1]} queries and {key.shape[1]} keys: the causal mask is meant "
+            "for self-attention, where every query is also a key."
+        )
+    if query.shape[0] != key.shape[0]:
+        raise ValueError(
+            f"query has batch size {query.shape[0]} but key has {key.shape[0]}; "
+            "pair every query sentence with one key sentence."
+        )
+    if key_padding_mask is not None:
+        _check_padding_mask(key_padding_mask, key)
+
+
+def _check_padding_mask(key_padding_mask: torch.Tensor, key: torch.Tensor) -> None:
+    if not isinstance(key_padding_mask, torch.Tensor) or key_padding_mask.dtype != torch.bool:
+        raise TypeError("key_padding_mask must be a bool tensor, True on padding and False on real tokens.")
+    if key_padding_mask.shape != key.shape[:2]:
+        raise ValueError(
+            f"key_padding_mask has shape {tuple(key_padding_mask.shape)}; it needs one entry "
+            f"per key token, shape {tuple(key.shape[:2])}."
+        )
+    if bool(key_padding_mask.all(dim=-1).any()):
+        raise ValueError("key_padding_mask hides every key of a sentence: nothing left to attend to.")
+
+
+@dataclass(frozen=True)
+class TextResult:
+    """Sentences turned into attention: the recorded steps and the words behind them."""
+
+    trace: Trace
+    vocab: dict[str, int]
+    tokens: list[list[str]]  # every sentence's tokens
+    query_tokens: list[str]
+    key_tokens: list[str]
+    cross: bool  # the queries come from one sentence, the keys and values from another
 
 
 def text_to_attention(
@@ -187,57 +210,54 @@ def text_to_attention(
     causal: bool = False,
     query_sentence: int = 0,
     key_sentence: int | None = None,
-) -> Trace:
+) -> TextResult:
     """Sentences -> ids -> embeddings (+ positions) -> per-head attention.
 
     ``key_sentence=None`` (or equal to ``query_sentence``) is self-attention;
-    another index makes the query sentence attend to that sentence. The
-    trace carries tokens and the vocabulary in ``info``.
+    another index makes the query sentence attend to that sentence.
     """
+    sentences = _check_sentences(sentences)
+    seed, d_model = check_seed(seed), check_positive_int(d_model, "d_model")
+    check_heads_divide(d_model, check_positive_int(num_heads, "num_heads"))
+    qi = check_index(query_sentence, len(sentences), "query_sentence")
+    ki = qi if key_sentence is None else check_index(key_sentence, len(sentences), "key_sentence")
+    vocab = build_vocab(sentences)
+    with seeded(seed):
+        embedding = nn.Embedding(len(vocab), d_model)
+        attn = TextMultiHeadAttention(d_model, num_heads)
+    tokens = [tokenize(s) for s in sentences]
+    trace = Trace()
+    with torch.no_grad():
+        x = _embed(trace, sentences, vocab, embedding, positional)  # (B, T, d)
+        xq = x[qi : qi + 1, : len(tokens[qi])]  # (1, T_q, d): the query sentence, unpadded
+        xk = x[ki : ki + 1, : len(tokens[ki])]  # (1, T_k, d)
+        trace.add("query_inputs", xq[0], ("token", "dim"), "the query sentence's inputs, without padding")
+        out, _ = attn(xq, xk, xk, causal=causal and ki == qi, trace=trace)
+    trace.add("output", out, ("batch", "token", "d_model"), "out_proj of the merged heads")
+    return TextResult(trace, vocab, tokens, tokens[qi], tokens[ki], ki != qi)
+
+
+def _check_sentences(sentences: object) -> list[str]:
     if isinstance(sentences, str) or not isinstance(sentences, list | tuple):
         raise TypeError(
             f"sentences must be a list of strings, got {type(sentences).__name__}; "
             'wrap a single sentence in a list: ["..."].'
         )
-    sentences = list(sentences)
     if not sentences:
         raise ValueError("give at least one sentence.")
-    seed = check_seed(seed)
-    d_model = check_positive_int(d_model, "d_model")
-    check_heads_divide(d_model, check_positive_int(num_heads, "num_heads"))
-    qi = check_index(query_sentence, len(sentences), "query_sentence")
-    ki = qi if key_sentence is None else check_index(key_sentence, len(sentences), "key_sentence")
+    return list(sentences)
 
-    vocab = build_vocab(sentences)
-    ids, real = encode_batch(sentences, vocab)
-    with seeded(seed):
-        embedding = nn.Embedding(len(vocab), d_model)
-        attn = TextMultiHeadAttention(d_model, num_heads)
-    tokens = [tokenize(s) for s in sentences]
-    trace = Trace(
-        info={
-            "vocab": vocab,
-            "tokens": tokens,
-            "query_tokens": tokens[qi],
-            "key_tokens": tokens[ki],
-            "cross": ki != qi,
-        }
-    )
+
+def _embed(trace: Trace, sentences: list[str], vocab: dict[str, int], embedding: nn.Embedding,
+           positional: bool) -> torch.Tensor:
+    """Ids, padding, embeddings and positions of every sentence; returns the attention inputs."""
+    ids, padding = encode_batch(sentences, vocab)
     trace.add("ids", ids, ("sentence", "token"), "token ids, padded with <pad> = 0")
-    trace.add("padding_mask", real.float(), ("sentence", "token"), "1 on real tokens, 0 on padding")
-    with torch.no_grad():
-        emb = embedding(ids)  # (B, T, d)
-        trace.add("embeddings", emb, ("sentence", "token", "dim"), "nn.Embedding lookup of each id")
-        pe = sinusoidal_positions(ids.shape[1], d_model)
-        trace.add("positions", pe, ("token", "dim"), "sinusoidal positional encoding")
-        x = emb + pe if positional else emb
-        trace.add("inputs", x, ("sentence", "token", "dim"), "embeddings + positions")
-        xq = x[qi : qi + 1, : len(tokens[qi])]  # (1, T_q, d): the query sentence, unpadded
-        xk = x[ki : ki + 1, : len(tokens[ki])]  # (1, T_k, d)
-        trace.add("query_inputs", xq[0], ("token", "dim"), "the query sentence's inputs, without padding")
-        sub = Trace()
-        out, probs = attn(xq, xk, xk, causal=causal and ki == qi, trace=sub)
-    for step in sub:
-        trace.add(step.name, step.tensor, step.dims, step.meaning)
-    trace.add("output", out, ("batch", "token", "d_model"), "out_proj of the merged heads")
-    return trace
+    trace.add("padding_mask", (~padding).float(), ("sentence", "token"), "1 on real tokens, 0 on padding")
+    emb = embedding(ids)  # (B, T, d)
+    trace.add("embeddings", emb, ("sentence", "token", "dim"), "nn.Embedding lookup of each id")
+    pe = sinusoidal_positions(ids.shape[1], embedding.embedding_dim)  # (T, d)
+    trace.add("positions", pe, ("token", "dim"), "sinusoidal positional encoding")
+    x = emb + pe if positional else emb
+    trace.add("inputs", x, ("sentence", "token", "dim"), "embeddings + positions")
+    return x

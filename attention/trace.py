@@ -4,19 +4,36 @@ A :class:`Trace` is an ordered list of :class:`Step` objects: each has a short
 machine name (``"scores"``), the tensor, the names of its axes (so a chart
 knows which axis is the query and which the key), and a one-line meaning.
 Computations append to a trace as they go; pages read from it and never
-recompute. A disabled trace (``Trace.off()``) ignores ``add`` so the same
-code path serves the fast ``forward`` and the fully recorded one.
+recompute. A disabled trace (:data:`NO_TRACE`) ignores ``add``, so one code
+path serves the plain ``forward`` and the fully recorded one.
+
+The trace also keeps the one answer to "which cells were hidden?": the mask a
+computation applied (True where a key was hidden from a query), see
+:meth:`Trace.hidden_cells`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 import torch
 
-__all__ = ["Comparison", "Step", "Trace"]
+__all__ = ["Comparison", "NO_TRACE", "STEP_MEANINGS", "Step", "Trace"]
+
+# What the steps every section shares mean; a computation may say more for its own steps.
+STEP_MEANINGS: dict[str, str] = {
+    "inputs": "the input embeddings x(1)..x(T)",
+    "queries": "queries = x W_query",
+    "keys": "keys = x W_key",
+    "values": "values = x W_value",
+    "scores": "dot product of every query with every key",
+    "masked_scores": "scores with the hidden keys filled in, so they get weight 0",
+    "scaled_scores": "scores divided by sqrt(d_k)",
+    "weights": "attention weights: each query's row sums to 1",
+    "dropped_weights": "weights after dropout: dropped cells are 0, survivors scaled by 1/(1-p)",
+    "context": "context vectors: weighted sums of the value vectors",
+}
 
 
 @dataclass(frozen=True)
@@ -49,10 +66,10 @@ class Trace:
     """Ordered, named intermediates of one computation."""
 
     steps: list[Step] = field(default_factory=list)
-    info: dict[str, Any] = field(default_factory=dict)
     comparisons: list[Comparison] = field(default_factory=list)
     enabled: bool = True
     only: frozenset[str] | None = None
+    mask: torch.Tensor | None = None  # True where a key was hidden; broadcasts to the weights
 
     @classmethod
     def keeping(cls, *names: str) -> Trace:
@@ -61,24 +78,26 @@ class Trace:
 
     @classmethod
     def off(cls) -> Trace:
-        """A trace that records nothing (used by plain ``forward`` calls)."""
+        """A trace that records nothing (like :data:`NO_TRACE`)."""
         return cls(enabled=False)
 
     def wants(self, name: str) -> bool:
-        """Whether ``add(name, ...)`` would record the step.
-
-        A computation asks before it overwrites a tensor in place: a step the
-        trace keeps must never change after it is recorded, and one it does
-        not keep need not be copied.
-        """
+        """Whether ``add(name, ...)`` would record the step."""
         return self.enabled and (self.only is None or name in self.only)
 
-    def add(self, name: str, tensor: torch.Tensor, dims: tuple[str, ...], meaning: str) -> None:
+    def add(self, name: str, tensor: torch.Tensor, dims: tuple[str, ...], meaning: str | None = None) -> None:
+        """Record a step; ``meaning`` defaults to the shared one in :data:`STEP_MEANINGS`."""
         if not self.wants(name):
             return
         if name in self:
             raise ValueError(f"trace already has a step named {name!r}")
-        self.steps.append(Step(name, tensor.detach(), tuple(dims), meaning))
+        text = meaning if meaning is not None else STEP_MEANINGS.get(name, name)
+        self.steps.append(Step(name, tensor.detach(), tuple(dims), text))
+
+    def add_mask(self, hidden: torch.Tensor) -> None:
+        """Remember which cells the computation hid (True = hidden from the query)."""
+        if self.enabled:
+            self.mask = hidden.detach().bool()
 
     def compare(self, label_a: str, a: torch.Tensor, label_b: str, b: torch.Tensor) -> None:
         """Record that two methods should agree, with their largest difference."""
@@ -108,15 +127,36 @@ class Trace:
 
     @property
     def output(self) -> torch.Tensor:
-        """The last recorded tensor: the result of the computation."""
+        """The result of the computation: the step "output", else "context", else the last one."""
         if not self.steps:
             raise ValueError("empty trace has no output")
+        for name in ("output", "context"):
+            if name in self:
+                return self[name]
         return self.steps[-1].tensor
 
+    @property
+    def applied_weights(self) -> Step:
+        """The weights that multiplied the values: after dropout if dropout ran, else the softmax."""
+        return self.step("dropped_weights" if "dropped_weights" in self else "weights")
+
+    def hidden_cells(self, index: tuple[int, ...] = ()) -> torch.Tensor | None:
+        """Where keys were hidden from queries, shaped like ``applied_weights[index]``; None if nothing was."""
+        if self.mask is None:
+            return None
+        shape = self.applied_weights.shape
+        return torch.broadcast_to(self.mask, shape)[index] if index else torch.broadcast_to(self.mask, shape)
+
     def extend(self, other: Trace, prefix: str = "") -> None:
-        """Copy another trace's steps in, optionally prefixing their names."""
+        """Copy another trace's steps (and its mask) in, optionally prefixing their names."""
         for s in other.steps:
             self.add(prefix + s.name, s.tensor, s.dims, s.meaning)
+        if other.mask is not None and self.mask is None:
+            self.add_mask(other.mask)
+
+
+NO_TRACE = Trace(enabled=False)
+"""The disabled trace: plain ``forward`` calls record nothing."""
 
 
 @dataclass(frozen=True)

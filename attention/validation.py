@@ -22,6 +22,7 @@ __all__ = [
     "check_finite",
     "check_index",
     "check_seed",
+    "embedding_width",
 ]
 
 
@@ -87,6 +88,11 @@ def check_finite(x: torch.Tensor, name: str = "inputs") -> None:
         )
 
 
+def embedding_width(x: object) -> int:
+    """The last axis of a tensor (its embedding width), or 0 for anything else."""
+    return int(x.shape[-1]) if isinstance(x, torch.Tensor) and x.dim() >= 1 else 0
+
+
 def check_inputs(
     x: object,
     d_in: int,
@@ -101,44 +107,13 @@ def check_inputs(
     ``dtype`` is the dtype of the module's weights, if any: a float64 input
     to a float32 module would otherwise fail deep inside a matmul.
     """
-    if not isinstance(x, torch.Tensor):
-        raise TypeError(
-            f"{name} must be a torch.Tensor of shape (num_tokens, {d_in}) or "
-            f"(batch, num_tokens, {d_in}); got {type(x).__name__}."
-        )
-    if not torch.is_floating_point(x):
-        raise TypeError(
-            f"{name} must hold floating-point numbers, got dtype {x.dtype}; "
-            "call .float() on it first."
-        )
-    if x.dim() not in ranks:
-        expected = " or ".join(
-            {2: f"(num_tokens, {d_in})", 3: f"(batch, num_tokens, {d_in})"}[r] for r in ranks
-        )
+    _check_kind(x, d_in, name, ranks)
+    _check_sizes(x, d_in, name)
+    if context_length is not None and x.shape[-2] > context_length:
         raise ValueError(
-            f"{name} must have shape {expected}; got a tensor with "
-            f"{x.dim()} dimension(s) and shape {tuple(x.shape)}."
-        )
-    num_tokens = x.shape[-2]
-    if num_tokens == 0:
-        raise ValueError(f"{name} is an empty sequence: attention needs at least one token.")
-    if x.shape[-1] == 0:
-        raise ValueError(
-            f"{name} has embedding width 0: every token needs a vector of at least one number."
-        )
-    if x.shape[-1] != d_in:
-        raise ValueError(
-            f"{name} has embedding width {x.shape[-1]}, but this module was built with "
-            f"d_in={d_in}. Make every token vector {d_in} numbers long, or rebuild the "
-            f"module with d_in={x.shape[-1]}."
-        )
-    if x.dim() == 3 and x.shape[0] == 0:
-        raise ValueError(f"{name} has a batch of size 0: give at least one sequence.")
-    if context_length is not None and num_tokens > context_length:
-        raise ValueError(
-            f"{name} has {num_tokens} tokens, more than context_length={context_length}: "
+            f"{name} has {x.shape[-2]} tokens, more than context_length={context_length}: "
             f"the causal mask only covers {context_length} positions. Shorten the "
-            f"sequence or build the module with context_length >= {num_tokens}."
+            f"sequence or build the module with context_length >= {x.shape[-2]}."
         )
     if dtype is not None and x.dtype != dtype:
         raise TypeError(
@@ -147,6 +122,41 @@ def check_inputs(
         )
     check_finite(x, name)
     return x
+
+
+def _check_kind(x: object, d_in: int, name: str, ranks: tuple[int, ...]) -> None:
+    """A floating-point tensor of one of the accepted ranks."""
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(
+            f"{name} must be a torch.Tensor of shape (num_tokens, {d_in}) or "
+            f"(batch, num_tokens, {d_in}); got {type(x).__name__}."
+        )
+    if not torch.is_floating_point(x):
+        raise TypeError(
+            f"{name} must hold floating-point numbers, got dtype {x.dtype}; call .float() on it first."
+        )
+    if x.dim() not in ranks:
+        expected = " or ".join({2: f"(num_tokens, {d_in})", 3: f"(batch, num_tokens, {d_in})"}[r] for r in ranks)
+        raise ValueError(
+            f"{name} must have shape {expected}; got a tensor with "
+            f"{x.dim()} dimension(s) and shape {tuple(x.shape)}."
+        )
+
+
+def _check_sizes(x: torch.Tensor, d_in: int, name: str) -> None:
+    """At least one token and one sequence, and the module's embedding width."""
+    if x.shape[-2] == 0:
+        raise ValueError(f"{name} is an empty sequence: attention needs at least one token.")
+    if x.shape[-1] == 0:
+        raise ValueError(f"{name} has embedding width 0: every token needs a vector of at least one number.")
+    if x.shape[-1] != d_in:
+        raise ValueError(
+            f"{name} has embedding width {x.shape[-1]}, but this module was built with "
+            f"d_in={d_in}. Make every token vector {d_in} numbers long, or rebuild the "
+            f"module with d_in={x.shape[-1]}."
+        )
+    if x.dim() == 3 and x.shape[0] == 0:
+        raise ValueError(f"{name} has a batch of size 0: give at least one sequence.")
 
 
 def check_index(index: object, size: int, name: str) -> int:

@@ -209,9 +209,11 @@ def test_wrapper_equals_multihead_with_concatenated_weights(shape, qkv_bias, cau
 def test_variant_registry_flags():
     assert set(ATTENTION_BACKENDS) == {"eager", "einsum", "sdpa"}
     assert BACKEND_RETURNS_WEIGHTS == {"eager": True, "einsum": True, "sdpa": False}
-    assert "book MultiHeadAttention" in VARIANTS
-    assert VARIANTS["combined QKV + SDPA"][2] is False
-    assert VARIANTS["combined QKV + eager"][2] is True
+    assert VARIANTS[0].name == attention.efficient.BOOK == "book MultiHeadAttention"
+    assert attention.efficient.variant("combined QKV + SDPA").returns_weights is False
+    assert attention.efficient.variant("combined QKV + eager").returns_weights is True
+    with pytest.raises(ValueError, match="variant must be one of"):
+        attention.efficient.variant("flash")
 
 
 @shapes
@@ -225,7 +227,9 @@ def test_compare_variants_all_agree(shape, qkv_bias, causal, seed):
     x = rand_inputs(seed, b, t, d_in)
     expected = book(x)
     results = attention.compare_variants(book, config, x)
-    assert [r.name for r in results] == list(VARIANTS)
+    assert [r.name for r in results] == [v.name for v in VARIANTS]
+    assert results.book.name == "book MultiHeadAttention"
+    torch.testing.assert_close(results.book.output, expected, atol=0, rtol=0)
     for r in results:
         if r.name == "torch.nn.MultiheadAttention" and d_in != d_out:
             assert r.output is None and r.comparison is None
@@ -308,9 +312,9 @@ def test_build_variant_rejects_unknown_names_and_mismatched_modules():
 def test_build_variant_follows_book_training_mode():
     config = AttentionConfig(8, 8, 6, 0.1, 2)
     book = MultiHeadAttention(*config.book_args())
-    for name in VARIANTS:
-        assert attention.build_variant(name, config, book.train()).training
-        assert not attention.build_variant(name, config, book.eval()).training
+    for v in VARIANTS:
+        assert attention.build_variant(v.name, config, book.train()).training
+        assert not attention.build_variant(v.name, config, book.eval()).training
 
 
 # --------------------------------------------------------------------------- invariants
@@ -384,8 +388,9 @@ def test_trace_off_records_nothing_and_gives_the_same_output(causal):
     q, k, v = (rand_inputs(s, 2, 3, 5, 4) for s in (1, 2, 3))
     off = Trace.off()
     on = Trace()
-    out_off = attention.attend(q, k, v, off, lead=("batch", "head"), causal=causal)
-    out_on = attention.attend(q, k, v, on, lead=("batch", "head"), causal=causal)
+    mask = upper(5) if causal else None
+    out_off = attention.attend(q, k, v, off, mask=mask)
+    out_on = attention.attend(q, k, v, on, mask=mask)
     assert len(off) == 0 and off.names() == [] and off.comparisons == []
     off.compare("a", q, "b", q)
     assert off.comparisons == []
@@ -406,7 +411,7 @@ def test_module_forward_equals_traced_run(shape, causal):
 def test_attend_scale_and_reference_formula():
     q, k, v = (rand_inputs(s, 4, 5, 3) for s in (4, 5, 6))
     trace = Trace()
-    out = attention.attend(q, k, v, trace, lead=("batch",), causal=True)
+    out = attention.attend(q, k, v, trace, mask=upper(5))
     scores = q @ k.transpose(-2, -1) / 3**0.5
     scores = scores.masked_fill(upper(5), float("-inf"))
     torch.testing.assert_close(out, torch.softmax(scores, -1) @ v)
@@ -426,9 +431,9 @@ def test_partial_traces_give_the_full_traces_numbers(keep, normalisation, mask_k
     """Whatever a trace keeps, the output and every kept step are those of a full trace."""
     gen = torch.Generator().manual_seed(3)
     q, k, v = (torch.rand(2, 3, 5, 4, generator=gen) + 0.1 for _ in range(3))
-    kwargs = {"lead": ("batch", "head"), "normalisation": normalisation}
+    kwargs = {"normalisation": normalisation}
     if mask_kind == "causal":
-        kwargs["causal"] = True
+        kwargs["mask"] = upper(5)
     elif mask_kind == "padding":
         hide = torch.zeros(2, 1, 1, 5, dtype=torch.bool)
         hide[1, ..., 3:] = True
@@ -448,7 +453,7 @@ def test_partial_traces_give_the_full_traces_numbers(keep, normalisation, mask_k
 def test_recorded_steps_are_not_modified_later():
     q, k, v = (rand_inputs(s, 1, 2, 4, 3) for s in (1, 2, 3))
     trace = Trace.keeping("scores", "weights")
-    attention.attend(q, k, v, trace, lead=("batch", "head"), causal=True)
+    attention.attend(q, k, v, trace, mask=upper(4))
     torch.testing.assert_close(trace["scores"], q @ k.transpose(-2, -1))  # unmasked, unscaled
     assert torch.isfinite(trace["scores"]).all()
     torch.testing.assert_close(trace["weights"].sum(-1), torch.ones(1, 2, 4))
@@ -461,7 +466,7 @@ def test_gradients_flow_through_every_trace_mode(causal):
     for trace in (Trace(), Trace.off(), Trace.keeping("weights")):
         book = book_mha((8, 8, 2, 10, 3), 0, True, causal)
         x = rand_inputs(0, 3, 10, 8).requires_grad_(True)
-        book._run(x, trace).pow(2).sum().backward()
+        book(x, trace=trace).pow(2).sum().backward()
         grads.append((x.grad.clone(), book.W_query.weight.grad.clone()))
     for x_grad, w_grad in grads[1:]:
         torch.testing.assert_close(x_grad, grads[0][0], atol=1e-6, rtol=1e-5)
@@ -491,3 +496,28 @@ def test_a_variant_agrees_only_if_output_and_weights_both_agree():
     assert not VariantResult("v", "", a, True, same, weights=a, weights_comparison=off).agrees()
     assert not VariantResult("v", "", a, True, off, weights=a, weights_comparison=same).agrees()
     assert VariantResult("sdpa", "", a, False, same).agrees()  # no weights to compare
+
+
+@shapes
+@causals
+def test_the_memory_lean_eager_backend_is_the_teaching_kernel_bit_for_bit(shape, causal):
+    """efficient.eager_backend does attend's operations in attend's order, in place: same numbers exactly."""
+    _, _, heads, t, b = shape
+    gen = torch.Generator().manual_seed(5)
+    q, k, v = (torch.rand(b, heads, t, 4, generator=gen) for _ in range(3))
+    trace = Trace()
+    expected = attention.attend(q, k, v, trace, mask=upper(t) if causal else None)
+    out, weights = attention.efficient.eager_backend(q, k, v, causal=causal, dropout_p=0.0, need_weights=True)
+    assert torch.equal(out, expected)
+    assert torch.equal(weights, trace["weights"])
+
+
+def test_the_lean_causal_fill_writes_exactly_the_masked_cells():
+    """The blocked fill used for long sequences equals masked_fill_ with the causal mask."""
+    from attention.efficient import _fill_hidden_
+
+    t = 300  # long enough for the blocked path
+    scores = torch.rand(2, t, t, generator=torch.Generator().manual_seed(0))
+    expected = scores.masked_fill(upper(t), float("-inf"))
+    _fill_hidden_(scores, upper(t), float("-inf"))
+    assert torch.equal(scores, expected)

@@ -117,96 +117,102 @@ def heatmap(
 ) -> dict:
     """One heatmap. ``kind``: "weights" (fixed [0, 1] scale), "scores" or "values" (diverging)."""
     data = heatmap_data(values, row_labels, col_labels, masked, max_side)
-    df = data.frame
     if data.aggregated:
         title = f"{title} (averaged over {data.block[0]}×{data.block[1]} blocks)"
-    n_cells = len(df)
     if show_values is None:
-        show_values = n_cells <= MAX_CELLS_WITH_TEXT
-    finite = df["value"].dropna()
+        show_values = len(data.frame) <= MAX_CELLS_WITH_TEXT
     # Everything that depends on the values lives in the data, never in the spec: a new
     # seed or an edited cell then changes only the dataset, and the browser updates the
     # drawn chart in place instead of compiling a new one (see module docstring).
-    params: list[dict] = []
-    if kind == "weights" and data.aggregated:
+    scale, params = _colour_scale(kind, data.aggregated, dataset)
+    if kind == "weights" and data.aggregated and note_scale:
+        title = f"{title}, colour scale from 0 to the largest block"
+    spec = {
+        "$schema": SCHEMA,
+        "title": title,
+        "datasets": {dataset: _cell_records(data, kind)},
+        "data": {"name": dataset},
+        **_cell_size(data, show_values, width),
+        "encoding": _axes(data, row_title, col_title),
+        "layer": _layers(data, scale, kind, show_values),
+    }
+    if params:
+        spec["params"] = params
+    return spec
+
+
+def _colour_scale(kind: str, aggregated: bool, dataset: str) -> tuple[dict, list[dict]]:
+    """The colour scale, and the Vega parameters it needs (computed in the browser from the data)."""
+    if kind == "weights" and aggregated:
         # Block means of long rows are tiny (about 1/T): on [0, 1] they would all look white.
-        scale = {"domainMin": 0, "scheme": "blues"}
-        if note_scale:
-            title = f"{title}, colour scale from 0 to the largest block"
-    elif kind == "weights":
-        scale = {"domain": [0, 1], "scheme": "blues", "clamp": True}
-    else:
-        # Symmetric around zero: equal colour for equal magnitude, white at 0. The bound is
-        # computed in the browser from the dataset, so the spec stays the same.
-        values_of = f"pluck(data('{dataset}'), 'value')"
-        bound = f"{dataset}_bound"
-        params.append({"name": bound, "expr": f"max(1e-9, abs(extent({values_of})[0]), abs(extent({values_of})[1]))"})
-        scale = {"domain": {"expr": f"[-{bound}, {bound}]"}, "scheme": "redblue", "reverse": True}
-    n_rows, n_cols = len(data.row_order), len(data.col_order)
-    # Streamlit sizes charts itself; a step (pixels per cell) is the size that survives.
-    if show_values:
-        col_step, row_step = 50, 28
-    else:
-        target = width or 400
-        col_step = max(4, min(40, target // max(n_cols, 1)))
-        row_step = max(4, min(30, target // max(n_rows, 1)))
+        return {"domainMin": 0, "scheme": "blues"}, []
+    if kind == "weights":
+        return {"domain": [0, 1], "scheme": "blues", "clamp": True}, []
+    # Symmetric around zero: equal colour for equal magnitude, white at 0.
+    values_of = f"pluck(data('{dataset}'), 'value')"
+    bound = f"{dataset}_bound"
+    params = [{"name": bound, "expr": f"max(1e-9, abs(extent({values_of})[0]), abs(extent({values_of})[1]))"}]
+    return {"domain": {"expr": f"[-{bound}, {bound}]"}, "scheme": "redblue", "reverse": True}, params
+
+
+def _cell_records(data: HeatmapData, kind: str) -> list[dict]:
+    """One record per cell; "strong" cells (dark colour) get white text."""
+    df = data.frame
     if kind == "weights" and not data.aggregated:
         strong = df["value"].abs() >= 0.55
     else:
+        finite = df["value"].dropna()
         strong = df["value"].abs() > 0.6 * (float(finite.abs().max()) if len(finite) else 1.0)
-    records = [
-        {"row": r, "col": c, "value": (None if m else float(v)), "masked": bool(m), "label": lab,
-         "strong": bool(st and not m)}
-        for r, c, v, m, lab, st in zip(df["row"], df["col"], df["value"], df["masked"], df["label"], strong,
-                                       strict=True)
-    ]
-    layers: list[dict] = [
-        {
-            "mark": {"type": "rect", "stroke": "white", "strokeWidth": 0.5 if n_cells <= 4096 else 0},
-            "encoding": {
-                "color": {
-                    "condition": {"test": "datum.masked", "value": MASKED_COLOUR},
-                    "field": "value", "type": "quantitative", "scale": scale, "title": kind,
-                    "legend": {"orient": "right"},
-                }
-            },
-        }
-    ]
-    if bool(df["masked"].any()) and n_cells <= 4096 and not show_values:
+    cells = zip(df["row"], df["col"], df["value"], df["masked"], df["label"], strong, strict=True)
+    return [{"row": r, "col": c, "value": None if m else float(v), "masked": bool(m), "label": lab,
+             "strong": bool(s and not m)} for r, c, v, m, lab, s in cells]
+
+
+def _cell_size(data: HeatmapData, show_values: bool, width: int | None) -> dict:
+    """Streamlit sizes charts itself; a step (pixels per cell) is the size that survives."""
+    if show_values:
+        return {"width": {"step": 50}, "height": {"step": 28}}
+    target = width or 400
+    return {"width": {"step": max(4, min(40, target // max(len(data.col_order), 1)))},
+            "height": {"step": max(4, min(30, target // max(len(data.row_order), 1)))}}
+
+
+def _axes(data: HeatmapData, row_title: str, col_title: str) -> dict:
+    label_angle = 0 if len(data.col_order) <= 8 else -45
+    return {
+        "x": {"field": "col", "type": "nominal", "sort": data.col_order, "title": col_title,
+              "axis": {"labelAngle": label_angle, "labelLimit": 90, "labelOverlap": True}},
+        "y": {"field": "row", "type": "nominal", "sort": data.row_order, "title": row_title,
+              "axis": {"labelLimit": 90, "labelOverlap": True}},
+        "tooltip": [
+            {"field": "row", "type": "nominal", "title": row_title},
+            {"field": "col", "type": "nominal", "title": col_title},
+            {"field": "label", "type": "nominal", "title": "value"},
+        ],
+    }
+
+
+def _layers(data: HeatmapData, scale: dict, kind: str, show_values: bool) -> list[dict]:
+    """Coloured cells, hatching on hidden cells, and the values written in the cells."""
+    n_cells = len(data.frame)
+    layers: list[dict] = [{
+        "mark": {"type": "rect", "stroke": "white", "strokeWidth": 0.5 if n_cells <= 4096 else 0},
+        "encoding": {"color": {
+            "condition": {"test": "datum.masked", "value": MASKED_COLOUR},
+            "field": "value", "type": "quantitative", "scale": scale, "title": kind, "legend": {"orient": "right"},
+        }},
+    }]
+    if bool(data.frame["masked"].any()) and n_cells <= 4096 and not show_values:
         # A diagonal stroke marks hidden cells, so grey never reads as "weight 0".
         layers.append({"transform": [{"filter": "datum.masked"}],
                        "mark": {"type": "text", "text": "╱", "fontSize": 18, "color": "#8a8a8a"}})
     if show_values:
         layers.append({
             "mark": {"type": "text", "fontSize": 11, "baseline": "middle"},
-            "encoding": {
-                "text": {"field": "label", "type": "nominal"},
-                "color": {"condition": {"test": "datum.strong", "value": "white"}, "value": "black"},
-            },
+            "encoding": {"text": {"field": "label", "type": "nominal"},
+                         "color": {"condition": {"test": "datum.strong", "value": "white"}, "value": "black"}},
         })
-    spec = {
-        "$schema": SCHEMA,
-        "title": title,
-        "datasets": {dataset: records},
-        "data": {"name": dataset},
-        "width": {"step": col_step},
-        "height": {"step": row_step},
-        "encoding": {
-            "x": {"field": "col", "type": "nominal", "sort": data.col_order, "title": col_title,
-                  "axis": {"labelAngle": 0 if n_cols <= 8 else -45, "labelLimit": 90, "labelOverlap": True}},
-            "y": {"field": "row", "type": "nominal", "sort": data.row_order, "title": row_title,
-                  "axis": {"labelLimit": 90, "labelOverlap": True}},
-            "tooltip": [
-                {"field": "row", "type": "nominal", "title": row_title},
-                {"field": "col", "type": "nominal", "title": col_title},
-                {"field": "label", "type": "nominal", "title": "value"},
-            ],
-        },
-        "layer": layers,
-    }
-    if params:
-        spec["params"] = params
-    return spec
+    return layers
 
 
 def head_grid(

@@ -34,7 +34,8 @@ def freeze_import_heap() -> bool:
 
         import attention  # noqa: F401
         import ui.sidebar  # noqa: F401
-        import ui.view  # noqa: F401
+        import ui.draw  # noqa: F401
+        import ui.page  # noqa: F401
 
         gc.collect()
         gc.freeze()

@@ -4,50 +4,45 @@ from __future__ import annotations
 
 import streamlit as st
 
+from . import state
 from .pages import PAGES
 from .settings import limits
 from .share import PARAM, LinkError, decode_state, encode_state
-from .state import CONTROLS, flash, get_matrix, set_matrix
 
-__all__ = ["load_link_once", "write_link", "share_note"]
+__all__ = ["load_link_once", "write_link"]
 
 
 def load_link_once() -> None:
     """On a session's first run, adopt the state carried by ``?s=``; refuse bad links politely."""
-    if st.session_state.get("_link_loaded"):
+    if not state.first_run_of_session():
         return
-    st.session_state["_link_loaded"] = True
     raw = st.query_params.get(PARAM)
     if not raw:
         return
     lim = limits()
     try:
-        state = decode_state(
+        shared = decode_state(
             raw, pages={p.page_id for p in PAGES}, max_tokens=lim.max_tokens, max_dim=lim.max_dim,
             max_chars=lim.max_url_chars,
         )
     except LinkError as exc:
-        flash("warning", f"This link could not be opened ({exc}) The chapter's defaults are shown instead.",
-              where="page")
+        state.flash("warning", f"This link could not be opened ({exc}) The chapter's defaults are shown instead.",
+                    where="page")
         return
-    if state.matrix is not None:
-        set_matrix(state.matrix)
-    st.session_state[CONTROLS] = state.controls
-    flash("success", "Opened a shared link: inputs and controls are as they were shared.", where="page")
+    if shared.matrix is not None:
+        state.set_matrix(shared.matrix)
+    state.replace_controls(shared.controls)
+    state.flash("success", "Opened a shared link: inputs and controls are as they were shared.", where="page")
 
 
 def write_link() -> None:
     """Keep ``?s=`` in the address bar equal to the current state."""
-    value, note = encode_state(get_matrix(), st.session_state.get(CONTROLS, {}))
-    st.session_state["_share_note"] = note
-    if len(value) > limits().max_url_chars:
-        st.session_state["_share_note"] = "The state is too large for a link; download the matrix as CSV."
+    encoded, note = encode_state(state.get_matrix(), state.controls())
+    state.set_share_note(note)
+    if len(encoded) > limits().max_url_chars:
+        state.set_share_note("The state is too large for a link; download the matrix as CSV.")
         if PARAM in st.query_params:
             del st.query_params[PARAM]
         return
-    if st.query_params.get(PARAM) != value:
-        st.query_params[PARAM] = value
-
-
-def share_note() -> str:
-    return st.session_state.get("_share_note", "")
+    if st.query_params.get(PARAM) != encoded:
+        st.query_params[PARAM] = encoded

@@ -23,7 +23,8 @@ def _preload() -> None:
     import torch  # noqa: F401
 
     import attention  # noqa: F401
-    import ui.view  # noqa: F401
+    import ui.draw  # noqa: F401
+    import ui.page  # noqa: F401
 
 
 def main() -> None:

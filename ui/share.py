@@ -18,8 +18,6 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from .matrix import InputError, InputMatrix, from_rows, random_matrix
 
 __all__ = ["LinkError", "SharedState", "encode_state", "decode_state", "PARAM"]
@@ -163,9 +161,3 @@ def decode_state(
             clean[name] = _check_value(value, f"control {name!r} on {page_id}")
         state.controls[page_id] = clean
     return state
-
-
-def same_values(a: InputMatrix, b: InputMatrix, tol: float = 1e-6) -> bool:
-    return a.tokens == b.tokens and a.values.shape == b.values.shape and bool(
-        np.allclose(a.values, b.values, atol=tol, rtol=1e-5)
-    )

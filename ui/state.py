@@ -1,10 +1,10 @@
-"""Session state: the one shared input matrix and each page's controls.
+"""Session state: the one home of every key the app keeps in ``st.session_state``.
 
-Streamlit forgets a widget's value when its page is not shown. The
-canonical values therefore live in ``st.session_state`` under our own keys
-(``matrix`` and ``controls``), and widgets are re-seeded from them on every
-run, so nothing resets when the learner switches pages. Each page has its own
-controls (3.4 starts from seed 123, 3.5 from seed 789, as in the book).
+Streamlit forgets a widget's value when its page is not shown. The canonical
+values therefore live under the app's own keys (the matrix, and each page's
+controls), and widgets are re-seeded from them on every run, so nothing resets
+when the learner switches pages. No other module reads or writes
+``st.session_state``: they call the functions here.
 """
 
 from __future__ import annotations
@@ -18,78 +18,115 @@ from .matrix import InputError, InputMatrix, book_matrix, from_frame, from_rows
 from .settings import limits
 
 __all__ = [
-    "get_matrix",
-    "set_matrix",
-    "control",
-    "page_controls",
-    "current_page",
-    "set_current_page",
-    "editor_key",
-    "apply_editor_change",
+    "Key",
     "adopt_matrix",
-    "flash",
-    "take_flash",
+    "apply_editor_change",
+    "control",
+    "controls",
+    "current_page",
+    "editor_key",
+    "first_run_of_session",
     "fits",
+    "flash",
+    "get_matrix",
+    "last_good",
+    "page_controls",
+    "remember_good",
+    "replace_controls",
+    "set_current_page",
+    "set_matrix",
+    "set_share_note",
+    "share_note",
+    "take_flash",
+    "upload_key",
+    "value",
+    "set_value",
 ]
 
-MATRIX = "matrix"
-CONTROLS = "controls"
-EDITOR_VERSION = "editor_version"
-PAGE = "current_page"
+
+class Key:
+    """Every session-state key of the app (widget keys included)."""
+
+    MATRIX = "matrix"
+    CONTROLS = "controls"
+    EDITOR_VERSION = "editor_version"
+    PAGE = "current_page"
+    FLASH = "_flash"
+    SHARE_NOTE = "_share_note"
+    LINK_LOADED = "_link_loaded"
+    LAST_GOOD = "_last_good"
+    # sidebar widgets
+    PRESET = "preset"
+    RAND_TOKENS = "rand_tokens"
+    RAND_DIM = "rand_dim"
+    RAND_SEED = "rand_seed"
+    MATRIX_WIDTH = "matrix_width"
+
+
+def value(key: str, default: Any = None) -> Any:
+    """A widget's current value (sidebar widgets keyed with :class:`Key`)."""
+    return st.session_state.get(key, default)
+
+
+def set_value(key: str, new: Any) -> None:
+    st.session_state[key] = new
+
+
+# ----- the shared input matrix ------------------------------------------------------------
 
 
 def get_matrix() -> InputMatrix:
-    if MATRIX not in st.session_state:
-        st.session_state[MATRIX] = book_matrix()
-    return st.session_state[MATRIX]
+    if Key.MATRIX not in st.session_state:
+        st.session_state[Key.MATRIX] = book_matrix()
+    return st.session_state[Key.MATRIX]
 
 
 def set_matrix(matrix: InputMatrix) -> None:
-    st.session_state[MATRIX] = matrix
-    # A new key makes the data editor start again from the new matrix.
-    st.session_state[EDITOR_VERSION] = st.session_state.get(EDITOR_VERSION, 0) + 1
+    st.session_state[Key.MATRIX] = matrix
+    # A new key makes the data editor and the uploader start again from the new matrix.
+    st.session_state[Key.EDITOR_VERSION] = st.session_state.get(Key.EDITOR_VERSION, 0) + 1
 
 
 def editor_key() -> str:
-    return f"matrix_editor_{st.session_state.get(EDITOR_VERSION, 0)}"
+    return f"matrix_editor_{st.session_state.get(Key.EDITOR_VERSION, 0)}"
 
 
-def flash(kind: str, message: str, where: str = "matrix") -> None:
-    """Queue a message to show at a place on the next run (callbacks cannot draw)."""
-    st.session_state.setdefault("_flash", {})[where] = (kind, message)
-
-
-def take_flash(where: str) -> tuple[str, str] | None:
-    return st.session_state.get("_flash", {}).pop(where, None)
+def upload_key() -> str:
+    return f"upload_{st.session_state.get(Key.EDITOR_VERSION, 0)}"
 
 
 def apply_editor_change(key: str) -> None:
     """on_change of the data editor: apply the edit if valid, else explain and keep the old matrix."""
     edits = st.session_state.get(key, {})
-    df = get_matrix().frame()
+    lim = limits()
     try:
-        for row, changes in edits.get("edited_rows", {}).items():
-            for col, value in changes.items():
-                if col not in df.columns:
-                    continue
-                df[col] = df[col].astype(object)
-                df.at[int(row), col] = value
-        deleted = sorted(int(i) for i in edits.get("deleted_rows", []))
-        if deleted:
-            df = df.drop(index=deleted).reset_index(drop=True)
-        for added in edits.get("added_rows", []):
-            new = {c: added.get(c, 0.0 if c != "token" else None) for c in df.columns}
-            if new["token"] in (None, ""):
-                new["token"] = f"t{len(df) + 1}"
-            df = df.astype(object)
-            df.loc[len(df)] = [new[c] for c in df.columns]
-        lim = limits()
+        df = _edited_frame(get_matrix(), edits)
         matrix = from_frame(df, max_tokens=lim.max_tokens, max_dim=lim.max_dim)
     except InputError as exc:
         flash("error", f"That edit was not applied: {exc} The matrix keeps its last valid values.")
         set_matrix(get_matrix())  # reset the editor to the last good matrix
         return
     set_matrix(matrix)
+
+
+def _edited_frame(matrix: InputMatrix, edits: dict[str, Any]):
+    """The matrix's table with the data editor's edited, deleted and added rows applied."""
+    df = matrix.frame()
+    for row, changes in edits.get("edited_rows", {}).items():
+        for col, new in changes.items():
+            if col in df.columns:
+                df[col] = df[col].astype(object)
+                df.at[int(row), col] = new
+    deleted = sorted(int(i) for i in edits.get("deleted_rows", []))
+    if deleted:
+        df = df.drop(index=deleted).reset_index(drop=True)
+    for added in edits.get("added_rows", []):
+        new_row = {c: added.get(c, 0.0 if c != "token" else None) for c in df.columns}
+        if new_row["token"] in (None, ""):
+            new_row["token"] = f"t{len(df) + 1}"
+        df = df.astype(object)
+        df.loc[len(df)] = [new_row[c] for c in df.columns]
+    return df
 
 
 def adopt_matrix(tokens: list[str], rows: list[list[float]], source: str) -> None:
@@ -105,62 +142,78 @@ def adopt_matrix(tokens: list[str], rows: list[list[float]], source: str) -> Non
     flash("success", f"Now the input of every page: {source} ({matrix.num_tokens} tokens × {matrix.dim} dimensions).")
 
 
+# ----- messages queued by callbacks (which cannot draw) ------------------------------------
+
+
+def flash(kind: str, message: str, where: str = "matrix") -> None:
+    """Queue a message to show at a place on the next run."""
+    st.session_state.setdefault(Key.FLASH, {})[where] = (kind, message)
+
+
+def take_flash(where: str) -> tuple[str, str] | None:
+    return st.session_state.get(Key.FLASH, {}).pop(where, None)
+
+
+# ----- pages and their controls ------------------------------------------------------------
+
+
 def current_page() -> str | None:
-    return st.session_state.get(PAGE)
+    return st.session_state.get(Key.PAGE)
 
 
 def set_current_page(page_id: str) -> None:
-    st.session_state[PAGE] = page_id
+    st.session_state[Key.PAGE] = page_id
+
+
+def controls() -> dict[str, dict[str, Any]]:
+    """Every page's control values (what a shared link carries)."""
+    return st.session_state.setdefault(Key.CONTROLS, {})
+
+
+def replace_controls(new: dict[str, dict[str, Any]]) -> None:
+    st.session_state[Key.CONTROLS] = new
 
 
 def page_controls(page_id: str) -> dict[str, Any]:
-    return st.session_state.setdefault(CONTROLS, {}).setdefault(page_id, {})
+    return controls().setdefault(page_id, {})
 
 
-def fits(value: Any, default: Any, kwargs: dict[str, Any]) -> bool:
-    """Would the widget accept ``value``? (Stored and linked values may be stale or hostile.)"""
+def fits(new: Any, default: Any, kwargs: dict[str, Any]) -> bool:
+    """Would the widget accept ``new``? (Stored and linked values may be stale or hostile.)"""
     if isinstance(default, bool):
-        return isinstance(value, bool)
-    if isinstance(default, int | float) and not isinstance(default, bool):
-        if isinstance(value, bool) or not isinstance(value, int | float):
+        return isinstance(new, bool)
+    if isinstance(default, int | float):
+        if isinstance(new, bool) or not isinstance(new, int | float):
             return False
-        if isinstance(default, int) and "options" not in kwargs and not isinstance(value, int):
+        if isinstance(default, int) and "options" not in kwargs and not isinstance(new, int):
             return False
         low, high = kwargs.get("min_value"), kwargs.get("max_value")
-        if (low is not None and value < low) or (high is not None and value > high):
+        if (low is not None and new < low) or (high is not None and new > high):
             return False
-    if isinstance(default, str) and not isinstance(value, str):
+    if isinstance(default, str) and not isinstance(new, str):
         return False
-    if isinstance(value, str) and "max_chars" in kwargs and len(value) > kwargs["max_chars"]:
+    if isinstance(new, str) and "max_chars" in kwargs and len(new) > kwargs["max_chars"]:
         return False
-    if "options" in kwargs and value not in list(kwargs["options"]):
-        return False
-    return True
+    return "options" not in kwargs or new in list(kwargs["options"])
 
 
 def control(
-    page_id: str,
-    name: str,
-    default: Any,
-    widget: Callable[..., Any],
-    label: str,
-    *,
-    valid: Callable[[Any], bool] | None = None,
-    **kwargs: Any,
+    page_id: str, name: str, default: Any, widget: Callable[..., Any], label: str, *,
+    valid: Callable[[Any], bool] | None = None, **kwargs: Any,
 ) -> Any:
     """Draw one widget whose value survives page switches.
 
-    ``widget`` is a Streamlit widget function (``st.slider``...). The value
-    is stored per page; ``valid`` rejects a stored value that no longer fits
-    (e.g. a head count after d_out changed), falling back to ``default``.
+    ``widget`` is a Streamlit widget function (``st.slider``...). The value is
+    stored per page; ``valid`` rejects a stored value that no longer fits (e.g. a
+    head count after d_out changed), falling back to ``default``.
     """
     store = page_controls(page_id)
-    value = store.get(name, default)
-    if (valid is not None and not valid(value)) or not fits(value, default, kwargs):
-        value = default
+    stored = store.get(name, default)
+    if (valid is not None and not valid(stored)) or not fits(stored, default, kwargs):
+        stored = default
     key = f"w:{page_id}:{name}"
-    if st.session_state.get(key, value) != value or key not in st.session_state:
-        st.session_state[key] = value
+    if key not in st.session_state or st.session_state[key] != stored:
+        st.session_state[key] = stored
 
     def _save() -> None:
         store[name] = st.session_state[key]
@@ -168,3 +221,33 @@ def control(
     result = widget(label, key=key, on_change=_save, **kwargs)
     store[name] = result
     return result
+
+
+# ----- the last result that could be computed, per page -------------------------------------
+
+
+def last_good(page_id: str, slot: int) -> Callable[[], Any] | None:
+    return st.session_state.get(Key.LAST_GOOD, {}).get((page_id, slot))
+
+
+def remember_good(page_id: str, slot: int, compute: Callable[[], Any]) -> None:
+    st.session_state.setdefault(Key.LAST_GOOD, {})[(page_id, slot)] = compute
+
+
+# ----- the shareable link -------------------------------------------------------------------
+
+
+def first_run_of_session() -> bool:
+    """True once per session: the run that should adopt a shared link's state."""
+    if st.session_state.get(Key.LINK_LOADED):
+        return False
+    st.session_state[Key.LINK_LOADED] = True
+    return True
+
+
+def share_note() -> str:
+    return st.session_state.get(Key.SHARE_NOTE, "")
+
+
+def set_share_note(note: str) -> None:
+    st.session_state[Key.SHARE_NOTE] = note

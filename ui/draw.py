@@ -1,0 +1,113 @@
+"""Drawing helpers: a trace's steps as heatmaps, bars, printed tensors, tables and source.
+
+They take plain records from the ``attention`` package (traces, steps, comparisons)
+and draw them; they compute nothing but the chart data.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+import torch
+
+from attention import Trace
+
+from . import charts
+from .content import app_text
+
+__all__ = [
+    "show_chart", "show_comparisons", "show_heads", "show_matrix", "show_row", "show_shapes", "show_source",
+    "show_tensor", "show_vector", "tensor_text",
+]
+
+
+def show_chart(spec: dict, width: str = "content") -> None:
+    """Draw a Vega-Lite spec from ui.charts."""
+    st.vega_lite_chart(spec=spec, width=width)
+
+
+def _numpy(t: torch.Tensor | None) -> np.ndarray | None:
+    return None if t is None else t.detach().cpu().float().numpy()
+
+
+def tensor_text(t: torch.Tensor) -> str:
+    """The tensor as PyTorch prints it (4 decimals), as in the book."""
+    return repr(t.detach().cpu())
+
+
+def show_tensor(trace: Trace, name: str, *, caption: str | None = None) -> None:
+    """A step printed as PyTorch prints it, under its name, shape and meaning."""
+    step = trace.step(name)
+    st.caption(caption or f"`{name}` {step.shape_text()}: {step.meaning}")
+    # Vectors wrap; matrices keep their rows intact and scroll sideways when narrow.
+    st.code(tensor_text(step.tensor), language="text", wrap_lines=step.tensor.dim() <= 1)
+
+
+def show_matrix(
+    trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str], *, kind: str = "weights",
+    index: tuple[int, ...] = (), title: str | None = None, row_title: str = "query", col_title: str = "key",
+    masked: bool = False, printed: bool = True,
+) -> None:
+    """A heatmap of a 2-D slice of a step (``index`` picks batch/head), with its printed tensor.
+
+    ``masked`` hatches the cells the computation hid (:meth:`Trace.hidden_cells`).
+    """
+    tensor = trace[name][index] if index else trace[name]
+    hidden = _numpy(trace.hidden_cells(index)) if masked else None
+    show_chart(charts.heatmap(_numpy(tensor), rows, cols, title=title or name, kind=kind, masked=hidden,
+                              row_title=row_title, col_title=col_title))
+    if printed:
+        with st.expander(app_text("printed_tensor", name=name, shape=tuple(tensor.shape))):
+            st.code(tensor_text(tensor), language="text", wrap_lines=tensor.dim() <= 1)
+
+
+def show_heads(trace: Trace, rows: Sequence[str], cols: Sequence[str], *, batch: int = 0) -> None:
+    """One heatmap per head of the applied weights (batch element ``batch``), hidden cells hatched."""
+    weights = trace.applied_weights.tensor[batch]  # (heads, queries, keys)
+    hidden = trace.hidden_cells((batch, 0))
+    show_chart(charts.head_grid(_numpy(weights), rows, cols, masked=_numpy(hidden)))
+
+
+def show_vector(trace: Trace, name: str, labels: Sequence[str], *, title: str | None = None,
+                value_title: str = "value", domain: tuple[float, float] | None = None) -> None:
+    """A 1-D step as one bar per token."""
+    show_chart(charts.bars(_numpy(trace[name]), labels, title=title or name, value_title=value_title,
+                           domain=domain), width="stretch")
+
+
+def show_row(trace: Trace, name: str, row: int, labels: Sequence[str], *, title: str,
+             value_title: str = "weight", domain: tuple[float, float] | None = (0, 1)) -> None:
+    """One row of a 2-D step as bars (e.g. one query's weights)."""
+    show_chart(charts.bars(_numpy(trace[name])[row], labels, title=title, value_title=value_title, domain=domain),
+               width="stretch")
+
+
+def show_shapes(trace: Trace, names: Sequence[str] | None = None) -> None:
+    """The shape tracer: every step's shape, axes and meaning."""
+    rows = [{"step": s.name, "shape": str(s.shape), "axes": s.shape_text(), "meaning": s.meaning}
+            for s in trace if names is None or s.name in names]
+    st.table(pd.DataFrame(rows).set_index("step"))
+
+
+def show_comparisons(trace: Trace, tol: float = 1e-5) -> None:
+    """Each pair of methods that should agree, with their largest difference."""
+    for c in trace.comparisons:
+        key = "comparison_agree" if c.agrees(tol) else "comparison_differ"
+        st.markdown(app_text(key, a=c.label_a, b=c.label_b, diff=f"{c.max_abs_diff:.3g}"))
+
+
+def show_source(*objects: object) -> None:
+    """The package's own source for the step on screen (what ran is what is shown)."""
+    with st.expander(app_text("code_that_ran")):
+        st.caption(app_text("code_new_marker"))
+        for obj in objects:
+            try:
+                source = inspect.getsource(obj)  # type: ignore[arg-type]
+            except (OSError, TypeError):
+                continue
+            st.caption(f"`{getattr(obj, '__module__', '')}.{getattr(obj, '__qualname__', '')}`")
+            st.code(source, language="python")

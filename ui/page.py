@@ -1,0 +1,175 @@
+"""The page controller: a page's header, its controls, and its guarded computation.
+
+A page script calls :func:`start_page`, draws its controls through the returned
+:class:`Page`, asks it to ``compute`` with the ``attention`` package, and draws
+the result with :mod:`ui.draw`. It does no tensor math and holds no words: the
+words come from the page's content file (:mod:`ui.content`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import streamlit as st
+import torch
+
+from attention import NORMALISATIONS, AttentionConfig, Trace
+
+from . import state
+from .content import PageText, app_text, page_text
+from .export import MAX_EXPORT_ELEMENTS, trace_to_csv
+from .frame import ensure_frame
+from .matrix import InputMatrix
+from .settings import limits
+
+__all__ = ["Page", "start_page"]
+
+T = TypeVar("T")
+REMEMBER_UP_TO = 100_000  # inputs larger than this are not kept per page for the last-good fallback
+
+
+@dataclass
+class Page:
+    page_id: str
+    matrix: InputMatrix
+    text: PageText
+    _computations: int = field(default=0, repr=False)
+
+    # ----- the shared input ------------------------------------------------------------------
+    @property
+    def inputs(self) -> torch.Tensor:
+        return self.matrix.tensor()
+
+    @property
+    def labels(self) -> list[str]:
+        return self.matrix.labels()
+
+    def attention_config(self, **fields: Any) -> AttentionConfig:
+        """The module's shape for this page's input: d_in and context_length from the matrix."""
+        fields.setdefault("context_length", self.matrix.num_tokens)
+        return AttentionConfig(d_in=self.matrix.dim, **fields)
+
+    # ----- controls ------------------------------------------------------------------------------
+    def control(self, name: str, default: Any, widget: Callable[..., Any], label: str, **kw: Any) -> Any:
+        return state.control(self.page_id, name, default, widget, label, **kw)
+
+    def query_token(self, default: int = 1, label: str | None = None) -> int:
+        n, labels = self.matrix.num_tokens, self.labels
+        return int(self.control(
+            "query", min(default, n - 1), st.selectbox, label or app_text("query_token"), options=list(range(n)),
+            format_func=lambda i: f"x({i + 1}) “{labels[i]}”", valid=lambda v: isinstance(v, int) and 0 <= v < n,
+            help=app_text("query_token_help"),
+        ))
+
+    def normalisation(self, *, horizontal: bool = False) -> str:
+        """How scores become weights (3.3): one of attention's NORMALISATIONS."""
+        return str(self.control("normalisation", "softmax", st.radio, app_text("normalisation"),
+                                options=list(NORMALISATIONS), horizontal=horizontal,
+                                format_func=lambda m: app_text(f"normalisation_{m}")))
+
+    def causal(self, default: bool) -> bool:
+        return bool(self.control("causal", default, st.toggle, app_text("causal"), help=app_text("causal_help")))
+
+    def dropout(self, default: float = 0.0) -> tuple[float, bool]:
+        p = self.control("dropout", default, st.slider, app_text("dropout"), min_value=0.0, max_value=0.9,
+                         step=0.05, help=app_text("dropout_help"))
+        training = self.control("training", True, st.toggle, app_text("training"), help=app_text("training_help"))
+        return float(p), bool(training)
+
+    def seed(self, default: int, label: str | None = None, name: str = "seed") -> int:
+        return int(self.control(name, default, st.number_input, label or app_text("seed"), min_value=0,
+                                max_value=2**31 - 1, step=1, help=app_text("seed_help")))
+
+    def d_out(self, default: int = 2, *, label: str = "d_out", max_value: int = 64) -> int:
+        return int(self.control("d_out", default, st.number_input, label, min_value=1, max_value=max_value,
+                                step=1, help=app_text("d_out_help")))
+
+    def heads(self, d_out: int, default: int = 2) -> int:
+        """A head count that divides ``d_out``: only divisors are offered."""
+        options = [h for h in range(1, min(d_out, limits().max_heads) + 1) if d_out % h == 0]
+        fallback = default if default in options else options[-1 if default > options[-1] else 0]
+        return int(self.control("num_heads", fallback, st.select_slider, app_text("num_heads"), options=options,
+                                valid=lambda v: v in options, help=app_text("num_heads_help", d_out=d_out)))
+
+    def batch_size(self) -> int:
+        return int(self.control("batch", 2, st.number_input, app_text("batch_size"), min_value=1,
+                                max_value=limits().max_batch))
+
+    def qkv_bias(self, label: str = "qkv_bias") -> bool:
+        return bool(self.control("qkv_bias", False, st.toggle, label))
+
+    # ----- computation ---------------------------------------------------------------------------
+    def compute(self, run: Callable[[], T]) -> T:
+        """Run ``run()``; on bad settings explain, and show the last settings that worked.
+
+        When there is nothing to show at all, the rest of the page is not drawn.
+        """
+        slot, self._computations = self._computations, self._computations + 1
+        try:
+            result = run()
+        except (ValueError, TypeError) as exc:
+            st.error(app_text("cannot_compute", error=exc), icon="⚠️")
+            result = self._last_good(slot)
+        else:
+            if self.matrix.num_tokens * self.matrix.dim <= REMEMBER_UP_TO:
+                state.remember_good(self.page_id, slot, run)
+        if result is None:
+            st.stop()
+        self._offer_download(result)
+        return result
+
+    def _last_good(self, slot: int) -> Any:
+        previous = state.last_good(self.page_id, slot)
+        if previous is None:
+            return None
+        st.info(app_text("showing_last_good"))
+        try:
+            return previous()
+        except (ValueError, TypeError):
+            return None
+
+    def _offer_download(self, result: Any) -> None:
+        """A CSV of every recorded step; built only when the learner clicks."""
+        traces = _traces_of(result)
+        if not traces:
+            return
+        size = sum(step.tensor.numel() for _, t in traces for step in t)
+        if size > MAX_EXPORT_ELEMENTS:
+            # The deferred download would keep every tensor alive for the session: not at this size.
+            st.caption(app_text("too_large_to_download", size=f"{size:,}"))
+            return
+
+        def build() -> str:
+            parts = [trace_to_csv(t, prefix=p) for p, t in traces]
+            return parts[0] + "".join(part.split("\n", 1)[1] for part in parts[1:])
+
+        st.download_button(
+            app_text("download_results"), data=build, file_name=f"{self.page_id}-results.csv", mime="text/csv",
+            key=f"download:{self.page_id}:{self._computations}", on_click="ignore", icon=":material/download:",
+        )
+
+
+def _traces_of(result: Any) -> list[tuple[str, Trace]]:
+    """The traces a result holds: itself, or the Trace fields of a result record."""
+    if isinstance(result, Trace):
+        return [("", result)]
+    if hasattr(result, "__dataclass_fields__"):
+        return [(f"{name}.", value) for name, value in vars(result).items() if isinstance(value, Trace)]
+    return []
+
+
+def start_page(page_id: str) -> Page:
+    """Title, explanation and formula from the page's content file; returns the page's controller."""
+    ensure_frame()
+    state.set_current_page(page_id)
+    text = page_text(page_id)
+    st.title(text.title)
+    flashed = state.take_flash("page")
+    if flashed:
+        getattr(st, flashed[0])(flashed[1])
+    st.markdown(text.intro)
+    if text.formula:
+        st.latex(text.formula)
+    return Page(page_id, state.get_matrix(), text)
