@@ -10,17 +10,18 @@ import logging
 
 import streamlit as st
 
+from ui.content import app_text
 from ui.frame import frame_active
 from ui.heap import freeze_import_heap
 from ui.link import load_link_once, write_link
-from ui.pages import GROUPS, PAGES
+from ui.pages import GROUPS, PAGES, group_title
 from ui.sidebar import input_panel
 
 freeze_import_heap()  # once per process: keeps the after-run GC from walking torch's heap
-st.set_page_config(page_title="Attention, live — LLMs from scratch, ch. 3", page_icon="🔦", layout="wide")
+st.set_page_config(page_title=app_text("page_title"), page_icon="🔦", layout="wide")
 
 pages = {
-    group: [
+    group_title(group): [
         st.Page(p.file, title=p.title, default=True) if i == 0 else st.Page(p.file, title=p.title, url_path=p.page_id)
         for i, p in enumerate(PAGES)
         if p.group == group
@@ -35,8 +36,5 @@ try:
         current.run()
 except Exception:  # the last line of defence: a learner never sees a traceback
     logging.getLogger("attention_app").exception("page failed")
-    st.error(
-        "Something went wrong while drawing this page. Your inputs are kept; try another "
-        "setting, or press *Reset* in the sidebar to return to the chapter's example."
-    )
+    st.error(app_text("page_failed"))
 write_link()

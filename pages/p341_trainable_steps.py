@@ -4,20 +4,7 @@ from attention import self_attention_step_by_step
 from attention.core import attend
 from ui.view import show_shapes, show_source, show_tensor, show_vector, start_page
 
-page = start_page(
-    "trainable-steps",
-    """
-Now three matrices, **W_query**, **W_key** and **W_value**, project each input into
-a query, a key and a value of width `d_out`. During training they are learned;
-here they are drawn with `torch.rand` after `torch.manual_seed(seed)`, as in the
-book. The score of the query with key j is `q · k(j)`; before the softmax it is
-divided by √d_k so that wide vectors do not push the softmax into a region with
-tiny gradients.
-""",
-    r"q^{(i)} = x^{(i)} W_q \quad k^{(j)} = x^{(j)} W_k \quad v^{(j)} = x^{(j)} W_v \qquad"
-    r"\alpha_{ij} = \mathrm{softmax}_j\!\left(\frac{q^{(i)}\cdot k^{(j)}}{\sqrt{d_k}}\right) \quad "
-    r"z^{(i)} = \sum_j \alpha_{ij} v^{(j)}",
-)
+page = start_page("trainable-steps")
 c1, c2, c3 = st.columns(3)
 with c1:
     q = page.query_token(default=1)
@@ -33,35 +20,36 @@ trace = page.compute(self_attention_step_by_step, page.inputs, d_out=d_out, seed
 if trace is None:
     st.stop()
 labels = page.labels
-st.subheader("1. The weight matrices")
+st.subheader(page.text("weights_heading"))
 cols = st.columns(3)
 for col, name in zip(cols, ("W_query", "W_key", "W_value"), strict=True):
     with col:
         show_tensor(trace, name)
-st.subheader(f"2. Query, key and value of x({q + 1}) “{labels[q]}”")
+st.subheader(page.text("projections_heading", q=q + 1, token=labels[q]))
 cols = st.columns(3)
 for col, name in zip(cols, ("query", "key_of_query", "value_of_query"), strict=True):
     with col:
         show_tensor(trace, name)
-st.subheader("3. All keys and values")
+st.subheader(page.text("keys_values_heading"))
 c1, c2 = st.columns(2)
 with c1:
     show_tensor(trace, "keys")
 with c2:
     show_tensor(trace, "values")
-st.subheader("4. Scores, scaling and weights")
+st.subheader(page.text("scores_heading"))
 show_tensor(trace, "omega_qq")
 c1, c2 = st.columns(2)
 with c1:
-    show_vector(trace, "scores", labels, title=f"Scores ω({q + 1}, j) = q · k(j)", value_title="score")
+    show_vector(trace, "scores", labels, title=page.text("scores_title", q=q + 1),
+                value_title=page.text("axis_score"))
     show_tensor(trace, "scores")
 with c2:
     final = "dropped_weights" if "dropped_weights" in trace else "weights"
-    show_vector(trace, final, labels, title="Weights softmax(ω / √d_k)", value_title="weight",
+    show_vector(trace, final, labels, title=page.text("weights_title"), value_title=page.text("axis_weight"),
                 domain=(0, 1))
     show_tensor(trace, final)
-st.subheader(f"5. Context vector z({q + 1})")
+st.subheader(page.text("context_heading", q=q + 1))
 show_tensor(trace, "context")
-st.subheader("Shapes")
+st.subheader(page.text("shapes_heading"))
 show_shapes(trace)
 show_source(self_attention_step_by_step, attend)

@@ -5,19 +5,7 @@ from attention.explore import weight_splits
 from ui.settings import limits
 from ui.view import show_heads, show_shapes, show_source, show_tensor, start_page
 
-page = start_page(
-    "weight-splits",
-    """
-Instead of separate modules, `MultiHeadAttention` projects once with `d_out`-wide
-matrices and **splits** the result into heads: `.view` cuts each token's vector into
-`num_heads` pieces of `head_dim = d_out / num_heads`, and `.transpose(1, 2)` groups
-the pieces by head. One batched matrix product then computes every head's scores.
-Afterwards the heads are transposed back and merged with `.contiguous().view`, and
-`out_proj` mixes them. Follow the shapes in the tracer below.
-""",
-    r"Q \in \mathbb{R}^{B\times T\times d_{out}} \xrightarrow{\text{view}} B\times T\times h\times d_h"
-    r"\xrightarrow{\text{transpose}} B\times h\times T\times d_h",
-)
+page = start_page("weight-splits")
 lim = limits()
 n = page.matrix.num_tokens
 c1, c2, c3, c4 = st.columns(4)
@@ -28,7 +16,8 @@ with c2:
     num_heads = page.heads(d_out, default=2, max_heads=lim.max_heads)
     qkv_bias = page.control("qkv_bias", False, st.toggle, "qkv_bias")
 with c3:
-    batch_size = page.control("batch", 2, st.number_input, "Batch size", min_value=1, max_value=lim.max_batch)
+    batch_size = page.control("batch", 2, st.number_input, page.text("batch_label"), min_value=1,
+                              max_value=lim.max_batch)
     causal = page.causal(default=True)
 with c4:
     p, training = page.dropout(0.0)
@@ -42,20 +31,16 @@ trace = page.compute(weight_splits, page.inputs, batch_size=1 if large else batc
 if trace is None:
     st.stop()
 if large:
-    st.info(f"{n} tokens × {num_heads} heads is large: only batch element 0 and the steps below are "
-            "kept, and heatmaps are averaged over blocks.")
+    st.info(page.text("large", tokens=n, heads=num_heads))
 labels = page.labels
 final = "dropped_weights" if "dropped_weights" in trace else "weights"
-st.subheader("Shape tracer")
+st.subheader(page.text("tracer_heading"))
 show_shapes(trace)
-st.subheader(f"Per-head weights (head_dim = {trace.info['head_dim']})")
+st.subheader(page.text("heads_heading", head_dim=trace.info["head_dim"]))
 show_heads(trace[final][0], labels, labels, masked=future_mask(n) if causal else None)
 if not large:
     show_tensor(trace, "output")
-st.subheader("Exercise 3.3: GPT-2-sized attention")
-st.markdown(
-    f"`MultiHeadAttention(768, 768, context_length=1024, dropout=0.0, num_heads=12)` has "
-    f"**{trace.info['gpt2_parameters']:,}** parameters: 4 × (768 × 768) weights + 768 output bias. "
-    f"This page's module has {trace.info['parameters']:,}."
-)
+st.subheader(page.text("gpt2_heading"))
+st.markdown(page.text("gpt2_body", gpt2_parameters=trace.info["gpt2_parameters"],
+                      parameters=trace.info["parameters"]))
 show_source(MultiHeadAttention)

@@ -18,10 +18,10 @@ import torch
 from attention import NORMALISATIONS, Trace
 
 from . import charts
+from .content import page_text
 from .export import MAX_EXPORT_ELEMENTS, trace_to_csv
 from .frame import ensure_frame
 from .matrix import InputMatrix
-from .pages import PAGES
 from .state import control, get_matrix, set_current_page, take_flash
 
 __all__ = ["Page", "start_page"]
@@ -34,6 +34,10 @@ NORMALISATION_NAMES = {"sum": "divide by the sum", "softmax_naive": "naive softm
 class Page:
     page_id: str
     matrix: InputMatrix
+
+    def text(self, key: str, /, **values: Any) -> str:
+        """This page's words (pages/content/<lang>/<page_id>.toml), ``values`` filled in."""
+        return page_text(self.page_id)(key, **values)
 
     # ----- inputs and controls -------------------------------------------------
     @property
@@ -148,17 +152,18 @@ class Page:
         )
 
 
-def start_page(page_id: str, intro: str, formula: str | None = None) -> Page:
-    """Title (from the page list), explanation and formula; returns the page's context."""
+def start_page(page_id: str) -> Page:
+    """Title, explanation and formula (from the page's content file); returns the page's context."""
     ensure_frame()
     set_current_page(page_id)
-    st.title(next(p.title for p in PAGES if p.page_id == page_id))
+    words = page_text(page_id)
+    st.title(words.title)
     flashed = take_flash("page")
     if flashed:
         getattr(st, flashed[0])(flashed[1])
-    st.markdown(intro)
-    if formula:
-        st.latex(formula)
+    st.markdown(words.intro)
+    if words.formula:
+        st.latex(words.formula)
     return Page(page_id, get_matrix())
 
 
