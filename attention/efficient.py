@@ -143,9 +143,10 @@ class FastMultiHeadAttention(nn.Module):
     def load_from(self, mha: MultiHeadAttention) -> FastMultiHeadAttention:
         """Take a book MultiHeadAttention's weights: stack W_query, W_key, W_value."""
         _check_same_shape(self.config, mha)
-        self.qkv.weight.copy_(torch.cat([mha.W_query.weight, mha.W_key.weight, mha.W_value.weight]))
+        weight, bias = _stacked_qkv(mha)
+        self.qkv.weight.copy_(weight)
         if self.qkv.bias is not None:
-            self.qkv.bias.copy_(torch.cat([mha.W_query.bias, mha.W_key.bias, mha.W_value.bias]))
+            self.qkv.bias.copy_(bias)
         self.out_proj.load_state_dict(mha.out_proj.state_dict())
         return self
 
@@ -189,13 +190,10 @@ class TorchMultiheadAttention(nn.Module):
     @torch.no_grad()
     def load_from(self, book: MultiHeadAttention) -> TorchMultiheadAttention:
         _check_same_shape(self.config, book)
-        m = self.mha
-        m.in_proj_weight.copy_(torch.cat([book.W_query.weight, book.W_key.weight, book.W_value.weight]))
-        if book.W_query.bias is not None:
-            m.in_proj_bias.copy_(torch.cat([book.W_query.bias, book.W_key.bias, book.W_value.bias]))
-        else:
-            m.in_proj_bias.zero_()
-        m.out_proj.load_state_dict(book.out_proj.state_dict())
+        weight, bias = _stacked_qkv(book)
+        self.mha.in_proj_weight.copy_(weight)
+        self.mha.in_proj_bias.copy_(torch.zeros(weight.shape[0]) if bias is None else bias)
+        self.mha.out_proj.load_state_dict(book.out_proj.state_dict())
         return self
 
     def forward(
@@ -212,6 +210,13 @@ class TorchMultiheadAttention(nn.Module):
             average_attn_weights=False, is_causal=cfg.causal,
         )
         return out, weights
+
+
+def _stacked_qkv(book: MultiHeadAttention) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """The book module's three projections as one (3 * d_out, d_in) weight and its bias, Q, K, V in order."""
+    layers = (book.W_query, book.W_key, book.W_value)
+    bias = None if book.W_query.bias is None else torch.cat([layer.bias for layer in layers])
+    return torch.cat([layer.weight for layer in layers]), bias
 
 
 def _check_config(config: object) -> None:

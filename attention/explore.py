@@ -178,6 +178,7 @@ class SplitsResult:
     batch_shape: tuple[int, ...]
     reduced: bool  # large input: only batch element 0 and the steps drawn were kept
     batched_product: Trace  # the chapter's a @ a.transpose(2, 3) example
+    gpt2_parameters: int  # Exercise 3.3
 
 
 SPLITS_KEPT_WHEN_LARGE = ("queries", "queries_split", "queries_by_head", "weights", "dropped_weights", "context",
@@ -197,7 +198,8 @@ def weight_splits(inputs: torch.Tensor, config: AttentionConfig, run: RunOptions
         mha = MultiHeadAttention(*config.book_args(), causal=config.causal)
     batch = make_batch(inputs, 1 if reduced else run.batch_size)
     trace = _traced(mha, batch, run, keep=SPLITS_KEPT_WHEN_LARGE if reduced else None)
-    return SplitsResult(trace, count_parameters(mha), tuple(batch.shape), reduced, batched_product())
+    return SplitsResult(trace, count_parameters(mha), tuple(batch.shape), reduced, batched_product(),
+                        gpt2_parameter_count())
 
 
 @dataclass(frozen=True)
@@ -206,6 +208,7 @@ class EfficientResult:
     book: MultiHeadAttention
     batch: torch.Tensor
     variants: VariantReport
+    trace: Trace  # the book module's weights (and hidden cells), for drawing
 
 
 def efficient_variants(
@@ -216,4 +219,6 @@ def efficient_variants(
     with seeded(run.seed):
         book = MultiHeadAttention(*config.book_args(), causal=config.causal)
     batch = make_batch(inputs, run.batch_size)
-    return EfficientResult(config, book, batch, compare_variants(book, config, batch))
+    with torch.no_grad():
+        weights = book.trace(batch, keep=("weights",))
+    return EfficientResult(config, book, batch, compare_variants(book, config, batch), weights)

@@ -1,7 +1,7 @@
 import streamlit as st
 
+from ui.page import start_page
 from ui.pages import PAGES, group_title
-from ui.view import start_page
 
 page = start_page("home")
 

@@ -1,7 +1,8 @@
 import streamlit as st
 
 from attention import rnn_bottleneck, simple_self_attention
-from ui.view import show_matrix, show_source, show_vector, start_page
+from ui.draw import show_matrix, show_source, show_vector
+from ui.page import start_page
 
 page = start_page("long-sequences")
 c1, c2, c3 = st.columns(3)
@@ -12,10 +13,8 @@ with c2:
 with c3:
     seed = page.seed(123)
 
-rnn = page.compute(rnn_bottleneck, page.inputs, hidden=hidden, seed=seed, recurrent_scale=scale)
-attn = page.compute(simple_self_attention, page.inputs)
-if rnn is None or attn is None:
-    st.stop()
+rnn = page.compute(lambda: rnn_bottleneck(page.inputs, hidden=hidden, seed=seed, recurrent_scale=scale))
+attn = page.compute(lambda: simple_self_attention(page.inputs))
 labels = page.labels
 left, right = st.columns(2)
 with left:

@@ -1,7 +1,8 @@
 import streamlit as st
 
 from attention import additive_attention
-from ui.view import show_matrix, show_row, show_source, show_vector, start_page
+from ui.draw import show_matrix, show_row, show_source, show_vector
+from ui.page import start_page
 
 page = start_page("dependencies")
 c1, c2, c3 = st.columns(3)
@@ -12,9 +13,7 @@ with c2:
 with c3:
     seed = page.seed(123)
 
-trace = page.compute(additive_attention, page.inputs, hidden=hidden, seed=seed)
-if trace is None:
-    st.stop()
+trace = page.compute(lambda: additive_attention(page.inputs, hidden=hidden, seed=seed))
 labels = page.labels
 left, right = st.columns(2)
 with left:

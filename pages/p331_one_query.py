@@ -1,12 +1,12 @@
 import streamlit as st
 
 from attention import NORMALISATIONS, simple_attention_for_query, softmax_stability_demo
+from attention.core import attend, attend_one_query
 from attention.ops import normalise, softmax_naive
-from ui.view import NORMALISATION_NAMES as NAMES
-from ui.view import show_comparisons, show_source, show_tensor, show_vector, start_page
+from ui.draw import show_comparisons, show_source, show_tensor, show_vector
+from ui.page import normalisation_name, start_page
 
 page = start_page("one-query")
-
 c1, c2, c3 = st.columns(3)
 with c1:
     q = page.query_token(default=1)
@@ -17,11 +17,8 @@ with c3:
     p, training = page.dropout(0.0)
     seed = page.seed(123, page.text("seed_label"))
 
-trace = page.compute(simple_attention_for_query, page.inputs, q, normalisation=norm, causal=causal,
-                     dropout=p, seed=seed, training=training)
-if trace is None:
-    st.stop()
-
+trace = page.compute(lambda: simple_attention_for_query(page.inputs, q, normalisation=norm, causal=causal,
+                                                        dropout=p, seed=seed, training=training))
 labels = page.labels
 left, right = st.columns(2)
 with left:
@@ -29,15 +26,15 @@ with left:
                 value_title=page.text("axis_score"))
     show_tensor(trace, "scores")
 with right:
-    final = "dropped_weights" if "dropped_weights" in trace else "weights"
-    show_vector(trace, final, labels, title=page.text("weights_title", q=q + 1, normalisation=NAMES[norm]),
-                value_title=page.text("axis_weight"), domain=(0, 1))
-    show_tensor(trace, final)
+    weights = trace.applied_weights.name
+    show_vector(trace, weights, labels, value_title=page.text("axis_weight"), domain=(0, 1),
+                title=page.text("weights_title", q=q + 1, normalisation=normalisation_name(norm)))
+    show_tensor(trace, weights)
 
 st.subheader(page.text("normalise_heading"))
 st.markdown(page.text("normalise_body"))
 for method in NORMALISATIONS:
-    show_tensor(trace, f"weights_{method}", caption=f"**{NAMES[method]}**")
+    show_tensor(trace, f"weights_{method}", caption=f"**{normalisation_name(method)}**")
 
 st.subheader(page.text("context_heading", q=q + 1))
 show_tensor(trace, "context")
@@ -45,10 +42,7 @@ show_comparisons(trace)
 
 with st.expander(page.text("stability_heading")):
     st.markdown(page.text("stability_body"))
-    rows = softmax_stability_demo()
-    st.dataframe(
-        [{k: (str(v.tolist()) if hasattr(v, "tolist") else v) for k, v in r.items()} for r in rows],
-        hide_index=True, width="stretch",
-    )
+    st.dataframe([{k: (str(v.tolist()) if hasattr(v, "tolist") else v) for k, v in r.items()}
+                  for r in softmax_stability_demo()], hide_index=True, width="stretch")
 
-show_source(simple_attention_for_query, normalise, softmax_naive)
+show_source(simple_attention_for_query, attend_one_query, attend, normalise, softmax_naive)

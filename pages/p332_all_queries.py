@@ -2,7 +2,8 @@ import streamlit as st
 
 from attention import attention_scores_loop, simple_self_attention
 from attention.core import attend
-from ui.view import show_comparisons, show_matrix, show_source, show_tensor, start_page
+from ui.draw import show_comparisons, show_matrix, show_source, show_tensor
+from ui.page import start_page
 
 page = start_page("all-queries")
 c1, c2 = st.columns(2)
@@ -13,18 +14,14 @@ with c2:
     p, training = page.dropout(0.0)
     seed = page.seed(123, page.text("seed_label"))
 
-trace = page.compute(simple_self_attention, page.inputs, normalisation=norm, causal=causal, dropout=p,
-                     seed=seed, training=training)
-if trace is None:
-    st.stop()
+trace = page.compute(lambda: simple_self_attention(page.inputs, normalisation=norm, causal=causal, dropout=p,
+                                                   seed=seed, training=training))
 labels = page.labels
 left, right = st.columns(2)
 with left:
     show_matrix(trace, "scores", labels, labels, kind="scores", title=page.text("scores_title"))
 with right:
-    final = "dropped_weights" if "dropped_weights" in trace else "weights"
-    show_matrix(trace, final, labels, labels, kind="weights", masked_from="masked_scores",
-                title=page.text("weights_title"))
+    show_matrix(trace, trace.applied_weights.name, labels, labels, masked=True, title=page.text("weights_title"))
 st.subheader(page.text("context_heading"))
 dims = [f"d{j + 1}" for j in range(page.matrix.dim)]
 show_matrix(trace, "context", labels, dims, kind="values", row_title=page.text("axis_token"),

@@ -1,8 +1,9 @@
 import streamlit as st
 
 from attention import self_attention_step_by_step
-from attention.core import attend
-from ui.view import show_shapes, show_source, show_tensor, show_vector, start_page
+from attention.core import attend, attend_one_query
+from ui.draw import show_shapes, show_source, show_tensor, show_vector
+from ui.page import start_page
 
 page = start_page("trainable-steps")
 c1, c2, c3 = st.columns(3)
@@ -15,27 +16,21 @@ with c2:
 with c3:
     p, training = page.dropout(0.0)
 
-trace = page.compute(self_attention_step_by_step, page.inputs, d_out=d_out, seed=seed, query_index=q,
-                     causal=causal, dropout=p, dropout_seed=123, training=training)
-if trace is None:
-    st.stop()
+trace = page.compute(lambda: self_attention_step_by_step(page.inputs, d_out=d_out, seed=seed, query_index=q,
+                                                         causal=causal, dropout=p, training=training))
 labels = page.labels
 st.subheader(page.text("weights_heading"))
-cols = st.columns(3)
-for col, name in zip(cols, ("W_query", "W_key", "W_value"), strict=True):
+for col, name in zip(st.columns(3), ("W_query", "W_key", "W_value"), strict=True):
     with col:
         show_tensor(trace, name)
 st.subheader(page.text("projections_heading", q=q + 1, token=labels[q]))
-cols = st.columns(3)
-for col, name in zip(cols, ("query", "key_of_query", "value_of_query"), strict=True):
+for col, name in zip(st.columns(3), ("query", "key_of_query", "value_of_query"), strict=True):
     with col:
         show_tensor(trace, name)
 st.subheader(page.text("keys_values_heading"))
-c1, c2 = st.columns(2)
-with c1:
-    show_tensor(trace, "keys")
-with c2:
-    show_tensor(trace, "values")
+for col, name in zip(st.columns(2), ("keys", "values"), strict=True):
+    with col:
+        show_tensor(trace, name)
 st.subheader(page.text("scores_heading"))
 show_tensor(trace, "omega_qq")
 c1, c2 = st.columns(2)
@@ -44,12 +39,12 @@ with c1:
                 value_title=page.text("axis_score"))
     show_tensor(trace, "scores")
 with c2:
-    final = "dropped_weights" if "dropped_weights" in trace else "weights"
-    show_vector(trace, final, labels, title=page.text("weights_title"), value_title=page.text("axis_weight"),
+    weights = trace.applied_weights.name
+    show_vector(trace, weights, labels, title=page.text("weights_title"), value_title=page.text("axis_weight"),
                 domain=(0, 1))
-    show_tensor(trace, final)
+    show_tensor(trace, weights)
 st.subheader(page.text("context_heading", q=q + 1))
 show_tensor(trace, "context")
 st.subheader(page.text("shapes_heading"))
 show_shapes(trace)
-show_source(self_attention_step_by_step, attend)
+show_source(self_attention_step_by_step, attend_one_query, attend)

@@ -1,7 +1,8 @@
 import streamlit as st
 
 from attention import causal_attention_step_by_step
-from ui.view import show_comparisons, show_matrix, show_source, show_tensor, start_page
+from ui.draw import show_comparisons, show_matrix, show_source, show_tensor
+from ui.page import start_page
 
 page = start_page("causal-mask")
 c1, c2, c3 = st.columns(3)
@@ -9,21 +10,19 @@ with c1:
     seed = page.seed(789)
 with c2:
     d_out = page.d_out(2)
-    qkv_bias = page.control("qkv_bias", False, st.toggle, "qkv_bias")
+    qkv_bias = page.qkv_bias()
 with c3:
     causal = page.causal(default=True)
 
-trace = page.compute(causal_attention_step_by_step, page.inputs, d_out=d_out, seed=seed,
-                     qkv_bias=qkv_bias, causal=causal)
-if trace is None:
-    st.stop()
+trace = page.compute(lambda: causal_attention_step_by_step(page.inputs, d_out=d_out, seed=seed, qkv_bias=qkv_bias,
+                                                           causal=causal))
 labels = page.labels
 c1, c2 = st.columns(2)
 with c1:
     show_matrix(trace, "weights", labels, labels, title=page.text("unmasked_title"))
 with c2:
     if causal:
-        show_matrix(trace, "masked_scores", labels, labels, kind="scores", masked_from="masked_scores",
+        show_matrix(trace, "masked_scores", labels, labels, kind="scores", masked=True,
                     title=page.text("masked_scores_title"))
 if not causal:
     st.info(page.text("mask_off"))
@@ -38,8 +37,7 @@ with c2:
     show_tensor(trace, "masked_simple_norm")
 st.subheader(page.text("way2_heading"))
 show_tensor(trace, "masked_scores")
-show_matrix(trace, "masked_weights", labels, labels, masked_from="masked_scores",
-            title=page.text("masked_weights_title"))
+show_matrix(trace, "masked_weights", labels, labels, masked=True, title=page.text("masked_weights_title"))
 show_comparisons(trace)
 show_tensor(trace, "context")
 show_source(causal_attention_step_by_step)

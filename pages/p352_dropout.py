@@ -1,7 +1,8 @@
 import streamlit as st
 
 from attention import apply_dropout, causal_attention_step_by_step, dropout_demo
-from ui.view import show_matrix, show_source, show_tensor, start_page
+from ui.draw import show_matrix, show_source, show_tensor
+from ui.page import start_page
 
 page = start_page("dropout")
 c1, c2, c3 = st.columns(3)
@@ -13,24 +14,19 @@ with c2:
 with c3:
     causal = page.causal(default=True)
 
-weights = page.compute(causal_attention_step_by_step, page.inputs, seed=789, causal=causal)
-if weights is None:
-    st.stop()
-source = "masked_weights" if causal else "weights"
-trace = page.compute(dropout_demo, weights[source], p, seed=seed, training=training)
-if trace is None:
-    st.stop()
+weights = page.compute(lambda: causal_attention_step_by_step(page.inputs, seed=789, causal=causal))
+source = weights["masked_weights"] if causal else weights["weights"]
+demo = page.compute(lambda: dropout_demo(source, p, seed=seed, training=training))
 labels = page.labels
-st.metric(page.text("kept_label"), f"{trace.info['kept_fraction']:.2f}",
-          help=page.text("kept_help", expected=1 - p))
+st.metric(page.text("kept_label"), f"{demo.kept_fraction:.2f}", help=page.text("kept_help", expected=1 - p))
 c1, c2 = st.columns(2)
 with c1:
-    show_matrix(trace, "dropped_example", labels, labels, kind="values", title=page.text("ones_title"))
+    show_matrix(demo.trace, "dropped_example", labels, labels, kind="values", title=page.text("ones_title"))
 with c2:
-    show_matrix(trace, "dropped_weights", labels, labels, masked_from=None, title=page.text("weights_title"))
+    show_matrix(demo.trace, "dropped_weights", labels, labels, title=page.text("weights_title"))
 c1, c2 = st.columns(2)
 with c1:
-    show_tensor(trace, "dropped_example")
+    show_tensor(demo.trace, "dropped_example")
 with c2:
-    show_tensor(trace, "dropped_weights")
+    show_tensor(demo.trace, "dropped_weights")
 show_source(dropout_demo, apply_dropout)

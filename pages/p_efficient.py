@@ -1,31 +1,17 @@
 import pandas as pd
 import streamlit as st
 
-from attention import ATTENTION_BACKENDS, BACKEND_RETURNS_WEIGHTS, FastMultiHeadAttention, future_mask, time_variants
+from attention import ATTENTION_BACKENDS, BACKEND_RETURNS_WEIGHTS, FastMultiHeadAttention, time_variants
 from attention.explore import efficient_variants
+from ui.draw import show_heads, show_source, tensor_text
+from ui.page import start_page
 from ui.settings import limits
-from ui.view import show_heads, show_source, start_page, tensor_text
 
 page = start_page("efficient")
-lim = limits()
-d_in = page.matrix.dim
-c1, c2, c3 = st.columns(3)
-with c1:
-    d_out = page.d_out(d_in, label=page.text("d_out_label"), max_value=lim.max_dim)
-    seed = page.seed(123)
-with c2:
-    num_heads = page.heads(d_out, default=1, max_heads=lim.max_heads)
-    qkv_bias = page.control("qkv_bias", False, st.toggle, "qkv_bias")
-with c3:
-    batch_size = page.control("batch", 2, st.number_input, page.text("batch_label"), min_value=1,
-                              max_value=lim.max_batch)
-    causal = page.causal(default=True)
-
-result = page.compute(efficient_variants, page.inputs, batch_size=batch_size, d_out=d_out,
-                      num_heads=num_heads, qkv_bias=qkv_bias, causal=causal, seed=seed)
-if result is None:
-    st.stop()
-book, config, batch, variants = result
+ctl = page.module_controls(heads="divisors", heads_default=1, d_out=page.matrix.dim, d_out_max=limits().max_dim,
+                           d_out_label=page.text("d_out_label"), dropout=False)
+result = page.compute(lambda: efficient_variants(page.inputs, page.attention_config(ctl), ctl.run()))
+config, batch, variants = result.config, result.batch, result.variants
 st.markdown(page.text("config", d_in=config.d_in, d_out=config.d_out, context_length=config.context_length,
                       num_heads=config.num_heads, qkv_bias=config.qkv_bias, causal=config.causal,
                       shape=tuple(batch.shape), head_dim=config.head_dim))
@@ -44,19 +30,17 @@ rows = [
     for v in variants
 ]
 st.table(pd.DataFrame(rows).set_index(page.text("col_variant")))  # static: cheaper to redraw than a grid
-reference = variants[0]
-with st.expander(page.text("printed_output", shape=tuple(reference.output.shape)), expanded=False):
-    st.code(tensor_text(reference.output), language="text")
+with st.expander(page.text("printed_output", shape=tuple(variants.book.output.shape)), expanded=False):
+    st.code(tensor_text(variants.book.output), language="text")
 st.subheader(page.text("weights_heading"))
 heads = (page.text("heads_many", n=config.num_heads) if config.num_heads > 1
          else page.text("heads_one", n=config.num_heads))
 st.caption(page.text("weights_caption", heads=heads))
-labels = page.labels
-show_heads(reference.weights[0], labels, labels, masked=future_mask(len(labels)) if causal else None)
+show_heads(result.trace, page.labels, page.labels)
 st.subheader(page.text("timing_heading"))
 st.markdown(page.text("timing_body"))
 if st.button(page.text("timing_button"), key="time_variants"):
-    times = time_variants(book, config, batch, repeats=5)
+    times = time_variants(result.book, config, batch, repeats=5)
     base = times.get("combined QKV + SDPA")
     st.dataframe(
         [{page.text("col_variant"): name, page.text("col_median_ms"): None if t is None else round(t * 1e3, 3),

@@ -1,8 +1,9 @@
 import streamlit as st
 
 from attention import TextMultiHeadAttention, sinusoidal_positions, text_to_attention
+from ui.draw import show_heads, show_matrix, show_source
+from ui.page import start_page
 from ui.state import adopt_matrix
-from ui.view import hidden_cells, show_heads, show_matrix, show_source, start_page
 
 DEFAULT = "I wonder what will come next!\nThis is a basic example paragraph.\nWhat comes next?"
 
@@ -31,17 +32,16 @@ with c4:
     positional = page.control("positional", True, st.toggle, page.text("positional_label"))
     causal = page.causal(default=False)
 
-trace = page.compute(text_to_attention, sentences, d_model=d_model, num_heads=num_heads, seed=seed,
-                     positional=positional, causal=causal, query_sentence=qs, key_sentence=ks)
-if trace is None:
-    st.stop()
-info = trace.info
+info = page.compute(lambda: text_to_attention(sentences, d_model=d_model, num_heads=num_heads, seed=seed,
+                                               positional=positional, causal=causal, query_sentence=qs,
+                                               key_sentence=ks))
+trace = info.trace
 st.subheader(page.text("tokens_heading"))
 st.dataframe([{page.text("col_sentence"): i + 1, page.text("col_tokens"): " | ".join(t),
                page.text("col_ids"): str(trace["ids"][i].tolist())}
-              for i, t in enumerate(info["tokens"])], hide_index=True, width="stretch")
-st.caption(page.text("vocabulary", count=len(info["vocab"]),
-                     entries=", ".join(f"{w}={i}" for w, i in list(info["vocab"].items())[:40])))
+              for i, t in enumerate(info.tokens)], hide_index=True, width="stretch")
+st.caption(page.text("vocabulary", count=len(info.vocab),
+                     entries=", ".join(f"{w}={i}" for w, i in list(info.vocab.items())[:40])))
 rows = [f"{i + 1}" for i in range(trace["ids"].shape[0])]
 cols = [page.text("position_tick", j=j) for j in range(trace["ids"].shape[1])]
 c1, c2 = st.columns(2)
@@ -53,15 +53,14 @@ with c2:
                 row_title=page.text("axis_position"), col_title=page.text("axis_dimension"),
                 title=page.text("positions_title"), printed=False)
 st.caption(page.text("own_embeddings"))
-query_text = " ".join(info["query_tokens"])
+query_text = " ".join(info.query_tokens)
 source = (page.text("source_with_positions", text=query_text[:40]) if positional
           else page.text("source", text=query_text[:40]))
 st.button(
     page.text("adopt_button", text=query_text[:40]), icon=":material/input:",
-    on_click=adopt_matrix, args=(info["query_tokens"], trace["query_inputs"].tolist(), source),
+    on_click=adopt_matrix, args=(info.query_tokens, trace["query_inputs"].tolist(), source),
     help=page.text("adopt_help"),
 )
-st.subheader(page.text("heads_heading_cross") if info["cross"] else page.text("heads_heading_self"))
-show_heads(trace["weights"][0], info["query_tokens"], info["key_tokens"],
-           masked=hidden_cells(trace, "masked_scores", (0, 0)))
+st.subheader(page.text("heads_heading_cross") if info.cross else page.text("heads_heading_self"))
+show_heads(trace, info.query_tokens, info.key_tokens)
 show_source(text_to_attention, TextMultiHeadAttention, sinusoidal_positions)

@@ -106,7 +106,12 @@ BOOK_VALUES = {
         "[-0.4519,  0.2216,  0.4772,  0.1063]",
         "[-0.5299, -0.1081,  0.5077,  0.3493]",
     ],
-    "weight-splits": ["[0.3190, 0.4858]", "[0.2575, 0.4028]", "2,360,064"],
+    "weight-splits": [
+        "[0.3190, 0.4858]", "[0.2575, 0.4028]", "2,360,064",
+        # the batched matrix product a @ a.transpose(2, 3), both heads
+        "[[[[1.3208, 1.1631, 1.2879]", "[1.1631, 2.2150, 1.8424]", "[1.2879, 1.8424, 2.0402]]",
+        "[[0.4391, 0.7003, 0.5903]", "[0.7003, 1.3737, 1.0620]", "[0.5903, 1.0620, 0.9912]]]]",
+    ],
     "text-to-attention": ["i | wonder | what | will | come | next"],
 }
 
@@ -272,7 +277,7 @@ def test_text_embeddings_become_the_input_of_every_page():
     assert not at.exception
     matrix = at.session_state["matrix"]
     sentences = ["I wonder what will come next!", "This is a basic example paragraph.", "What comes next?"]
-    expected = attention.text_to_attention(sentences, d_model=8, num_heads=4, seed=123)["query_inputs"]
+    expected = attention.text_to_attention(sentences, d_model=8, num_heads=4, seed=123).trace["query_inputs"]
     assert matrix.tokens == ("i", "wonder", "what", "will", "come", "next")
     np.testing.assert_allclose(matrix.values, expected.numpy(), atol=5e-5)  # rounded to 4 decimals
     assert any("Now the input of every page" in s.value for s in at.sidebar.success)
@@ -302,6 +307,7 @@ def test_page_files_are_not_named_after_their_url_paths():
 
 def test_every_normalisation_has_a_name_on_screen():
     from attention import NORMALISATIONS
-    from ui.view import NORMALISATION_NAMES
+    from ui.page import normalisation_name
 
-    assert list(NORMALISATION_NAMES) == list(NORMALISATIONS)
+    names = [normalisation_name(m) for m in NORMALISATIONS]
+    assert all(names) and len(set(names)) == len(NORMALISATIONS)

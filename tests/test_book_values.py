@@ -329,17 +329,17 @@ def masked_weights(inputs) -> torch.Tensor:
 
 
 def test_352_dropout_on_ones(masked_weights):
-    trace = attention.dropout_demo(masked_weights, 0.5, seed=123)
+    trace = attention.dropout_demo(masked_weights, 0.5, seed=123).trace
     close(trace["example"], torch.ones(6, 6))
     close(trace["dropped_example"], DROPPED_ONES)
     close(trace["keep"], torch.tensor(DROPPED_ONES) / 2)
 
 
 def test_352_dropout_on_masked_weights(masked_weights):
-    trace = attention.dropout_demo(masked_weights, 0.5, seed=123)
-    close(trace["dropped_weights"], DROPPED_WEIGHTS)
+    demo = attention.dropout_demo(masked_weights, 0.5, seed=123)
+    close(demo.trace["dropped_weights"], DROPPED_WEIGHTS)
     book_kept = (torch.tensor(DROPPED_ONES) != 0).float().mean().item()
-    assert trace.info["kept_fraction"] == pytest.approx(book_kept)
+    assert demo.kept_fraction == pytest.approx(book_kept)
 
 
 def test_352_dropout_matches_nn_dropout(masked_weights):
@@ -347,7 +347,7 @@ def test_352_dropout_matches_nn_dropout(masked_weights):
     expected_ones = nn.Dropout(0.5)(torch.ones(6, 6))
     torch.manual_seed(123)
     expected_weights = nn.Dropout(0.5)(masked_weights)
-    trace = attention.dropout_demo(masked_weights, 0.5, seed=123)
+    trace = attention.dropout_demo(masked_weights, 0.5, seed=123).trace
     torch.testing.assert_close(trace["dropped_example"], expected_ones)
     torch.testing.assert_close(trace["dropped_weights"], expected_weights)
 
@@ -375,15 +375,16 @@ def test_dropout_demo_leaves_global_rng_untouched(masked_weights):
 
 
 def test_dropout_demo_eval_mode_is_identity(masked_weights):
-    trace = attention.dropout_demo(masked_weights, 0.5, seed=123, training=False)
+    demo = attention.dropout_demo(masked_weights, 0.5, seed=123, training=False)
+    trace = demo.trace
     assert torch.equal(trace["dropped_weights"], masked_weights)
     assert torch.equal(trace["dropped_example"], torch.ones(6, 6))
     assert bool(trace["keep"].all())
-    assert trace.info["kept_fraction"] == 1.0
+    assert demo.kept_fraction == 1.0
 
 
 def test_dropout_demo_p_zero_is_identity(masked_weights):
-    trace = attention.dropout_demo(masked_weights, 0.0, seed=123)
+    trace = attention.dropout_demo(masked_weights, 0.0, seed=123).trace
     assert torch.equal(trace["dropped_weights"], masked_weights)
 
 

@@ -56,7 +56,8 @@ def test_build_vocab_reserves_pad_and_is_sorted():
 def test_encode_batch_pads_to_the_longest_sentence():
     sentences = ["Hello world", "This is a basic example paragraph.", "What next?"]
     vocab = attention.build_vocab(sentences)
-    ids, real = attention.encode_batch(sentences, vocab)
+    ids, padding = attention.encode_batch(sentences, vocab)
+    real = ~padding  # encode_batch marks padding, as torch's key_padding_mask does
     assert ids.shape == real.shape == (3, 6)
     assert ids.dtype == torch.long and real.dtype == torch.bool
     lengths = [2, 6, 2]
@@ -71,8 +72,8 @@ def test_encode_batch_pads_to_the_longest_sentence():
 
 def test_encode_batch_without_padding():
     vocab = attention.build_vocab(SENTENCES)
-    ids, real = attention.encode_batch(SENTENCES, vocab)
-    assert ids.shape == (3, 6) and bool(real.all())
+    ids, padding = attention.encode_batch(SENTENCES, vocab)
+    assert ids.shape == (3, 6) and not bool(padding.any())
 
 
 # --------------------------------------------------------------------------- positions
@@ -116,39 +117,39 @@ def test_positional_encoding_module_adds_positions():
 def test_text_to_attention_weights_per_head(query_sentence, d_model, num_heads):
     trace = attention.text_to_attention(SENTENCES, d_model=d_model, num_heads=num_heads, query_sentence=query_sentence)
     t = len(attention.tokenize(SENTENCES[query_sentence]))
-    weights = trace["weights"]
+    weights = trace.trace["weights"]
     assert weights.shape == (1, num_heads, t, t)
     torch.testing.assert_close(weights.sum(-1), torch.ones(1, num_heads, t))
     assert (weights >= 0).all()
-    assert trace["output"].shape == (1, t, d_model)
-    assert trace.info["query_tokens"] == attention.tokenize(SENTENCES[query_sentence])
-    assert trace.info["cross"] is False
-    assert trace.info["vocab"] == attention.build_vocab(SENTENCES)
+    assert trace.trace["output"].shape == (1, t, d_model)
+    assert trace.query_tokens == attention.tokenize(SENTENCES[query_sentence])
+    assert trace.cross is False
+    assert trace.vocab == attention.build_vocab(SENTENCES)
 
 
 def test_text_to_attention_inputs_are_embeddings_plus_positions():
     with_pos = attention.text_to_attention(SENTENCES)
     without = attention.text_to_attention(SENTENCES, positional=False)
-    torch.testing.assert_close(with_pos["inputs"], with_pos["embeddings"] + with_pos["positions"])
-    torch.testing.assert_close(without["inputs"], without["embeddings"])
-    torch.testing.assert_close(with_pos["embeddings"], without["embeddings"])
-    assert not torch.allclose(with_pos["weights"], without["weights"])
+    torch.testing.assert_close(with_pos.trace["inputs"], with_pos.trace["embeddings"] + with_pos.trace["positions"])
+    torch.testing.assert_close(without.trace["inputs"], without.trace["embeddings"])
+    torch.testing.assert_close(with_pos.trace["embeddings"], without.trace["embeddings"])
+    assert not torch.allclose(with_pos.trace["weights"], without.trace["weights"])
     # Same word, same embedding: "what" in sentence 1 and sentence 3.
-    vocab = with_pos.info["vocab"]
-    ids = with_pos["ids"]
+    vocab = with_pos.vocab
+    ids = with_pos.trace["ids"]
     where = (ids == vocab["what"]).nonzero().tolist()
     assert len(where) == 2
     (b1, t1), (b2, t2) = where
-    torch.testing.assert_close(with_pos["embeddings"][b1, t1], with_pos["embeddings"][b2, t2])
+    torch.testing.assert_close(with_pos.trace["embeddings"][b1, t1], with_pos.trace["embeddings"][b2, t2])
 
 
 def test_without_positions_repeated_words_are_indistinguishable():
     sentence = ["the cat saw the dog"]  # "the" at positions 0 and 3
     without = attention.text_to_attention(sentence, positional=False)
-    torch.testing.assert_close(without["output"][0, 0], without["output"][0, 3])
-    torch.testing.assert_close(without["weights"][0, :, 0], without["weights"][0, :, 3])
+    torch.testing.assert_close(without.trace["output"][0, 0], without.trace["output"][0, 3])
+    torch.testing.assert_close(without.trace["weights"][0, :, 0], without.trace["weights"][0, :, 3])
     with_pos = attention.text_to_attention(sentence, positional=True)
-    assert not torch.allclose(with_pos["output"][0, 0], with_pos["output"][0, 3])
+    assert not torch.allclose(with_pos.trace["output"][0, 0], with_pos.trace["output"][0, 3])
 
 
 @pytest.mark.parametrize("query_sentence,key_sentence", [(0, 1), (1, 0), (2, 1)])
@@ -158,24 +159,24 @@ def test_cross_attention_shapes(query_sentence, key_sentence):
     t_q = len(attention.tokenize(sentences[query_sentence]))
     t_k = len(attention.tokenize(sentences[key_sentence]))
     assert t_q != t_k
-    assert trace["weights"].shape == (1, 4, t_q, t_k)
-    torch.testing.assert_close(trace["weights"].sum(-1), torch.ones(1, 4, t_q))
-    assert trace["output"].shape == (1, t_q, 8)
-    assert trace.info["cross"] is True
-    assert trace.info["key_tokens"] == attention.tokenize(sentences[key_sentence])
+    assert trace.trace["weights"].shape == (1, 4, t_q, t_k)
+    torch.testing.assert_close(trace.trace["weights"].sum(-1), torch.ones(1, 4, t_q))
+    assert trace.trace["output"].shape == (1, t_q, 8)
+    assert trace.cross is True
+    assert trace.key_tokens == attention.tokenize(sentences[key_sentence])
 
 
 def test_key_sentence_equal_to_query_is_self_attention():
     a = attention.text_to_attention(SENTENCES, query_sentence=1, key_sentence=1)
     b = attention.text_to_attention(SENTENCES, query_sentence=1)
-    assert a.info["cross"] is False
-    torch.testing.assert_close(a["weights"], b["weights"], atol=0, rtol=0)
+    assert a.cross is False
+    torch.testing.assert_close(a.trace["weights"], b.trace["weights"], atol=0, rtol=0)
 
 
 @pytest.mark.parametrize("query_sentence", [0, 2])
 def test_causal_self_attention_zeroes_the_future(query_sentence):
     trace = attention.text_to_attention(SENTENCES, causal=True, query_sentence=query_sentence)
-    weights = trace["weights"]
+    weights = trace.trace["weights"]
     t = weights.shape[-1]
     assert (weights[..., upper(t)] == 0).all()
     assert (weights[..., ~upper(t)] > 0).all()
@@ -183,20 +184,20 @@ def test_causal_self_attention_zeroes_the_future(query_sentence):
     # The first token can only attend to itself.
     assert (weights[0, :, 0, 0] == 1).all()
     full = attention.text_to_attention(SENTENCES, causal=False, query_sentence=query_sentence)
-    assert (full["weights"] > 0).all()
+    assert (full.trace["weights"] > 0).all()
     # The last query sees every token in both cases.
-    torch.testing.assert_close(weights[..., -1, :], full["weights"][..., -1, :])
+    torch.testing.assert_close(weights[..., -1, :], full.trace["weights"][..., -1, :])
 
 
 def test_same_seed_same_numbers_other_seed_other_numbers():
     a = attention.text_to_attention(SENTENCES, seed=7)
     b = attention.text_to_attention(SENTENCES, seed=7)
     c = attention.text_to_attention(SENTENCES, seed=8)
-    assert a.names() == b.names()
-    for name in a.names():
-        torch.testing.assert_close(a[name], b[name], atol=0, rtol=0)
-    assert not torch.allclose(a["embeddings"], c["embeddings"])
-    assert not torch.allclose(a["weights"], c["weights"])
+    assert a.trace.names() == b.trace.names()
+    for name in a.trace.names():
+        torch.testing.assert_close(a.trace[name], b.trace[name], atol=0, rtol=0)
+    assert not torch.allclose(a.trace["embeddings"], c.trace["embeddings"])
+    assert not torch.allclose(a.trace["weights"], c.trace["weights"])
 
 
 def test_text_to_attention_leaves_global_rng_alone():
@@ -209,8 +210,8 @@ def test_text_to_attention_leaves_global_rng_alone():
 def test_text_to_attention_uses_the_seeded_modules():
     trace = attention.text_to_attention(SENTENCES, seed=5)
     torch.manual_seed(5)
-    embedding = torch.nn.Embedding(len(trace.info["vocab"]), 8)
-    torch.testing.assert_close(trace["embeddings"], embedding(trace["ids"]).detach())
+    embedding = torch.nn.Embedding(len(trace.vocab), 8)
+    torch.testing.assert_close(trace.trace["embeddings"], embedding(trace.trace["ids"]).detach())
 
 
 # --------------------------------------------------------------------------- TextMultiHeadAttention
@@ -220,20 +221,21 @@ def test_text_to_attention_uses_the_seeded_modules():
 def padded_batch():
     sentences = ["Hello world", "This is a basic example paragraph.", "What will come next?"]
     vocab = attention.build_vocab(sentences)
-    ids, real = attention.encode_batch(sentences, vocab)
+    ids, padding = attention.encode_batch(sentences, vocab)
     with seeded(3):
         emb = torch.nn.Embedding(len(vocab), 8)
         attn = TextMultiHeadAttention(8, 2)
     with torch.no_grad():
         x = emb(ids) + attention.sinusoidal_positions(ids.shape[1], 8)
-    return attn, x, real
+    return attn, x, padding
 
 
 @pytest.mark.parametrize("causal", [False, True])
 def test_padding_keys_get_exactly_zero_weight(padded_batch, causal):
-    attn, x, real = padded_batch
+    attn, x, padding = padded_batch
+    real = ~padding
     with torch.no_grad():
-        out, probs = attn(x, x, x, key_padding_mask=real, causal=causal)
+        out, probs = attn(x, x, x, key_padding_mask=padding, causal=causal)
     b, t = real.shape
     assert probs.shape == (b, 2, t, t)
     for i in range(b):
@@ -244,9 +246,10 @@ def test_padding_keys_get_exactly_zero_weight(padded_batch, causal):
 
 
 def test_padding_does_not_change_real_tokens(padded_batch):
-    attn, x, real = padded_batch
+    attn, x, padding = padded_batch
+    real = ~padding
     with torch.no_grad():
-        out, probs = attn(x, x, x, key_padding_mask=real)
+        out, probs = attn(x, x, x, key_padding_mask=padding)
         for i in range(x.shape[0]):
             n = int(real[i].sum())
             alone = x[i : i + 1, :n]
@@ -256,7 +259,8 @@ def test_padding_does_not_change_real_tokens(padded_batch):
 
 
 def test_without_the_mask_padding_leaks_into_attention(padded_batch):
-    attn, x, real = padded_batch
+    attn, x, padding = padded_batch
+    real = ~padding
     with torch.no_grad():
         _, probs = attn(x, x, x)
     assert (probs[0][..., ~real[0]] > 0).all()

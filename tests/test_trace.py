@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import threading
 
 import pytest
@@ -32,7 +33,7 @@ def test_step_rejects_wrong_number_of_axis_names(dims):
 
 
 def make_trace() -> Trace:
-    trace = Trace(info={"what": "test"})
+    trace = Trace()
     trace.add("a", torch.ones(2), ("x",), "first")
     trace.add("b", torch.zeros(2, 3), ("x", "y"), "second")
     trace.add("c", torch.full((3,), 7.0), ("y",), "third")
@@ -48,8 +49,7 @@ def test_trace_lookup_by_name():
     assert torch.equal(trace["b"], torch.zeros(2, 3))
     assert trace.step("c").meaning == "third"
     assert trace.step("b").dims == ("x", "y")
-    assert torch.equal(trace.output, torch.full((3,), 7.0))
-    assert trace.info == {"what": "test"}
+    assert torch.equal(trace.output, torch.full((3,), 7.0))  # no "output" or "context": the last step
 
 
 def test_missing_step_keyerror_lists_the_names():
@@ -98,7 +98,7 @@ def test_keeping_weights_on_a_real_module():
     mha = attention.MultiHeadAttention(3, 2, 6, 0.0, 2)
     x = attention.book_inputs().unsqueeze(0)
     trace = Trace.keeping("weights")
-    out = mha._run(x, trace)
+    out = mha(x, trace=trace)
     assert trace.names() == ["weights"]
     torch.testing.assert_close(trace["weights"], mha.trace(x)["weights"])
     torch.testing.assert_close(out, mha(x))
@@ -320,3 +320,88 @@ def test_seeded_module_construction_matches_the_book_pattern():
     b = attention.CausalAttention(3, 2, 6, 0.0)
     for (name, p), (_, q) in zip(a.state_dict().items(), b.state_dict().items(), strict=True):
         assert torch.equal(p, q), name
+
+
+# --------------------------------------------------------------------------- one home per idea
+
+
+def test_applied_weights_are_the_dropped_ones_only_when_dropout_ran():
+    x = attention.book_inputs()
+    plain = attention.simple_self_attention(x)
+    assert plain.applied_weights.name == "weights"
+    dropped = attention.simple_self_attention(x, dropout=0.5)
+    assert dropped.applied_weights.name == "dropped_weights"
+    assert not torch.equal(dropped.applied_weights.tensor, dropped["weights"])
+    # eval mode: no dropout step at all
+    assert attention.simple_self_attention(x, dropout=0.5, training=False).applied_weights.name == "weights"
+
+
+@pytest.mark.parametrize("normalisation", ["softmax", "sum"])
+def test_hidden_cells_are_the_mask_the_kernel_applied(normalisation):
+    x = attention.book_inputs()
+    trace = attention.simple_self_attention(x, causal=True, normalisation=normalisation)
+    hidden = trace.hidden_cells()
+    assert torch.equal(hidden, attention.future_mask(6))
+    assert (trace.applied_weights.tensor[hidden] == 0).all()  # hidden means weight exactly 0, with -inf or 0 fill
+    assert attention.simple_self_attention(x).hidden_cells() is None
+
+
+def test_hidden_cells_follow_batch_and_head_indexing():
+    torch.manual_seed(0)
+    mha = attention.MultiHeadAttention(3, 4, 6, 0.0, 2)
+    trace = mha.trace(torch.stack([attention.book_inputs()] * 2))
+    assert trace.hidden_cells().shape == (2, 2, 6, 6)
+    assert torch.equal(trace.hidden_cells((1, 0)), attention.future_mask(6))
+    wrapper = attention.MultiHeadAttentionWrapper(3, 2, 6, 0.0, 3)
+    assert torch.equal(wrapper.trace(torch.stack([attention.book_inputs()] * 2)).hidden_cells((0, 2)),
+                       attention.future_mask(6))
+
+
+def test_one_query_hidden_cells_are_the_later_keys():
+    trace = attention.simple_attention_for_query(attention.book_inputs(), 2, causal=True)
+    assert trace.hidden_cells().tolist() == [False, False, False, True, True, True]
+    assert trace["weights_sum"][3:].eq(0).all() and trace["weights_softmax"][3:].eq(0).all()
+
+
+def test_batched_product_is_the_chapters_and_equals_head_by_head():
+    trace = attention.batched_product()
+    assert trace["a"].shape == (1, 2, 3, 4)
+    expected_first = torch.tensor([[1.3208, 1.1631, 1.2879], [1.1631, 2.2150, 1.8424], [1.2879, 1.8424, 2.0402]])
+    torch.testing.assert_close(trace["product"][0, 0], expected_first, atol=1e-4, rtol=0)
+    (comparison,) = trace.comparisons
+    assert comparison.agrees(1e-6)
+    other = torch.rand(2, 3, 4, 5)
+    torch.testing.assert_close(attention.batched_product(other)["product"], other @ other.transpose(2, 3))
+    with pytest.raises(ValueError, match="num_heads"):
+        attention.batched_product(torch.rand(3, 4))
+
+
+def test_the_book_classes_show_their_own_forward_and_mark_what_is_new():
+    import inspect
+
+    v1 = inspect.getsource(attention.SelfAttention_v1)
+    v2 = inspect.getsource(attention.SelfAttention_v2)
+    for source in (v1, v2):
+        assert "def forward" in source and "queries = " in source and "attend(queries, keys, values" in source
+    assert "# new:" not in v1  # the first class: nothing to compare with
+    assert "nn.Linear" in v2 and "# new:" in v2
+    for cls in (attention.CausalAttention, attention.MultiHeadAttention, attention.MultiHeadAttentionWrapper):
+        assert "# new:" in inspect.getsource(cls), cls.__name__
+    kernel = inspect.getsource(attention.attend)
+    assert len(kernel.splitlines()) <= 40 and "masked_fill(" in kernel
+    assert not re.search(r"\.\w+_\(", kernel), "the teaching kernel does nothing in place"
+
+
+def test_results_are_typed_records_not_info_dicts():
+    from attention.explore import RunOptions, stacking_heads, weight_splits
+
+    x = attention.book_inputs()
+    assert not hasattr(attention.Trace(), "info")
+    heads = stacking_heads(x, attention.AttentionConfig(3, 4, 6, 0.0, 2), RunOptions())
+    assert heads.parameters == 2 * 3 * (3 * 2) and heads.batch_shape == (2, 6, 3)
+    splits = weight_splits(x, attention.AttentionConfig(3, 2, 6, 0.0, 2))
+    assert splits.gpt2_parameters == 2_360_064 and not splits.reduced
+    big = weight_splits(torch.rand(700, 4), attention.AttentionConfig(4, 4, 700, 0.0, 4), RunOptions(batch_size=4))
+    assert big.reduced and big.batch_shape == (1, 700, 4) and "scores" not in big.trace
+    with pytest.raises(ValueError, match="batch_size"):
+        RunOptions(batch_size=0)

@@ -407,13 +407,13 @@ def test_text_multihead_attention_bad_arguments():
     raises(ValueError, "key and value", m, x, x, torch.rand(2, 4, 8))
     raises(ValueError, "batch size", m, torch.rand(1, 5, 8), x, x)
     raises(ValueError, "finite", m, x, with_nan(x), x)
-    raises(ValueError, "causal=True with 5 queries but only 4 keys", m, x, x[:, :4], x[:, :4], causal=True)
-    ok = torch.ones(2, 5, dtype=torch.bool)
-    raises(TypeError, "bool tensor", m, x, x, x, key_padding_mask=ok.float())
-    raises(ValueError, r"shape \(2, 5\)", m, x, x, x, key_padding_mask=ok[:, :4])
-    none_left = ok.clone()
-    none_left[1] = False
-    raises(ValueError, "hides every key", m, x, x, x, key_padding_mask=none_left)
+    raises(ValueError, "causal=True with 5 queries and 4 keys", m, x, x[:, :4], x[:, :4], causal=True)
+    no_padding = torch.zeros(2, 5, dtype=torch.bool)  # True would mark padding, as in torch
+    raises(TypeError, "bool tensor", m, x, x, x, key_padding_mask=no_padding.float())
+    raises(ValueError, r"shape \(2, 5\)", m, x, x, x, key_padding_mask=no_padding[:, :4])
+    all_padding = no_padding.clone()
+    all_padding[1] = True
+    raises(ValueError, "hides every key", m, x, x, x, key_padding_mask=all_padding)
 
 
 def with_nan(x: torch.Tensor) -> torch.Tensor:

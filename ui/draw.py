@@ -96,8 +96,8 @@ def show_shapes(trace: Trace, names: Sequence[str] | None = None) -> None:
 def show_comparisons(trace: Trace, tol: float = 1e-5) -> None:
     """Each pair of methods that should agree, with their largest difference."""
     for c in trace.comparisons:
-        key = "comparison_agree" if c.agrees(tol) else "comparison_differ"
-        st.markdown(app_text(key, a=c.label_a, b=c.label_b, diff=f"{c.max_abs_diff:.3g}"))
+        words = dict(a=c.label_a, b=c.label_b, diff=f"{c.max_abs_diff:.3g}")
+        st.markdown(app_text("comparison_agree", **words) if c.agrees(tol) else app_text("comparison_differ", **words))
 
 
 def show_source(*objects: object) -> None:

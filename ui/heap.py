@@ -33,9 +33,9 @@ def freeze_import_heap() -> bool:
         import torch  # noqa: F401
 
         import attention  # noqa: F401
-        import ui.sidebar  # noqa: F401
         import ui.draw  # noqa: F401
         import ui.page  # noqa: F401
+        import ui.sidebar  # noqa: F401
 
         gc.collect()
         gc.freeze()

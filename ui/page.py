@@ -16,6 +16,7 @@ import streamlit as st
 import torch
 
 from attention import NORMALISATIONS, AttentionConfig, Trace
+from attention.explore import RunOptions
 
 from . import state
 from .content import PageText, app_text, page_text
@@ -24,10 +25,27 @@ from .frame import ensure_frame
 from .matrix import InputMatrix
 from .settings import limits
 
-__all__ = ["Page", "start_page"]
+__all__ = ["ModuleSettings", "Page", "normalisation_name", "start_page"]
 
 T = TypeVar("T")
 REMEMBER_UP_TO = 100_000  # inputs larger than this are not kept per page for the last-good fallback
+
+
+@dataclass(frozen=True)
+class ModuleSettings:
+    """The controls of a page that builds an attention module (3.5.3 to the efficient page)."""
+
+    d_out: int
+    num_heads: int
+    qkv_bias: bool
+    batch_size: int
+    causal: bool
+    dropout: float
+    training: bool
+    seed: int
+
+    def run(self) -> RunOptions:
+        return RunOptions(batch_size=self.batch_size, training=self.training, seed=self.seed)
 
 
 @dataclass
@@ -46,10 +64,39 @@ class Page:
     def labels(self) -> list[str]:
         return self.matrix.labels()
 
-    def attention_config(self, **fields: Any) -> AttentionConfig:
-        """The module's shape for this page's input: d_in and context_length from the matrix."""
-        fields.setdefault("context_length", self.matrix.num_tokens)
-        return AttentionConfig(d_in=self.matrix.dim, **fields)
+    def attention_config(self, settings: ModuleSettings, *, d_out: int | None = None,
+                         context_length: int | None = None) -> AttentionConfig:
+        """The module's shape: d_in and (by default) context_length from the matrix, the rest from the controls."""
+        return AttentionConfig(
+            d_in=self.matrix.dim, d_out=settings.d_out if d_out is None else d_out,
+            context_length=self.matrix.num_tokens if context_length is None else context_length,
+            dropout=settings.dropout, num_heads=settings.num_heads, qkv_bias=settings.qkv_bias, causal=settings.causal,
+        )
+
+    def module_controls(self, *, heads: str | None, d_out: int = 2, d_out_label: str = "d_out",
+                        d_out_max: int = 64, heads_label: str | None = None, heads_default: int = 2,
+                        dropout: bool = True) -> ModuleSettings:
+        """The controls every module page shares, in four columns.
+
+        ``heads``: "count" (any number of heads), "divisors" (only divisors of d_out) or None (one head).
+        """
+        c1, c2, c3, c4 = st.columns(4)
+        with c1:
+            width = self.d_out(d_out, label=d_out_label, max_value=d_out_max)
+            seed = self.seed(123)
+        with c2:
+            if heads == "count":
+                num_heads = int(self.control("num_heads", 2, st.number_input, heads_label or app_text("num_heads"),
+                                             min_value=1, max_value=limits().max_heads))
+            else:
+                num_heads = self.heads(width, default=heads_default) if heads == "divisors" else 1
+            qkv_bias = self.qkv_bias()
+        with c3:
+            batch_size = self.batch_size()
+            causal = self.causal(default=True)
+        with c4:
+            p, training = self.dropout(0.0) if dropout else (0.0, False)
+        return ModuleSettings(width, num_heads, qkv_bias, batch_size, causal, p, training, seed)
 
     # ----- controls ------------------------------------------------------------------------------
     def control(self, name: str, default: Any, widget: Callable[..., Any], label: str, **kw: Any) -> Any:
@@ -67,7 +114,7 @@ class Page:
         """How scores become weights (3.3): one of attention's NORMALISATIONS."""
         return str(self.control("normalisation", "softmax", st.radio, app_text("normalisation"),
                                 options=list(NORMALISATIONS), horizontal=horizontal,
-                                format_func=lambda m: app_text(f"normalisation_{m}")))
+                                format_func=normalisation_name))
 
     def causal(self, default: bool) -> bool:
         return bool(self.control("causal", default, st.toggle, app_text("causal"), help=app_text("causal_help")))
@@ -149,6 +196,12 @@ class Page:
             app_text("download_results"), data=build, file_name=f"{self.page_id}-results.csv", mime="text/csv",
             key=f"download:{self.page_id}:{self._computations}", on_click="ignore", icon=":material/download:",
         )
+
+
+def normalisation_name(method: str) -> str:
+    """How a normalisation is called on screen."""
+    return {"sum": app_text("normalisation_sum"), "softmax_naive": app_text("normalisation_softmax_naive"),
+            "softmax": app_text("normalisation_softmax")}[method]
 
 
 def _traces_of(result: Any) -> list[tuple[str, Trace]]:
