@@ -16,6 +16,8 @@ from ui.heap import freeze_import_heap
 from ui.link import load_link_once, write_link
 from ui.pages import GROUPS, PAGES, group_title
 from ui.sidebar import input_panel
+from ui.state import get_matrix
+from ui.style import apply_style
 
 freeze_import_heap()  # once per process: keeps the after-run GC from walking torch's heap
 st.set_page_config(page_title=app_text("page_title"), page_icon="🔦", layout="wide")
@@ -30,6 +32,7 @@ pages = {
 }
 current = st.navigation(pages)
 load_link_once()
+apply_style(get_matrix().dim)
 input_panel()
 try:
     with frame_active():

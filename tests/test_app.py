@@ -289,14 +289,16 @@ def test_text_embeddings_become_the_input_of_every_page():
 
 
 def test_the_matrix_editor_shows_every_decimal_the_matrix_holds():
-    """A column `step` would round what the editor displays (0.8768 shown as 0.8700)."""
-    import json
+    """The editor shows each value's own digits: never rounded (0.8768 as 0.88), never padded."""
+    from ui.matrix import InputMatrix, format_value
 
+    values = np.array([[0.8768, 0.43, -1.0], [123.25, 0.0001, 0.1]], dtype=np.float32)
+    frame = InputMatrix(("a", "b"), values).editor_frame()
+    assert frame.values[:, 1:].tolist() == [["0.8768", "0.43", "-1"], ["123.25", "0.0001", "0.1"]]
+    assert all(np.float32(float(format_value(v))) == v for v in values.ravel())  # reads back exactly
     at = open_page("all-queries")
-    columns = json.loads(at.sidebar.dataframe[0].proto.columns)
-    for name in ("d1", "d2", "d3"):
-        config = columns[name]["type_config"]
-        assert config["format"] == "%.4f" and "step" not in config
+    shown = at.sidebar.dataframe[0].value
+    assert shown["d1"].tolist() == ["0.43", "0.55", "0.57", "0.22", "0.77", "0.05"]
 
 
 def test_page_files_are_not_named_after_their_url_paths():

@@ -171,7 +171,7 @@ def _cell_records(data: HeatmapData, kind: str) -> list[dict]:
 def _cell_size(data: HeatmapData, show_values: bool, width: int | None) -> dict:
     """Streamlit sizes charts itself; a step (pixels per cell) is the size that survives."""
     if show_values:
-        return {"width": {"step": 50}, "height": {"step": 28}}
+        return {"width": {"step": 46}, "height": {"step": 28}}
     target = width or 400
     return {"width": {"step": max(4, min(40, target // max(len(data.col_order), 1)))},
             "height": {"step": max(4, min(30, target // max(len(data.row_order), 1)))}}

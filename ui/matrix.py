@@ -86,6 +86,15 @@ class InputMatrix:
         df.insert(0, "token", list(self.tokens))
         return df
 
+    def editor_frame(self) -> pd.DataFrame:
+        """The table the data editor shows: every value as text, with all the digits it holds
+        and no padding zeros (0.43, 0.4419). Text cells let every typed or pasted cell reach
+        the validation, which names the cell at fault; a number column would drop bad input."""
+        df = pd.DataFrame([[format_value(v) for v in row] for row in self.values],
+                          columns=[f"d{j + 1}" for j in range(self.dim)], dtype=object)
+        df.insert(0, "token", list(self.tokens))
+        return df
+
     def with_dim(self, dim: int) -> InputMatrix:
         """Change the embedding width: new columns are 0, removed columns are dropped."""
         if dim < 1:
@@ -94,6 +103,11 @@ class InputMatrix:
         keep = min(dim, self.dim)
         values[:, :keep] = self.values[:, :keep]
         return InputMatrix(self.tokens, values)
+
+
+def format_value(value: float) -> str:
+    """The shortest text that reads back as the same float32 (0.43, not 0.4300000071525574)."""
+    return np.format_float_positional(np.float32(value), trim="-")
 
 
 def book_matrix() -> InputMatrix:

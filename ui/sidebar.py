@@ -8,6 +8,7 @@ from . import state
 from .matrix import PRESETS, InputError, InputMatrix, book_matrix, from_csv_text, near_duplicate_matrix, random_matrix
 from .settings import Limits, limits
 from .state import Key
+from .style import COLUMN_PX, TOKEN_PX
 
 __all__ = ["input_panel"]
 
@@ -46,12 +47,15 @@ def _matrix_editor(matrix: InputMatrix, lim: Limits) -> None:
             f"(limit {lim.max_editable_cells} cells). Use a preset, or upload a CSV."
         )
         return
-    key = state.editor_key()
-    number = {f"d{j + 1}": st.column_config.NumberColumn(f"d{j + 1}", format="%.4f") for j in range(matrix.dim)}
+    key, base = state.editor_key(), state.editor_base()
+    # Text cells (see InputMatrix.editor_frame): every digit the matrix holds, never rounded, and
+    # anything typed or pasted reaches the validation, which names the cell at fault.
+    number = {f"d{j + 1}": st.column_config.TextColumn(f"d{j + 1}", width=COLUMN_PX) for j in range(base.dim)}
     st.data_editor(
-        matrix.frame(), key=key, num_rows="dynamic", hide_index=True, width="stretch",
+        base.editor_frame(), key=key, num_rows="dynamic", hide_index=True, width="stretch",
         on_change=state.apply_editor_change, args=(key,),
-        column_config={"token": st.column_config.TextColumn("token", max_chars=40, required=True), **number},
+        column_config={"token": st.column_config.TextColumn("token", max_chars=40, required=True, width=TOKEN_PX),
+                       **number},
     )
 
 

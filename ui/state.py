@@ -24,6 +24,7 @@ __all__ = [
     "control",
     "controls",
     "current_page",
+    "editor_base",
     "editor_key",
     "first_run_of_session",
     "fits",
@@ -50,6 +51,7 @@ class Key:
     MATRIX = "matrix"
     CONTROLS = "controls"
     EDITOR_VERSION = "editor_version"
+    EDITOR_BASE = "editor_base"
     PAGE = "current_page"
     FLASH = "_flash"
     SHARE_NOTE = "_share_note"
@@ -81,10 +83,24 @@ def get_matrix() -> InputMatrix:
     return st.session_state[Key.MATRIX]
 
 
-def set_matrix(matrix: InputMatrix) -> None:
+def set_matrix(matrix: InputMatrix, *, remount: bool = True) -> None:
+    """Make ``matrix`` the input of every page.
+
+    ``remount`` starts the data editor (and the uploader) again from the new matrix, under a
+    new key. An edit made in the editor itself does not remount it: the editor keeps its
+    selection, so a learner can type a value, press Enter and go on to the next cell.
+    """
     st.session_state[Key.MATRIX] = matrix
-    # A new key makes the data editor and the uploader start again from the new matrix.
-    st.session_state[Key.EDITOR_VERSION] = st.session_state.get(Key.EDITOR_VERSION, 0) + 1
+    if remount:
+        st.session_state[Key.EDITOR_BASE] = matrix
+        st.session_state[Key.EDITOR_VERSION] = st.session_state.get(Key.EDITOR_VERSION, 0) + 1
+
+
+def editor_base() -> InputMatrix:
+    """The matrix the mounted data editor started from; its edits are relative to this one."""
+    if Key.EDITOR_BASE not in st.session_state:
+        st.session_state[Key.EDITOR_BASE] = get_matrix()
+    return st.session_state[Key.EDITOR_BASE]
 
 
 def editor_key() -> str:
@@ -96,35 +112,40 @@ def upload_key() -> str:
 
 
 def apply_editor_change(key: str) -> None:
-    """on_change of the data editor: apply the edit if valid, else explain and keep the old matrix."""
+    """on_change of the data editor: apply the edit if valid, else explain and keep the old matrix.
+
+    The editor's state holds every edit since it was mounted, so the new matrix is its base
+    with all of them. A paste of several cells arrives as one change: it is taken or refused
+    as a whole.
+    """
     edits = st.session_state.get(key, {})
     lim = limits()
     try:
-        df = _edited_frame(get_matrix(), edits)
+        df = _edited_frame(editor_base(), edits)
         matrix = from_frame(df, max_tokens=lim.max_tokens, max_dim=lim.max_dim)
     except InputError as exc:
-        flash("error", f"That edit was not applied: {exc} The matrix keeps its last valid values.")
-        set_matrix(get_matrix())  # reset the editor to the last good matrix
+        cells = sum(len(row) for row in edits.get("edited_rows", {}).values())
+        flash("error", f"That edit was not applied: {exc} The matrix keeps its last valid values"
+                       + (f" (none of the {cells} edited cells was taken)." if cells > 1 else "."))
+        set_matrix(get_matrix())  # start the editor again from the last good matrix
         return
-    set_matrix(matrix)
+    set_matrix(matrix, remount=False)
 
 
 def _edited_frame(matrix: InputMatrix, edits: dict[str, Any]):
-    """The matrix's table with the data editor's edited, deleted and added rows applied."""
-    df = matrix.frame()
+    """The editor's table with its edited, deleted and added rows applied."""
+    df = matrix.editor_frame()
     for row, changes in edits.get("edited_rows", {}).items():
         for col, new in changes.items():
             if col in df.columns:
-                df[col] = df[col].astype(object)
                 df.at[int(row), col] = new
     deleted = sorted(int(i) for i in edits.get("deleted_rows", []))
     if deleted:
         df = df.drop(index=deleted).reset_index(drop=True)
     for added in edits.get("added_rows", []):
-        new_row = {c: added.get(c, 0.0 if c != "token" else None) for c in df.columns}
+        new_row = {c: added.get(c, "0" if c != "token" else None) for c in df.columns}
         if new_row["token"] in (None, ""):
             new_row["token"] = f"t{len(df) + 1}"
-        df = df.astype(object)
         df.loc[len(df)] = [new_row[c] for c in df.columns]
     return df
 

@@ -1,0 +1,31 @@
+"""The app's stylesheet (ui/style.css), added to every page, and the sidebar width the matrix needs."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import streamlit as st
+
+__all__ = ["COLUMN_PX", "TOKEN_PX", "apply_style", "sidebar_px"]
+
+CSS = Path(__file__).with_name("style.css")
+TOKEN_PX, COLUMN_PX = 64, 54  # the editor's token column and each dimension ("0.4419" fits unclipped)
+ROW_MARKERS_PX, PADDING_PX = 34, 64  # the editor's row-marker column; the sidebar's own padding
+DEFAULT_PX, MAX_DIMS_SHOWN = 336, 8  # Streamlit's default sidebar; wider than 8 dims scrolls sideways
+
+
+@cache
+def _css() -> str:
+    return CSS.read_text(encoding="utf-8")
+
+
+def sidebar_px(dim: int) -> int:
+    """The sidebar width that shows a token column and ``dim`` dimensions (at most 8) whole."""
+    needed = PADDING_PX + ROW_MARKERS_PX + TOKEN_PX + COLUMN_PX * min(dim, MAX_DIMS_SHOWN)
+    return max(DEFAULT_PX, needed)
+
+
+def apply_style(dim: int) -> None:
+    """Style-only HTML: Streamlit applies it without taking any room on the page."""
+    st.html(f"<style>:root {{ --matrix-sidebar-width: {sidebar_px(dim)}px; }}\n{_css()}</style>")
