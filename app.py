@@ -13,26 +13,27 @@ import streamlit as st
 from ui.content import app_text
 from ui.frame import frame_active
 from ui.heap import freeze_import_heap
-from ui.link import load_link_once, write_link
-from ui.pages import GROUPS, PAGES, group_title
+from ui.link import lecture_requested, load_link_once, write_link
+from ui.pages import PAGES, group_title
 from ui.sidebar import input_panel
-from ui.state import get_matrix
+from ui.state import get_matrix, lecture_mode, set_current_page
 from ui.style import apply_style
 
 freeze_import_heap()  # once per process: keeps the after-run GC from walking torch's heap
-st.set_page_config(page_title=app_text("page_title"), page_icon="🔦", layout="wide")
+# A lecture starts with the sidebar collapsed: the main area gets the whole projector.
+st.set_page_config(page_title=app_text("page_title"), page_icon="🔦", layout="wide",
+                   initial_sidebar_state="collapsed" if lecture_requested() else "auto")
 
-pages = {
-    group_title(group): [
-        st.Page(p.file, title=p.title, default=True) if i == 0 else st.Page(p.file, title=p.title, url_path=p.page_id)
-        for i, p in enumerate(PAGES)
-        if p.group == group
-    ]
-    for group in GROUPS
-}
+page_ids: dict[str, str] = {}  # a page's URL path -> its id
+pages: dict[str, list] = {}
+for i, info in enumerate(PAGES):
+    page = st.Page(info.file, title=info.title, default=i == 0, **({} if i == 0 else {"url_path": info.page_id}))
+    page_ids[page.url_path] = info.page_id
+    pages.setdefault(group_title(info.group), []).append(page)
 current = st.navigation(pages)
+set_current_page(page_ids.get(current.url_path, PAGES[0].page_id))
 load_link_once()
-apply_style(get_matrix().dim)
+apply_style(get_matrix().dim, lecture=lecture_mode())
 input_panel()
 try:
     with frame_active():
@@ -40,4 +41,5 @@ try:
 except Exception:  # the last line of defence: a learner never sees a traceback
     logging.getLogger("attention_app").exception("page failed")
     st.error(app_text("page_failed"))
-write_link()
+finally:  # also after st.stop(): the address bar always holds the current view
+    write_link()

@@ -83,7 +83,7 @@ def attend_one_query(
     context = attend(query.unsqueeze(0), keys, values, one, **options)  # query (d,) -> (1, d)
     for step in one:
         # Drop the query axis of length 1: (1, T) -> (T,), (1, d) -> (d,)
-        trace.add(step.name, step.tensor.squeeze(0), step.dims[1:], step.meaning)
+        trace.add(step.name, step.tensor.squeeze(0), step.dims[1:], step.meaning, step.where)
     if one.mask is not None:
         trace.add_mask(torch.broadcast_to(one.mask, one["weights"].shape).squeeze(0))
     return context.squeeze(0)

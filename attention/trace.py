@@ -14,12 +14,14 @@ computation applied (True where a key was hidden from a query), see
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from types import CodeType
 
 import torch
 
-__all__ = ["Comparison", "NO_TRACE", "STEP_MEANINGS", "Step", "Trace"]
+__all__ = ["Comparison", "NO_TRACE", "STEP_MEANINGS", "Step", "Trace", "Where"]
 
 # What the steps every section shares mean; a computation may say more for its own steps.
 STEP_MEANINGS: dict[str, str] = {
@@ -37,13 +39,33 @@ STEP_MEANINGS: dict[str, str] = {
 
 
 @dataclass(frozen=True)
+class Where:
+    """The code that recorded a step: the function's code object and the line of the ``add`` call."""
+
+    code: CodeType
+    line: int
+
+
+# Helpers that pass other functions' tensors on: a step's place is their caller's.
+_RELAYS = {"add", "extend", "record_qkv"}
+
+
+def _caller() -> Where | None:
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_name in _RELAYS:
+        frame = frame.f_back
+    return None if frame is None else Where(frame.f_code, frame.f_lineno)
+
+
+@dataclass(frozen=True)
 class Step:
-    """One named intermediate of a computation."""
+    """One named intermediate of a computation, and where in the code it was computed."""
 
     name: str
     tensor: torch.Tensor
     dims: tuple[str, ...]
     meaning: str
+    where: Where | None = None
 
     def __post_init__(self) -> None:
         if len(self.dims) != self.tensor.dim():
@@ -85,14 +107,19 @@ class Trace:
         """Whether ``add(name, ...)`` would record the step."""
         return self.enabled and (self.only is None or name in self.only)
 
-    def add(self, name: str, tensor: torch.Tensor, dims: tuple[str, ...], meaning: str | None = None) -> None:
-        """Record a step; ``meaning`` defaults to the shared one in :data:`STEP_MEANINGS`."""
+    def add(self, name: str, tensor: torch.Tensor, dims: tuple[str, ...], meaning: str | None = None,
+            where: Where | None = None) -> None:
+        """Record a step; ``meaning`` defaults to the shared one in :data:`STEP_MEANINGS`.
+
+        ``where`` defaults to the line that called ``add`` (a step copied from another trace
+        keeps its own).
+        """
         if not self.wants(name):
             return
         if name in self:
             raise ValueError(f"trace already has a step named {name!r}")
         text = meaning if meaning is not None else STEP_MEANINGS.get(name, name)
-        self.steps.append(Step(name, tensor.detach(), tuple(dims), text))
+        self.steps.append(Step(name, tensor.detach(), tuple(dims), text, where or _caller()))
 
     def add_mask(self, hidden: torch.Tensor) -> None:
         """Remember which cells the computation hid (True = hidden from the query)."""
@@ -150,7 +177,7 @@ class Trace:
     def extend(self, other: Trace, prefix: str = "") -> None:
         """Copy another trace's steps (and its mask) in, optionally prefixing their names."""
         for s in other.steps:
-            self.add(prefix + s.name, s.tensor, s.dims, s.meaning)
+            self.add(prefix + s.name, s.tensor, s.dims, s.meaning, s.where)
         if other.mask is not None and self.mask is None:
             self.add_mask(other.mask)
 

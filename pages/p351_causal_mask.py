@@ -16,6 +16,7 @@ with c3:
 
 trace = page.compute(lambda: causal_attention_step_by_step(page.inputs, d_out=d_out, seed=seed, qkv_bias=qkv_bias,
                                                            causal=causal))
+page.step_through(trace)
 labels = page.labels
 c1, c2 = st.columns(2)
 with c1:
@@ -27,7 +28,7 @@ with c2:
 if not causal:
     st.info(page.text("mask_off"))
     show_tensor(trace, "context")
-    st.stop()
+    page.end()
 st.subheader(page.text("way1_heading"))
 c1, c2 = st.columns(2)
 with c1:

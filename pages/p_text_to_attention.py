@@ -13,7 +13,7 @@ text = page.control("sentences", DEFAULT, st.text_area, page.text("sentences_lab
 sentences = [s for s in text.splitlines() if s.strip()][:8]
 if not sentences:
     st.error(page.text("no_sentence"))
-    st.stop()
+    page.end()
 c1, c2, c3, c4 = st.columns(4)
 options = list(range(len(sentences)))
 with c1:

@@ -96,6 +96,25 @@ def heatmap_data(
 
 
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
+
+# Text sizes (px) on a laptop and projected in a lecture hall (readable from the back of the room).
+TEXT_SIZES = {
+    False: {"cell": 11, "axis": 11, "axis_title": 12, "legend": 11, "title": 13},
+    True: {"cell": 16, "axis": 18, "axis_title": 18, "legend": 16, "title": 20},
+}
+
+
+def styled(spec: dict, lecture: bool = False) -> dict:
+    """The spec with the text sizes of the mode (a Vega-Lite ``config``; cells grow in lecture mode)."""
+    size = TEXT_SIZES[lecture]
+    spec["config"] = {
+        "text": {"fontSize": size["cell"]},
+        "axis": {"labelFontSize": size["axis"], "titleFontSize": size["axis_title"]},
+        "legend": {"labelFontSize": size["legend"], "titleFontSize": size["legend"]},
+        "title": {"fontSize": size["title"]},
+        "header": {"labelFontSize": size["title"]},
+    }
+    return spec
 DATASET = "cells"  # the name of a heatmap's dataset
 
 
@@ -114,8 +133,12 @@ def heatmap(
     max_side: int = MAX_SIDE,
     note_scale: bool = True,
     dataset: str = DATASET,
+    lecture: bool = False,
 ) -> dict:
-    """One heatmap. ``kind``: "weights" (fixed [0, 1] scale), "scores" or "values" (diverging)."""
+    """One heatmap. ``kind``: "weights" (fixed [0, 1] scale), "scores" or "values" (diverging).
+
+    ``lecture`` draws larger cells and text, readable projected in a lecture hall.
+    """
     data = heatmap_data(values, row_labels, col_labels, masked, max_side)
     if data.aggregated:
         title = f"{title} (averaged over {data.block[0]}×{data.block[1]} blocks)"
@@ -132,13 +155,13 @@ def heatmap(
         "title": title,
         "datasets": {dataset: _cell_records(data, kind)},
         "data": {"name": dataset},
-        **_cell_size(data, show_values, width),
+        **_cell_size(data, show_values, width, lecture),
         "encoding": _axes(data, row_title, col_title),
         "layer": _layers(data, scale, kind, show_values),
     }
     if params:
         spec["params"] = params
-    return spec
+    return styled(spec, lecture)
 
 
 def _colour_scale(kind: str, aggregated: bool, dataset: str) -> tuple[dict, list[dict]]:
@@ -168,11 +191,12 @@ def _cell_records(data: HeatmapData, kind: str) -> list[dict]:
              "strong": bool(s and not m)} for r, c, v, m, lab, s in cells]
 
 
-def _cell_size(data: HeatmapData, show_values: bool, width: int | None) -> dict:
+def _cell_size(data: HeatmapData, show_values: bool, width: int | None, lecture: bool = False) -> dict:
     """Streamlit sizes charts itself; a step (pixels per cell) is the size that survives."""
     if show_values:
-        return {"width": {"step": 46}, "height": {"step": 28}}
-    target = width or 400
+        return {"width": {"step": 72}, "height": {"step": 40}} if lecture else {"width": {"step": 46},
+                                                                                 "height": {"step": 28}}
+    target = (width or 400) * (2 if lecture else 1)
     return {"width": {"step": max(4, min(40, target // max(len(data.col_order), 1)))},
             "height": {"step": max(4, min(30, target // max(len(data.row_order), 1)))}}
 
@@ -208,7 +232,7 @@ def _layers(data: HeatmapData, scale: dict, kind: str, show_values: bool) -> lis
                        "mark": {"type": "text", "text": "╱", "fontSize": 18, "color": "#8a8a8a"}})
     if show_values:
         layers.append({
-            "mark": {"type": "text", "fontSize": 11, "baseline": "middle"},
+            "mark": {"type": "text", "baseline": "middle"},
             "encoding": {"text": {"field": "label", "type": "nominal"},
                          "color": {"condition": {"test": "datum.strong", "value": "white"}, "value": "black"}},
         })
@@ -223,6 +247,7 @@ def head_grid(
     masked: np.ndarray | None = None,
     columns: int = 4,
     title_prefix: str = "head",
+    lecture: bool = False,
 ) -> dict:
     """One weights heatmap per head, in a grid: one faceted chart, a panel per head.
 
@@ -239,7 +264,7 @@ def head_grid(
     for h in range(n_heads):
         unit = heatmap(
             weights[h], row_labels, col_labels, masked=masked, width=side, show_values=with_values,
-            max_side=MAX_SIDE if n_heads <= 4 else 32, note_scale=False, dataset="heads",
+            max_side=MAX_SIDE if n_heads <= 4 else 32, note_scale=False, dataset="heads", lecture=lecture,
         )
         records += [{**cell, "head": h + 1} for cell in unit["datasets"]["heads"]]
     title = unit["title"].strip()  # "(averaged over ...)" for large matrices, else empty
@@ -248,7 +273,7 @@ def head_grid(
         "datasets": {"heads": records},
         "data": {"name": "heads"},
         "facet": {"field": "head", "type": "ordinal", "title": None,
-                  "header": {"labelExpr": f"'{title_prefix} ' + datum.value", "labelFontSize": 13,
+                  "header": {"labelExpr": f"'{title_prefix} ' + datum.value",
                              "labelFontWeight": "bold", "labelAnchor": "start"}},
         "columns": columns,
         "spec": {key: unit[key] for key in ("width", "height", "encoding", "layer")},
@@ -256,22 +281,22 @@ def head_grid(
     }
     if title:
         spec["title"] = title
-    return spec
+    return styled(spec, lecture)
 
 
 def bars(values: Sequence[float], labels: Sequence[str], *, title: str = "", value_title: str = "value",
-         domain: tuple[float, float] | None = None) -> dict:
+         domain: tuple[float, float] | None = None, lecture: bool = False) -> dict:
     """A labelled bar per token (e.g. one query's weights, or each token's influence)."""
     records = [{"token": t, "value": float(v), "label": f"{float(v):.4f}"} for t, v in zip(labels, values, strict=True)]
     y: dict = {"field": "value", "type": "quantitative", "title": value_title}
     if domain:
         y["scale"] = {"domain": list(domain)}
-    return {
+    return styled({
         "$schema": SCHEMA,
         "title": title,
         "datasets": {"bars": records},
         "data": {"name": "bars"},
-        "height": 220,
+        "height": 320 if lecture else 220,
         "encoding": {
             "x": {"field": "token", "type": "nominal", "sort": list(labels), "title": "token",
                   "axis": {"labelAngle": -45}},
@@ -281,7 +306,6 @@ def bars(values: Sequence[float], labels: Sequence[str], *, title: str = "", val
         },
         "layer": [
             {"mark": {"type": "bar"}},
-            {"mark": {"type": "text", "dy": -7, "fontSize": 11}, "encoding": {"text": {"field": "label",
-                                                                                   "type": "nominal"}}},
+            {"mark": {"type": "text", "dy": -7}, "encoding": {"text": {"field": "label", "type": "nominal"}}},
         ],
-    }
+    }, lecture)

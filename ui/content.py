@@ -23,13 +23,24 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["APP_FILE", "CONTENT_ROOT", "DEFAULT_LANG", "PageText", "app_text", "load_page_text", "page_text"]
+__all__ = [
+    "APP_FILE", "CONTENT_ROOT", "DEFAULT_LANG", "PageText", "StepText", "app_text", "load_page_text", "page_text",
+]
 
 CONTENT_ROOT = Path(__file__).resolve().parents[1] / "pages" / "content"
 DEFAULT_LANG = "en"
 APP_FILE = "_app"  # app-wide words: not a page id (page ids never start with "_")
 
-_PAGE_KEYS = {"title", "intro", "formula", "text"}
+_PAGE_KEYS = {"title", "intro", "idea", "formula", "text", "steps"}
+
+
+@dataclass(frozen=True)
+class StepText:
+    """One step of a page's step-through: the trace step it shows, a caption, and the formula term."""
+
+    name: str  # a trace step, or "<field>.<step>" for a result with several traces
+    caption: str
+    formula: str | None = None
 
 
 @dataclass(frozen=True)
@@ -42,6 +53,8 @@ class PageText:
     intro: str
     formula: str | None
     strings: Mapping[str, str]
+    idea: str | None = None  # the page's one-line idea (lecture mode shows it instead of the intro)
+    steps: tuple[StepText, ...] = ()  # the step-through, in order
 
     def __call__(self, key: str, /, **values: Any) -> str:
         """The ``[text]`` entry ``key``, with its ``{named}`` fields filled from ``values``."""
@@ -95,8 +108,9 @@ def load_page_text(page_id: str, lang: str = DEFAULT_LANG, *, root: Path | None 
         local = _read(path)
         if local is not None:  # a missing translation shows English
             layers.append((local, path))
-    fields: dict[str, str | None] = {"title": None, "intro": None, "formula": None}
+    fields: dict[str, str | None] = {"title": None, "intro": None, "formula": None, "idea": None}
     strings: dict[str, str] = {}
+    steps: dict[str, StepText] = {}
     for data, path in layers:  # the requested language, read last, wins
         unknown = set(data) - allowed
         if unknown:
@@ -106,10 +120,23 @@ def load_page_text(page_id: str, lang: str = DEFAULT_LANG, *, root: Path | None 
             if value is not None:
                 fields[key] = value
         strings.update(_strings(data, path))
+        _merge_steps(steps, data.get("steps", {}), path, first=data is base)
     if page_id != APP_FILE and not (fields["title"] and fields["intro"]):
         raise ValueError(f"{base_path}: a non-empty title and intro are required")
     return PageText(page_id, lang, fields["title"] or "", fields["intro"] or "", fields["formula"],
-                    MappingProxyType(strings))
+                    MappingProxyType(strings), fields["idea"], tuple(steps.values()))
+
+
+def _merge_steps(steps: dict[str, StepText], table: Any, path: Path, *, first: bool) -> None:
+    """Add a file's [steps.<name>] tables: English sets the order, a translation only its words."""
+    if not isinstance(table, dict):
+        raise ValueError(f"{path}: [steps] must be a table of [steps.<name>] tables")
+    for name, entry in table.items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("caption"), str):
+            raise ValueError(f"{path}: [steps.{name}] needs a caption string")
+        if not first and name not in steps:
+            raise ValueError(f"{path}: step {name!r} is not in the English file")
+        steps[name] = StepText(name, entry["caption"], _optional_str(entry, "formula", path))
 
 
 @cache

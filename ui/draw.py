@@ -16,12 +16,13 @@ import torch
 
 from attention import Trace
 
-from . import charts
+from . import charts, state
 from .content import app_text
+from .source import excerpt
 
 __all__ = [
     "show_chart", "show_comparisons", "show_heads", "show_matrix", "show_row", "show_shapes", "show_source",
-    "show_tensor", "show_vector", "tensor_text",
+    "show_step", "show_step_code", "show_tensor", "show_vector", "tensor_text",
 ]
 
 
@@ -59,7 +60,7 @@ def show_matrix(
     tensor = trace[name][index] if index else trace[name]
     hidden = _numpy(trace.hidden_cells(index)) if masked else None
     show_chart(charts.heatmap(_numpy(tensor), rows, cols, title=title or name, kind=kind, masked=hidden,
-                              row_title=row_title, col_title=col_title))
+                              row_title=row_title, col_title=col_title, lecture=state.lecture_mode()))
     if printed:
         with st.expander(app_text("printed_tensor", name=name, shape=tuple(tensor.shape))):
             st.code(tensor_text(tensor), language="text", wrap_lines=tensor.dim() <= 1)
@@ -69,21 +70,21 @@ def show_heads(trace: Trace, rows: Sequence[str], cols: Sequence[str], *, batch:
     """One heatmap per head of the applied weights (batch element ``batch``), hidden cells hatched."""
     weights = trace.applied_weights.tensor[batch]  # (heads, queries, keys)
     hidden = trace.hidden_cells((batch, 0))
-    show_chart(charts.head_grid(_numpy(weights), rows, cols, masked=_numpy(hidden)))
+    show_chart(charts.head_grid(_numpy(weights), rows, cols, masked=_numpy(hidden), lecture=state.lecture_mode()))
 
 
 def show_vector(trace: Trace, name: str, labels: Sequence[str], *, title: str | None = None,
                 value_title: str = "value", domain: tuple[float, float] | None = None) -> None:
     """A 1-D step as one bar per token."""
     show_chart(charts.bars(_numpy(trace[name]), labels, title=title or name, value_title=value_title,
-                           domain=domain), width="stretch")
+                           domain=domain, lecture=state.lecture_mode()), width="stretch")
 
 
 def show_row(trace: Trace, name: str, row: int, labels: Sequence[str], *, title: str,
              value_title: str = "weight", domain: tuple[float, float] | None = (0, 1)) -> None:
     """One row of a 2-D step as bars (e.g. one query's weights)."""
-    show_chart(charts.bars(_numpy(trace[name])[row], labels, title=title, value_title=value_title, domain=domain),
-               width="stretch")
+    show_chart(charts.bars(_numpy(trace[name])[row], labels, title=title, value_title=value_title, domain=domain,
+                           lecture=state.lecture_mode()), width="stretch")
 
 
 def show_shapes(trace: Trace, names: Sequence[str] | None = None) -> None:
@@ -111,3 +112,43 @@ def show_source(*objects: object) -> None:
                 continue
             st.caption(f"`{getattr(obj, '__module__', '')}.{getattr(obj, '__qualname__', '')}`")
             st.code(source, language="python")
+
+
+WEIGHT_LIKE = ("weights", "mask", "keep")  # steps drawn on the fixed [0, 1] scale
+
+
+def show_step(trace: Trace, name: str, labels: Sequence[str]) -> None:
+    """Any recorded step, drawn by its axes: a heatmap for (query, key), per head when it has heads,
+    bars for a vector over the tokens, a heatmap of values for (token, width); always printed."""
+    step = trace.step(name)
+    dims, tensor = step.dims, step.tensor
+    kind = "weights" if any(w in name for w in WEIGHT_LIKE) else "scores"
+    lead = tuple(0 for _ in dims[:-2])  # batch element 0 (and head 0 unless drawn per head)
+    if dims[-2:] == ("query", "key") and "head" in dims and name == trace.applied_weights.name:
+        show_heads(trace, _axis(labels, tensor.shape[-2]), _axis(labels, tensor.shape[-1]))
+    elif dims[-2:] == ("query", "key"):
+        masked = name == trace.applied_weights.name and trace.mask is not None
+        show_matrix(trace, name, _axis(labels, tensor.shape[-2]), _axis(labels, tensor.shape[-1]), kind=kind,
+                    index=lead, masked=masked, printed=False)
+    elif len(dims) == 1 and dims[0] in ("key", "token") and tensor.shape[0] == len(labels):
+        show_vector(trace, name, labels, domain=(0, 1) if kind == "weights" else None)
+    elif len(dims) >= 2 and dims[-2] == "token" and tensor.shape[-1] <= 64:
+        show_matrix(trace, name, _axis(labels, tensor.shape[-2]), [str(j + 1) for j in range(tensor.shape[-1])],
+                    kind="values", index=lead, row_title="token", col_title=dims[-1], printed=False)
+    show_tensor(trace, name)
+
+
+def _axis(labels: Sequence[str], size: int) -> list[str]:
+    """Token labels for an axis of the sequence's length, positions otherwise."""
+    return list(labels) if size == len(labels) else [str(i + 1) for i in range(size)]
+
+
+def show_step_code(trace: Trace, name: str) -> None:
+    """The lines that computed a step, and the whole function they belong to, those lines marked."""
+    code = excerpt(trace.step(name).where, name)
+    if code is None:
+        return
+    st.caption(app_text("step_code", function=code.qualname))
+    st.code(code.snippet(), language="python")
+    with st.expander(app_text("code_that_ran")):
+        st.code(code.marked(), language="python", line_numbers=True)

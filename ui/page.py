@@ -18,10 +18,11 @@ import torch
 from attention import NORMALISATIONS, AttentionConfig, Trace
 from attention.explore import RunOptions
 
-from . import state
+from . import state, stepper
 from .content import PageText, app_text, page_text
 from .export import MAX_EXPORT_ELEMENTS, trace_to_csv
 from .frame import ensure_frame
+from .link import write_link
 from .matrix import InputMatrix
 from .settings import limits
 
@@ -53,6 +54,7 @@ class Page:
     page_id: str
     matrix: InputMatrix
     text: PageText
+    stage: Any = None  # in step mode: the place above the controls where the step is drawn
     _computations: int = field(default=0, repr=False)
 
     # ----- the shared input ------------------------------------------------------------------
@@ -147,6 +149,21 @@ class Page:
     def qkv_bias(self, label: str = "qkv_bias") -> bool:
         return bool(self.control("qkv_bias", False, st.toggle, label))
 
+    # ----- step-through ------------------------------------------------------------------------
+    def step_through(self, result: Any) -> None:
+        """In step mode, show the computation one step at a time, and nothing else of the page below."""
+        if self.stage is None:
+            return
+        with self.stage:
+            shown = stepper.step_through(self.page_id, self.text.steps, result, self.labels)
+        if shown:
+            self.end()
+
+    def end(self) -> None:
+        """Draw nothing more of this page (the address bar still gets the current view)."""
+        write_link()  # query parameters set after st.stop() do not reach the browser
+        st.stop()
+
     # ----- computation ---------------------------------------------------------------------------
     def compute(self, run: Callable[[], T]) -> T:
         """Run ``run()``; on bad settings explain, and show the last settings that worked.
@@ -163,8 +180,9 @@ class Page:
             if self.matrix.num_tokens * self.matrix.dim <= REMEMBER_UP_TO:
                 state.remember_good(self.page_id, slot, run)
         if result is None:
-            st.stop()
-        self._offer_download(result)
+            self.end()
+        if self.stage is None:  # a step-through shows the steps, not a download
+            self._offer_download(result)
         return result
 
     def _last_good(self, slot: int) -> Any:
@@ -214,7 +232,10 @@ def _traces_of(result: Any) -> list[tuple[str, Trace]]:
 
 
 def start_page(page_id: str) -> Page:
-    """Title, explanation and formula from the page's content file; returns the page's controller."""
+    """Title, explanation and formula from the page's content file; returns the page's controller.
+
+    In lecture mode the explanation is the page's one-line idea, the full text one click away.
+    """
     ensure_frame()
     state.set_current_page(page_id)
     text = page_text(page_id)
@@ -222,7 +243,28 @@ def start_page(page_id: str) -> Page:
     flashed = state.take_flash("page")
     if flashed:
         getattr(st, flashed[0])(flashed[1])
+    if state.lecture_mode() and text.idea:
+        st.markdown(f"**{text.idea}**")
+        with st.expander(app_text("full_explanation")):
+            _explanation(text)
+    else:
+        _explanation(text)
+    stage = None
+    if text.steps:
+        _step_mode_toggle(page_id)
+        if state.step_mode(page_id):
+            stage = st.container()  # the step goes here, above the page's controls
+    return Page(page_id, state.get_matrix(), text, stage)
+
+
+def _explanation(text: PageText) -> None:
     st.markdown(text.intro)
     if text.formula:
         st.latex(text.formula)
-    return Page(page_id, state.get_matrix(), text)
+
+
+def _step_mode_toggle(page_id: str) -> None:
+    key = f"step_mode:{page_id}"
+    state.set_value(key, state.step_mode(page_id))
+    st.toggle(app_text("step_mode"), key=key, help=app_text("step_mode_help"),
+              on_change=lambda: state.set_step_mode(page_id, bool(state.value(key))))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from . import state
+from .content import app_text
 from .matrix import PRESETS, InputError, InputMatrix, book_matrix, from_csv_text, near_duplicate_matrix, random_matrix
 from .settings import Limits, limits
 from .state import Key
@@ -18,6 +19,7 @@ def input_panel() -> None:
     lim = limits()
     matrix = state.get_matrix()
     with st.sidebar:
+        _lecture_toggle()
         st.subheader("Input embeddings")
         st.caption(
             f"{matrix.num_tokens} tokens × {matrix.dim} dimensions, shared by every page. "
@@ -38,6 +40,12 @@ def input_panel() -> None:
             f"{'Hosted limits' if lim.hosted else 'Limits'}: {lim.max_tokens} tokens, {lim.max_dim} dims, "
             f"{lim.max_heads} heads, batch {lim.max_batch} (settings: ATTENTION_MAX_TOKENS, …)."
         )
+
+
+def _lecture_toggle() -> None:
+    state.set_value(Key.LECTURE_TOGGLE, state.lecture_mode())
+    st.toggle(app_text("lecture_mode"), key=Key.LECTURE_TOGGLE, help=app_text("lecture_mode_help"),
+              on_change=lambda: state.set_lecture_mode(bool(state.value(Key.LECTURE_TOGGLE))))
 
 
 def _matrix_editor(matrix: InputMatrix, lim: Limits) -> None:

@@ -40,6 +40,12 @@ __all__ = [
     "share_note",
     "take_flash",
     "upload_key",
+    "lecture_mode",
+    "set_lecture_mode",
+    "step_mode",
+    "set_step_mode",
+    "current_step",
+    "set_current_step",
     "value",
     "set_value",
 ]
@@ -57,12 +63,16 @@ class Key:
     SHARE_NOTE = "_share_note"
     LINK_LOADED = "_link_loaded"
     LAST_GOOD = "_last_good"
+    LECTURE = "lecture"  # also the widget key of the lecture-mode toggle
+    STEP_MODE = "_step_mode"  # page id -> bool: step through instead of the whole page
+    STEP = "_step"  # page id -> the name of the step on screen
     # sidebar widgets
     PRESET = "preset"
     RAND_TOKENS = "rand_tokens"
     RAND_DIM = "rand_dim"
     RAND_SEED = "rand_seed"
     MATRIX_WIDTH = "matrix_width"
+    LECTURE_TOGGLE = "lecture_toggle"
 
 
 def value(key: str, default: Any = None) -> Any:
@@ -253,6 +263,34 @@ def last_good(page_id: str, slot: int) -> Callable[[], Any] | None:
 
 def remember_good(page_id: str, slot: int, compute: Callable[[], Any]) -> None:
     st.session_state.setdefault(Key.LAST_GOOD, {})[(page_id, slot)] = compute
+
+
+# ----- lecture mode and step-through ---------------------------------------------------------
+
+
+def lecture_mode() -> bool:
+    return bool(st.session_state.get(Key.LECTURE, False))
+
+
+def set_lecture_mode(on: bool) -> None:
+    st.session_state[Key.LECTURE] = bool(on)
+
+
+def step_mode(page_id: str) -> bool:
+    """Whether the page steps through its computation (the default in lecture mode)."""
+    return bool(st.session_state.get(Key.STEP_MODE, {}).get(page_id, lecture_mode()))
+
+
+def set_step_mode(page_id: str, on: bool) -> None:
+    st.session_state.setdefault(Key.STEP_MODE, {})[page_id] = bool(on)
+
+
+def current_step(page_id: str) -> str | None:
+    return st.session_state.get(Key.STEP, {}).get(page_id)
+
+
+def set_current_step(page_id: str, name: str) -> None:
+    st.session_state.setdefault(Key.STEP, {})[page_id] = name
 
 
 # ----- the shareable link -------------------------------------------------------------------

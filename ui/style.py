@@ -10,14 +10,15 @@ import streamlit as st
 __all__ = ["COLUMN_PX", "TOKEN_PX", "apply_style", "sidebar_px"]
 
 CSS = Path(__file__).with_name("style.css")
+LECTURE_CSS = Path(__file__).with_name("lecture.css")
 TOKEN_PX, COLUMN_PX = 64, 54  # the editor's token column and each dimension ("0.4419" fits unclipped)
 ROW_MARKERS_PX, PADDING_PX = 34, 64  # the editor's row-marker column; the sidebar's own padding
 DEFAULT_PX, MAX_DIMS_SHOWN = 336, 8  # Streamlit's default sidebar; wider than 8 dims scrolls sideways
 
 
 @cache
-def _css() -> str:
-    return CSS.read_text(encoding="utf-8")
+def _css(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
 
 
 def sidebar_px(dim: int) -> int:
@@ -26,6 +27,7 @@ def sidebar_px(dim: int) -> int:
     return max(DEFAULT_PX, needed)
 
 
-def apply_style(dim: int) -> None:
+def apply_style(dim: int, *, lecture: bool = False) -> None:
     """Style-only HTML: Streamlit applies it without taking any room on the page."""
-    st.html(f"<style>:root {{ --matrix-sidebar-width: {sidebar_px(dim)}px; }}\n{_css()}</style>")
+    rules = _css(CSS) + (_css(LECTURE_CSS) if lecture else "")
+    st.html(f"<style>:root {{ --matrix-sidebar-width: {sidebar_px(dim)}px; }}\n{rules}</style>")
