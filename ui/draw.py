@@ -127,7 +127,8 @@ def show_step(trace: Trace, name: str, labels: Sequence[str]) -> None:
     if dims[-2:] == ("query", "key") and "head" in dims and name == trace.applied_weights.name:
         show_heads(trace, _axis(labels, tensor.shape[-2]), _axis(labels, tensor.shape[-1]))
     elif dims[-2:] == ("query", "key"):
-        masked = name == trace.applied_weights.name and trace.mask is not None
+        hides = name == trace.applied_weights.name or name.startswith("masked")  # not the unmasked weights
+        masked = hides and trace.mask is not None
         show_matrix(trace, name, _axis(labels, tensor.shape[-2]), _axis(labels, tensor.shape[-1]), kind=kind,
                     index=lead, masked=masked, printed=False)
     elif len(dims) == 1 and dims[0] in ("key", "token") and tensor.shape[0] == len(labels):
@@ -149,6 +150,6 @@ def show_step_code(trace: Trace, name: str) -> None:
     if code is None:
         return
     st.caption(app_text("step_code", function=code.qualname))
-    st.code(code.snippet(), language="python")
+    st.code(code.snippet(), language="python", wrap_lines=True)
     with st.expander(app_text("code_that_ran")):
         st.code(code.marked(), language="python", line_numbers=True)

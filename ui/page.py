@@ -154,13 +154,22 @@ class Page:
         """In step mode, show the computation one step at a time, and nothing else of the page below."""
         if self.stage is None:
             return
+        walk = state.walk_active()
+        position = None
+        if walk is not None:  # the walkthrough decides which step is shown, and → goes on to its next
+            position = stepper.Position(walk.index, walk.total, walk.move, walk.step.step)
         with self.stage:
-            shown = stepper.step_through(self.page_id, self.text.steps, result, self.labels)
+            shown = stepper.step_through(self.page_id, self.text.steps, result, self.labels, position)
         if shown:
             self.end()
 
     def end(self) -> None:
         """Draw nothing more of this page (the address bar still gets the current view)."""
+        walk = state.walk_active()
+        if walk is not None:
+            from .walk import report_refused  # the walkthrough imports this module
+
+            report_refused(walk)
         write_link()  # query parameters set after st.stop() do not reach the browser
         st.stop()
 
@@ -231,19 +240,26 @@ def _traces_of(result: Any) -> list[tuple[str, Trace]]:
     return []
 
 
-def start_page(page_id: str) -> Page:
+def start_page(page_id: str, *, compact: bool = False) -> Page:
     """Title, explanation and formula from the page's content file; returns the page's controller.
 
     In lecture mode the explanation is the page's one-line idea, the full text one click away.
+    ``compact`` (the walkthrough's own header, and a page inside the walkthrough) shows the title
+    small and the explanation only on request.
     """
     ensure_frame()
-    state.set_current_page(page_id)
+    walking = state.walk_active() is not None
+    if not walking:  # inside the walkthrough, the walkthrough is the page on screen
+        state.set_current_page(page_id)
     text = page_text(page_id)
-    st.title(text.title)
+    compact = compact or walking
+    st.subheader(text.title) if compact else st.title(text.title)
     flashed = state.take_flash("page")
     if flashed:
         getattr(st, flashed[0])(flashed[1])
-    if state.lecture_mode() and text.idea:
+    if compact:
+        pass  # the walkthrough's speaker note says what this step is about
+    elif state.lecture_mode() and text.idea:
         st.markdown(f"**{text.idea}**")
         with st.expander(app_text("full_explanation")):
             _explanation(text)
@@ -251,7 +267,8 @@ def start_page(page_id: str) -> Page:
         _explanation(text)
     stage = None
     if text.steps:
-        _step_mode_toggle(page_id)
+        if state.walk_active() is None:
+            _step_mode_toggle(page_id)
         if state.step_mode(page_id):
             stage = st.container()  # the step goes here, above the page's controls
     return Page(page_id, state.get_matrix(), text, stage)

@@ -34,6 +34,7 @@ def group_title(group: str, lang: str = "en") -> str:
 
 PAGES: tuple[PageInfo, ...] = (
     PageInfo("home", "pages/p00_home.py", "start"),
+    PageInfo("walkthrough", "pages/p01_walkthrough.py", "start"),
     PageInfo("long-sequences", "pages/p31_long_sequences.py", "why"),
     PageInfo("dependencies", "pages/p32_dependencies.py", "why"),
     PageInfo("one-query", "pages/p331_one_query.py", "no_weights"),

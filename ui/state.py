@@ -41,6 +41,16 @@ __all__ = [
     "take_flash",
     "upload_key",
     "lecture_mode",
+    "walk_active",
+    "set_walk_active",
+    "walk_rejected",
+    "walk_drawn",
+    "first_run_of_walkthrough",
+    "custom_walkthrough",
+    "set_custom_walkthrough",
+    "walk_position",
+    "set_walk_position",
+    "arrive_at_walk_step",
     "set_lecture_mode",
     "step_mode",
     "set_step_mode",
@@ -73,6 +83,15 @@ class Key:
     RAND_SEED = "rand_seed"
     MATRIX_WIDTH = "matrix_width"
     LECTURE_TOGGLE = "lecture_toggle"
+    # the chapter walkthrough
+    WALK = "_walk"  # the active walkthrough step (while its page runs inside /walkthrough), else absent
+    WALK_CONTROLS = "_walk_controls"  # page id -> the walkthrough's own control values
+    WALK_POSITION = "_walk_position"  # index of the walkthrough's current step
+    WALK_ARRIVED = "_walk_arrived"  # the step whose controls were last applied
+    WALK_REJECTED = "_walk_rejected"  # control values the page refused during this run
+    WALK_DRAWN = "_walk_drawn"  # the controls the page drew during this run
+    WALK_FILE = "_walk_file"  # an uploaded walkthrough's text
+    WALK_OPENED = "_walk_opened"  # the walkthrough page has read its ?walk= once
 
 
 def value(key: str, default: Any = None) -> Any:
@@ -206,6 +225,9 @@ def replace_controls(new: dict[str, dict[str, Any]]) -> None:
 
 
 def page_controls(page_id: str) -> dict[str, Any]:
+    """A page's control values: the walkthrough's own while it drives the page."""
+    if walk_active():
+        return st.session_state.setdefault(Key.WALK_CONTROLS, {}).setdefault(page_id, {})
     return controls().setdefault(page_id, {})
 
 
@@ -241,8 +263,12 @@ def control(
     store = page_controls(page_id)
     stored = store.get(name, default)
     if (valid is not None and not valid(stored)) or not fits(stored, default, kwargs):
+        if walk_active() and name in store:
+            st.session_state.setdefault(Key.WALK_REJECTED, []).append((name, stored))
         stored = default
-    key = f"w:{page_id}:{name}"
+    if walk_active():
+        st.session_state.setdefault(Key.WALK_DRAWN, set()).add(name)
+    key = f"{'walk' if walk_active() else 'w'}:{page_id}:{name}"
     if key not in st.session_state or st.session_state[key] != stored:
         st.session_state[key] = stored
 
@@ -277,8 +303,8 @@ def set_lecture_mode(on: bool) -> None:
 
 
 def step_mode(page_id: str) -> bool:
-    """Whether the page steps through its computation (the default in lecture mode)."""
-    return bool(st.session_state.get(Key.STEP_MODE, {}).get(page_id, lecture_mode()))
+    """Whether the page steps through its computation (the default in lecture mode; always in a walkthrough)."""
+    return walk_active() is not None or bool(st.session_state.get(Key.STEP_MODE, {}).get(page_id, lecture_mode()))
 
 
 def set_step_mode(page_id: str, on: bool) -> None:
@@ -287,6 +313,65 @@ def set_step_mode(page_id: str, on: bool) -> None:
 
 def current_step(page_id: str) -> str | None:
     return st.session_state.get(Key.STEP, {}).get(page_id)
+
+
+# ----- the chapter walkthrough -----------------------------------------------------------------
+
+
+def walk_active() -> Any:
+    """The walkthrough step whose page is running now, or None."""
+    return st.session_state.get(Key.WALK)
+
+
+def set_walk_active(step: Any) -> None:
+    if step is None:
+        st.session_state.pop(Key.WALK, None)
+    else:
+        st.session_state[Key.WALK] = step
+        st.session_state[Key.WALK_REJECTED] = []
+        st.session_state[Key.WALK_DRAWN] = set()
+
+
+def walk_rejected() -> list[tuple[str, Any]]:
+    """The walkthrough's control values that the page refused in this run (name, value)."""
+    return list(st.session_state.get(Key.WALK_REJECTED, []))
+
+
+def walk_drawn() -> set[str]:
+    """The controls the page drew in this run, while a walkthrough drove it."""
+    return set(st.session_state.get(Key.WALK_DRAWN, set()))
+
+
+def walk_position() -> int:
+    return int(st.session_state.get(Key.WALK_POSITION, 0))
+
+
+def set_walk_position(index: int) -> None:
+    st.session_state[Key.WALK_POSITION] = index
+
+
+def first_run_of_walkthrough() -> bool:
+    """True the first time the walkthrough page runs in a session (it then reads ?walk=)."""
+    if st.session_state.get(Key.WALK_OPENED):
+        return False
+    st.session_state[Key.WALK_OPENED] = True
+    return True
+
+
+def custom_walkthrough() -> str | None:
+    return st.session_state.get(Key.WALK_FILE)
+
+
+def set_custom_walkthrough(text: str | None) -> None:
+    st.session_state[Key.WALK_FILE] = text
+
+
+def arrive_at_walk_step(index: int, page_id: str, values: dict[str, Any]) -> None:
+    """Apply a walkthrough step's controls once, on arrival; later changes by the lecturer stay."""
+    if st.session_state.get(Key.WALK_ARRIVED) == index:
+        return
+    st.session_state[Key.WALK_ARRIVED] = index
+    st.session_state.setdefault(Key.WALK_CONTROLS, {}).setdefault(page_id, {}).update(values)
 
 
 def set_current_step(page_id: str, name: str) -> None:

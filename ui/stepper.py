@@ -23,7 +23,7 @@ from attention import Trace
 from . import draw, state
 from .content import StepText, app_text
 
-__all__ = ["Slide", "slides", "step_through"]
+__all__ = ["Position", "Slide", "slides", "step_through"]
 
 
 @dataclass(frozen=True)
@@ -55,46 +55,55 @@ def slides(steps: tuple[StepText, ...], result: Any) -> list[Slide]:
     return found
 
 
+@dataclass(frozen=True)
+class Position:
+    """Where a step-through is: step ``index`` of ``total``, and how to move (a callback per direction)."""
+
+    index: int
+    total: int
+    move: Callable[[int], None]
+    current: str | None = None  # the step to show; None: the first
+
+
 def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels: list[str],
-                 on_past_end: Callable[[int], bool] | None = None) -> bool:
+                 position: Position | None = None) -> bool:
     """Draw the current step with its navigation; False if the page has no step to show.
 
-    ``on_past_end(direction)`` is asked before moving past the first or last step (the
-    chapter walkthrough moves on to the next page); it returns whether it handled the move.
+    Without ``position`` the page's own steps are numbered and stepped through; the chapter
+    walkthrough passes its own position instead, so → goes on to its next step, on any page.
     """
     shown = slides(steps, result)
     if not shown:
         return False
     names = [s.text.name for s in shown]
-    current = state.current_step(page_id)
-    index = names.index(current) if current in names else 0
-    _navigation(page_id, names, index, on_past_end)
-    _draw(shown[index], labels)
+    if position is None:
+        index = names.index(state.current_step(page_id)) if state.current_step(page_id) in names else 0
+        position = Position(index, len(names), lambda d: _move(page_id, names, index, d))
+        slide = shown[index]
+    else:
+        slide = shown[names.index(position.current)] if position.current in names else shown[0]
+    _navigation(page_id, position)
+    _draw(slide, labels)
     return True
 
 
-def _move(page_id: str, names: list[str], index: int, direction: int,
-          on_past_end: Callable[[int], bool] | None) -> None:
-    target = index + direction
-    if 0 <= target < len(names):
-        state.set_current_step(page_id, names[target])
-    elif on_past_end is not None:
-        on_past_end(direction)
+def _move(page_id: str, names: list[str], index: int, direction: int) -> None:
+    target = min(max(index + direction, 0), len(names) - 1)
+    state.set_current_step(page_id, names[target])
 
 
-def _navigation(page_id: str, names: list[str], index: int, on_past_end: Callable[[int], bool] | None) -> None:
-    args = (page_id, names, index)
+def _navigation(page_id: str, position: Position) -> None:
     back, where, forward = st.columns([1, 3, 1], vertical_alignment="center")
     back.button(app_text("step_back"), key=f"step_back:{page_id}", shortcut="Left", width="stretch",
-                on_click=_move, args=(*args, -1, on_past_end), icon=":material/arrow_back:")
-    where.markdown(app_text("step_of", k=index + 1, n=len(names)))
+                on_click=position.move, args=(-1,), icon=":material/arrow_back:", disabled=position.index == 0)
+    where.markdown(app_text("step_of", k=position.index + 1, n=position.total))
     forward.button(app_text("step_next"), key=f"step_next:{page_id}", shortcut="Right", width="stretch",
-                   on_click=_move, args=(*args, 1, on_past_end), icon=":material/arrow_forward:", type="primary")
+                   on_click=position.move, args=(1,), icon=":material/arrow_forward:", type="primary",
+                   disabled=position.index == position.total - 1)
     with st.container(key="clicker"):  # hidden by ui/style.css: the keys a presentation clicker sends
-        st.button("PageUp", key=f"step_pageup:{page_id}", shortcut="PageUp", on_click=_move,
-                  args=(*args, -1, on_past_end))
-        st.button("PageDown", key=f"step_pagedown:{page_id}", shortcut="PageDown", on_click=_move,
-                  args=(*args, 1, on_past_end))
+        st.button("PageUp", key=f"step_pageup:{page_id}", shortcut="PageUp", on_click=position.move, args=(-1,))
+        st.button("PageDown", key=f"step_pagedown:{page_id}", shortcut="PageDown", on_click=position.move,
+                  args=(1,))
 
 
 def _draw(slide: Slide, labels: list[str]) -> None:

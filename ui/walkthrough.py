@@ -1,0 +1,135 @@
+"""The chapter as one sequence of live steps, read from a plain walkthrough file.
+
+A walkthrough is TOML::
+
+    title = "Chapter 3, one idea at a time"
+
+    [[step]]
+    page = "one-query"          # a page id (its URL path)
+    step = "scores"             # one of that page's [steps.<name>] in its content file
+    controls = { query = 1 }    # optional: control values set when the step is reached
+    note = "One line for the speaker."
+
+The file is checked like any learner input (:func:`parse`): a wrong page, a step the page
+does not have, a control value of the wrong kind, or a file that is not TOML gets a
+:class:`WalkthroughError` naming the step at fault. A value of the right kind that the
+page's control refuses (out of range, not an option) is reported when the step is shown.
+
+The walkthrough has its own control values, apart from the pages': a step's ``controls``
+are applied when it is reached; what the lecturer changes afterwards stays for the next
+steps on that page.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import tomllib
+import zlib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .content import page_text
+from .pages import PAGES
+
+__all__ = ["BUNDLED", "MAX_BYTES", "Walkthrough", "WalkStep", "WalkthroughError", "decode", "encode",
+           "load_bundled", "parse"]
+
+BUNDLED = Path(__file__).resolve().parents[1] / "pages" / "content" / "walkthroughs" / "chapter3.toml"
+MAX_BYTES, MAX_STEPS = 64_000, 200
+_PAGE_IDS = {p.page_id for p in PAGES}
+
+
+class WalkthroughError(ValueError):
+    """A walkthrough file that cannot be used, and why."""
+
+
+@dataclass(frozen=True)
+class WalkStep:
+    page: str
+    step: str
+    note: str = ""
+    controls: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Walkthrough:
+    title: str
+    steps: tuple[WalkStep, ...]
+
+
+def parse(text: str) -> Walkthrough:
+    """A walkthrough from TOML text, checked step by step."""
+    if len(text.encode("utf-8")) > MAX_BYTES:
+        raise WalkthroughError(f"the walkthrough is larger than {MAX_BYTES // 1000} kB.")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise WalkthroughError(f"the walkthrough is not valid TOML ({exc}).") from None
+    steps = data.get("step")
+    if not isinstance(steps, list) or not steps:
+        raise WalkthroughError("the walkthrough has no [[step]] tables.")
+    if len(steps) > MAX_STEPS:
+        raise WalkthroughError(f"the walkthrough has {len(steps)} steps; the limit is {MAX_STEPS}.")
+    title = data.get("title", "")
+    if not isinstance(title, str):
+        raise WalkthroughError("the walkthrough's title must be text.")
+    return Walkthrough(title, tuple(_step(i + 1, raw) for i, raw in enumerate(steps)))
+
+
+def _step(number: int, raw: Any) -> WalkStep:
+    where = f"step {number}"
+    if not isinstance(raw, dict):
+        raise WalkthroughError(f"{where} is not a table.")
+    unknown = set(raw) - {"page", "step", "note", "controls"}
+    if unknown:
+        raise WalkthroughError(f"{where} has unknown fields {sorted(unknown)}; use page, step, note, controls.")
+    page, name, note = raw.get("page"), raw.get("step"), raw.get("note", "")
+    if page not in _PAGE_IDS:
+        raise WalkthroughError(f"{where} names the page {page!r}, which this app does not have; "
+                               f"pages are {sorted(_PAGE_IDS)}.")
+    names = [s.name for s in page_text(page).steps]
+    if name not in names:
+        raise WalkthroughError(f"{where}: page {page!r} has no step {name!r}; its steps are {names}.")
+    if not isinstance(note, str) or len(note) > 500:
+        raise WalkthroughError(f"{where}: the note must be text of at most 500 characters.")
+    return WalkStep(page, name, note, _controls(where, raw.get("controls", {})))
+
+
+def _controls(where: str, raw: Any) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise WalkthroughError(f"{where}: controls must be a table such as {{ causal = true }}.")
+    for name, value in raw.items():
+        if not (isinstance(name, str) and name.isidentifier() and len(name) <= 40):
+            raise WalkthroughError(f"{where}: {name!r} is not a control name.")
+        if isinstance(value, float) and value != value:
+            raise WalkthroughError(f"{where}: control {name!r} is NaN.")
+        if not isinstance(value, bool | int | float | str) or (isinstance(value, str) and len(value) > 2000):
+            raise WalkthroughError(f"{where}: control {name!r} has a value of the wrong kind ({value!r}); "
+                                   "use true/false, a number or short text.")
+    return dict(raw)
+
+
+@cache
+def load_bundled() -> Walkthrough:
+    """The walkthrough that ships with the app."""
+    return parse(BUNDLED.read_text(encoding="utf-8"))
+
+
+def encode(text: str) -> str:
+    """A walkthrough file as a link parameter (zlib, base64url)."""
+    return base64.urlsafe_b64encode(zlib.compress(text.encode("utf-8"), 9)).decode().rstrip("=")
+
+
+def decode(value: str) -> Walkthrough:
+    """The walkthrough carried by a link, checked like a file."""
+    try:
+        packed = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(packed, MAX_BYTES + 1)
+        text = raw.decode("utf-8")
+    except (binascii.Error, ValueError, zlib.error, UnicodeDecodeError):
+        raise WalkthroughError("the link's walkthrough is damaged: it cannot be read.") from None
+    return parse(text)
