@@ -25,8 +25,8 @@ def load_link_once() -> None:
         return
     state.set_lecture_mode(lecture_requested())
     step = st.query_params.get(STEP_PARAM)
-    if step and state.current_page():
-        state.set_current_step(state.current_page(), step[:60])
+    if step:
+        state.set_pending_step(step[:60])
     raw = st.query_params.get(PARAM)
     if not raw:
         return

@@ -56,6 +56,8 @@ __all__ = [
     "set_step_mode",
     "current_step",
     "set_current_step",
+    "set_pending_step",
+    "take_pending_step",
     "value",
     "set_value",
 ]
@@ -76,6 +78,7 @@ class Key:
     LECTURE = "lecture"  # also the widget key of the lecture-mode toggle
     STEP_MODE = "_step_mode"  # page id -> bool: step through instead of the whole page
     STEP = "_step"  # page id -> the name of the step on screen
+    PENDING_STEP = "_pending_step"  # a shared link's ?step=, for the first page that steps through
     # sidebar widgets
     PRESET = "preset"
     RAND_TOKENS = "rand_tokens"
@@ -376,6 +379,17 @@ def arrive_at_walk_step(index: int, page_id: str, values: dict[str, Any]) -> Non
 
 def set_current_step(page_id: str, name: str) -> None:
     st.session_state.setdefault(Key.STEP, {})[page_id] = name
+
+
+def set_pending_step(name: str) -> None:
+    st.session_state[Key.PENDING_STEP] = name
+
+
+def take_pending_step(page_id: str) -> None:
+    """A shared link's step becomes the step of the first page that steps through."""
+    name = st.session_state.pop(Key.PENDING_STEP, None)
+    if name is not None and current_step(page_id) is None:
+        set_current_step(page_id, name)
 
 
 # ----- the shareable link -------------------------------------------------------------------

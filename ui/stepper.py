@@ -77,6 +77,7 @@ def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels:
         return False
     names = [s.text.name for s in shown]
     if position is None:
+        state.take_pending_step(page_id)
         index = names.index(state.current_step(page_id)) if state.current_step(page_id) in names else 0
         position = Position(index, len(names), lambda d: _move(page_id, names, index, d))
         slide = shown[index]

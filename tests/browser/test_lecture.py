@@ -1,0 +1,91 @@
+"""Lecture mode at a projector's 1280x720, driven with the keys a presentation clicker sends."""
+
+from __future__ import annotations
+
+import os
+import statistics
+
+import pytest
+
+from tests.browser.harness import ROOT, wait_idle
+from ui.walkthrough import load_bundled
+
+SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
+SIZES_JS = """() => Array.from(document.querySelectorAll('[data-testid="stMain"] p, [data-testid="stMain"] li'))
+    .filter(e => e.offsetParent !== null && e.textContent.trim())
+    .map(e => parseFloat(getComputedStyle(e).fontSize))"""
+STEP_JS = """() => { const m = document.querySelector('[data-testid="stMain"]');
+    const t = Array.from(m.querySelectorAll('p')).find(p => /^Step \\d+ of \\d+$/.test(p.textContent.trim()));
+    return t ? t.textContent.trim() : null; }"""
+
+
+CHANGED_JS = """(before) => { const m = document.querySelector('[data-testid="stMain"]');
+    return m && m.innerText !== before; }"""
+
+
+@pytest.fixture
+def projector(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def shown(page) -> str:
+    """What the step shows: its position, caption, printed tensor and drawn chart labels."""
+    return page.evaluate("""() => { const m = document.querySelector('[data-testid="stMain"]');
+        const text = Array.from(m.querySelectorAll('p, code')).map(e => e.textContent).join('|');
+        const charts = Array.from(m.querySelectorAll('.vega-embed svg text')).map(t => t.textContent).join(',');
+        return text + '#' + charts; }""")
+
+
+def press(page, key: str, before: str) -> None:
+    page.keyboard.press(key)
+    page.wait_for_function(CHANGED_JS, arg=before, timeout=20_000)
+    wait_idle(page)
+
+
+def test_lecture_mode_is_large_full_width_and_steps_with_the_arrow_keys(projector, app_server):
+    page = projector
+    page.goto(app_server.url + "/causal-mask?lecture=1")
+    page.wait_for_selector("h1")
+    wait_idle(page)
+    assert page.locator('[data-testid="stSidebar"]').get_attribute("data-collapsed") == "true"
+    sizes = page.evaluate(SIZES_JS)
+    assert statistics.median(sizes) >= 20, sizes
+    main = page.locator('[data-testid="stMain"]').bounding_box()
+    assert main["width"] >= 1200  # the sidebar is out of the way
+    first = shown(page)
+    page.wait_for_timeout(300)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    text = page.inner_text('[data-testid="stMain"]')
+    press(page, "ArrowRight", text)
+    second = shown(page)
+    assert second != first and page.evaluate(STEP_JS) == "Step 2 of 9"
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(SHOTS / "lecture-causal-mask-keys.png"))
+    press(page, "ArrowLeft", page.inner_text('[data-testid="stMain"]'))
+    assert shown(page) == first  # exactly the previous step again
+    assert "step=queries" in page.url and "lecture=1" in page.url
+
+
+def test_walkthrough_with_a_clicker(projector, app_server):
+    page = projector
+    page.goto(app_server.url + "/walkthrough?lecture=1")
+    page.wait_for_selector("h1")
+    wait_idle(page)
+    seen, sections = set(), set()
+    walk = load_bundled()
+    for press_number in range(24):
+        position = page.url.split("walk=")[1].split("&")[0]
+        seen.add(position)
+        sections.add(walk.steps[int(position) - 1].page)
+        assert page.locator('[data-testid="stException"]').count() == 0
+        if press_number in (3, 12, 23):
+            page.wait_for_timeout(400)
+            page.screenshot(path=str(SHOTS / f"lecture-walkthrough-{int(position):02d}.png"))
+        press(page, "PageDown", page.inner_text('[data-testid="stMain"]'))
+    assert len(seen) >= 20 and len(sections) >= 8, (sorted(seen), sections)
+    before = page.url
+    press(page, "PageUp", page.inner_text('[data-testid="stMain"]'))
+    assert page.url != before
