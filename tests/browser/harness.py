@@ -115,10 +115,16 @@ def code_texts(page) -> list[str]:
 
 
 def edit_matrix_cell(page, row: int, col: int, value: str, attempts: int = 3) -> None:
-    """Edit the sidebar data editor: row 0..n-1, col 0 = token, 1 = d1, ... (keyboard navigation).
+    """Edit the sidebar data editor: row 0..n-1, col 0 = token, 1 = d1, ... (keyboard navigation)."""
+    open_matrix_cell(page, row, col, value, attempts)
+    page.keyboard.press("Enter")
 
-    Every accepted edit remounts the editor (a new widget key), so wait for the app to be idle
-    first, and select the cell again if the grid was replaced while we were walking to it."""
+
+def open_matrix_cell(page, row: int, col: int, value: str, attempts: int = 3) -> None:
+    """Type ``value`` into a cell of the sidebar data editor, without committing it (Enter does).
+
+    Every accepted edit remounts the app's editor (a new widget key), so wait for the app to be
+    idle first, and select the cell again if the grid was replaced while we were walking to it."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     editor = page.locator("input.gdg-input, textarea.gdg-input").first
@@ -148,4 +154,3 @@ def edit_matrix_cell(page, row: int, col: int, value: str, attempts: int = 3) ->
     page.keyboard.press("Control+a")
     page.keyboard.type(value)
     page.wait_for_timeout(100)  # let the grid take the typed value before committing it
-    page.keyboard.press("Enter")
