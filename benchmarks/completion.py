@@ -10,6 +10,7 @@ that the measurement sees it.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import time
@@ -22,7 +23,8 @@ from playwright.sync_api import Error as PlaywrightError
 from tests.browser.harness import open_matrix_cell, wait_idle
 
 __all__ = ["PROBE", "Timing", "Interaction", "NumberInput", "Slider", "MatrixCell", "Click", "control_at",
-           "probed_page", "open_probed", "slow_chart_redraws", "time_interaction", "measure_alternating"]
+           "proto_fields", "probed_page", "open_probed", "slow_chart_redraws", "time_interaction",
+           "measure_alternating"]
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +46,7 @@ class Timing:
     last_draw_ms: float | None  # ... the last chart draw (None: no chart drew)
     draws: int  # chart drawing calls and SVG mutations seen
     changed: int  # charts whose picture differs from before the input
+    attribute_saw_run: bool  # False: React committed the whole run at once, seen only in the messages
 
 
 class Interaction:
@@ -130,9 +133,19 @@ def control_at(locator) -> Interaction:
     return Slider(locator) if locator.get_attribute("type") == "range" else NumberInput(locator)
 
 
+def proto_fields() -> dict[str, int]:
+    """The ForwardMsg fields the probe reads, from Streamlit's own protobuf descriptors."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    fields = ForwardMsg.DESCRIPTOR.fields_by_name
+    return {"newSession": fields["new_session"].number, "scriptFinished": fields["script_finished"].number,
+            "finishedEarlyForRerun": ForwardMsg.FINISHED_EARLY_FOR_RERUN}
+
+
 def probed_page(browser, slow_chart_ms: int = 0):
     """A page in its own browser context, with the completion probe installed before any script."""
     context = browser.new_context(viewport=VIEWPORT)
+    context.add_init_script(script=f"window.__benchProto = {json.dumps(proto_fields())};")
     context.add_init_script(path=str(PROBE))
     if slow_chart_ms:
         slow_chart_redraws(context, slow_chart_ms)
