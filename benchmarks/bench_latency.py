@@ -25,8 +25,15 @@ drives it):
   2. Script run: a MutationObserver on [data-testid="stApp"] watches its attribute
      data-test-script-state (Streamlit 1.67 sets "initial", "running", "notRunning",
      "rerunRequested", ...). Every change of the attribute is a record, so a run that starts and
-     ends between two polls is never missed. The run has finished at the first "notRunning"
-     that follows a "running" after the input (a new run before completion starts this again).
+     ends between two polls is never missed: the run has finished at the first "notRunning" that
+     follows a "running" after the input (a new run before completion starts this again). But
+     the attribute is React state, and on a busy page React can commit a whole fast run at once:
+     the attribute then never changes (seen here under load). So the probe also reads the
+     top-level field numbers of every ForwardMsg on the app's WebSocket (numbers taken from
+     Streamlit's protobuf descriptors): new_session starts a run, script_finished (other than
+     "finished early for a rerun") ends it. A run seen only that way has finished at its
+     script_finished message, and the app's DOM mutations that follow (React committing it) are
+     waited for like chart draws. The report counts such runs.
   3. Charts: the probe notes performance.now() whenever a chart draws: any drawing call of a
      CanvasRenderingContext2D on a canvas inside .vega-embed (Vega's canvas renderer, which
      Streamlit picks for large charts), and any DOM mutation inside .vega-embed (Vega's SVG
@@ -168,12 +175,15 @@ def latency_row(report: Report, label: str, app_times: list[Timing], min_times: 
                f"| {report.check(ratio, TARGET_RATIO, 'x')} |")
 
 
-def page_latencies(report: Report, apage, mpage, app: Server, page_id: str, repeats: int) -> None:
+def page_latencies(report: Report, apage, mpage, app: Server, page_id: str, repeats: int) -> list[Timing]:
     open_probed(apage, url_of(app, page_id))
+    timed: list[Timing] = []
     for kind, interaction in app_interactions(apage):
         app_times, min_times = measure_alternating(
             [(apage, interaction), (mpage, minimal_interaction(mpage, kind))], repeats)
         latency_row(report, f"{page_id} | {kind} ({interaction.label})", app_times, min_times)
+        timed += app_times + min_times
+    return timed
 
 
 def report_latencies(report: Report, browser, app: Server, minimal: Server, args) -> None:
@@ -186,10 +196,12 @@ def report_latencies(report: Report, browser, app: Server, minimal: Server, args
     mpage = probed_page(browser, slow_chart_ms=slow_browser)
     open_probed(mpage, minimal.url)
     apage = probed_page(browser)
-    for page_id in args.pages:
-        page_latencies(report, apage, mpage, app, page_id, args.repeats)
+    timed = [t for page_id in args.pages for t in page_latencies(report, apage, mpage, app, page_id, args.repeats)]
     apage.context.close()
     mpage.context.close()
+    unseen = sum(not t.attribute_saw_run for t in timed)
+    report.say(f"\nRuns that the script-state attribute never showed (React committed them at once; seen in the "
+               f"server's messages): {unseen} of {len(timed)} timed edits.")
 
 
 GPT2_PAGE = "weight-splits"
