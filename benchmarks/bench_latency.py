@@ -5,8 +5,12 @@ Run: .venv/bin/python benchmarks/bench_latency.py [--repeats 10] [--pages all-qu
 What is measured. In one run the app and benchmarks/minimal_app.py (the same job in one plain
 script: a 6x3 data editor in the sidebar, one number input, one 6x6 heatmap updated in place)
 are started, and their cold starts timed (process start until the first page is complete, as
-defined below). Then on every page of ui.pages.PAGES three interactions are timed, each taking
-turns with the same kind of edit on the minimal app, with 0.4 s of quiet before every edit (so
+defined below). The app starts with its launcher (ui.serve); the minimal app with plain
+`streamlit run`, as Streamlit ships it. (Earlier versions of this benchmark started it with
+ui.serve too, whose preloaded PyTorch made Streamlit's after-run garbage collection in the
+minimal app's process about 110 ms slower per edit: a baseline that the app, which freezes its
+heap, beat easily.) Then on every page of ui.pages.PAGES three interactions are timed, each
+taking turns with the same kind of edit on the minimal app, with 0.4 s of quiet before every edit (so
 that one server's after-run clean-up never lands in the other's measurement):
   (i)   a cell edit in the sidebar matrix (both apps), timed from the Enter that commits it;
   (ii)  the page's main control: the first number input or slider in the main area (the home
@@ -131,9 +135,10 @@ def url_of(server: Server, page_id: str) -> str:
     return server.url + ("/" if page_id == PAGES[0].page_id else f"/{page_id}")
 
 
-def cold_start(browser, script: Path, path: str = "/", env: dict[str, str] | None = None) -> tuple[Server, float]:
+def cold_start(browser, script: Path, path: str = "/", env: dict[str, str] | None = None,
+               plain: bool = False) -> tuple[Server, float]:
     """Start a server; seconds from process start until its first page is complete."""
-    server = Server(script, env=env)
+    server = Server(script, env=env, plain=plain)
     server.wait_healthy(timeout=120)
     page = probed_page(browser)
     open_probed(page, server.url + path, timeout_ms=120_000, idle=False)
@@ -260,7 +265,7 @@ def run(args: argparse.Namespace, report: Report) -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         env = {"BENCH_SLOW_CHART_MS": str(args.slow_chart_ms)} if args.slow_chart_side == "server" else {}
-        minimal, minimal_cold = cold_start(browser, ROOT / "benchmarks" / "minimal_app.py", env=env)
+        minimal, minimal_cold = cold_start(browser, ROOT / "benchmarks" / "minimal_app.py", env=env, plain=True)
         app = None
         try:
             app, app_cold = cold_start(browser, ROOT / "app.py", "/all-queries")

@@ -36,7 +36,7 @@ def time_minimal_app(repeats: int = REPEATS) -> dict:
 
     (ROOT / "artifacts").mkdir(exist_ok=True)
     script = ROOT / "benchmarks" / "minimal_app.py"
-    normal, slow = Server(script), Server(script, env={"BENCH_SLOW_CHART_MS": str(SLOW_MS)})
+    normal, slow = Server(script, plain=True), Server(script, env={"BENCH_SLOW_CHART_MS": str(SLOW_MS)}, plain=True)
     try:
         normal.wait_healthy()
         slow.wait_healthy()

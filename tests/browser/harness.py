@@ -33,16 +33,21 @@ def free_port() -> int:
 
 
 class Server:
-    """``streamlit run`` in a child process, on 127.0.0.1 and a free port."""
+    """``streamlit run`` in a child process, on 127.0.0.1 and a free port.
 
-    def __init__(self, script: Path, env: dict[str, str] | None = None):
+    The app is started with its own launcher (ui.serve, which also preloads PyTorch);
+    ``plain=True`` starts a script with Streamlit's launcher alone, as Streamlit ships it
+    (the latency baseline, which must not carry the app's modules in its heap)."""
+
+    def __init__(self, script: Path, env: dict[str, str] | None = None, plain: bool = False):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.started = time.perf_counter()
         self.log = open(ROOT / "artifacts" / f"server-{self.port}.log", "w") if (ROOT / "artifacts").is_dir() else (
             subprocess.DEVNULL)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ui.serve", str(script), "--server.port", str(self.port),
+            [sys.executable, "-m", *(("streamlit", "run") if plain else ("ui.serve",)), str(script),
+             "--server.port", str(self.port),
              "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
              "--server.fileWatcherType", "none"],
             cwd=ROOT, env={**os.environ, **(env or {})}, stdout=self.log, stderr=subprocess.STDOUT,
