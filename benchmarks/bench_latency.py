@@ -8,7 +8,7 @@ are started, and their cold starts timed (process start until the first page is 
 defined below). The app starts with its launcher (ui.serve); the minimal app with plain
 `streamlit run`, as Streamlit ships it. (Earlier versions of this benchmark started it with
 ui.serve too, whose preloaded PyTorch made Streamlit's after-run garbage collection in the
-minimal app's process about 110 ms slower per edit: a baseline that the app, which freezes its
+minimal app's process about 100 ms slower per edit: a baseline that the app, which freezes its
 heap, beat easily.) Then on every page of ui.pages.PAGES three interactions are timed, each
 taking turns with the same kind of edit on the minimal app, with 0.4 s of quiet before every edit (so
 that one server's after-run clean-up never lands in the other's measurement):
