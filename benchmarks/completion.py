@@ -42,9 +42,9 @@ class Timing:
 
     total_ms: float  # ... the run finished, the changed charts redrawn, and two frames painted
     run_ms: float  # ... the run finished and two frames painted (charts not waited for)
-    finished_ms: float  # ... the script-state attribute went back to "notRunning"
+    finished_ms: float  # ... the run finished (attribute back to "notRunning", or its script_finished message)
     last_draw_ms: float | None  # ... the last chart draw (None: no chart drew)
-    draws: int  # chart drawing calls and SVG mutations seen
+    draws: int  # chart drawing calls and batches of SVG mutations seen
     changed: int  # charts whose picture differs from before the input
     attribute_saw_run: bool  # False: React committed the whole run at once, seen only in the messages
 
