@@ -1,6 +1,7 @@
 """Interaction latency in a real browser: every page of the app against a minimal Streamlit app.
 
 Run: .venv/bin/python benchmarks/bench_latency.py [--repeats 10] [--pages all-queries ...]
+(about 20 minutes with the defaults on 2 cores; --repeats 3 takes about 8).
 
 What is measured. In one run the app and benchmarks/minimal_app.py (the same job in one plain
 script: a 6x3 data editor in the sidebar, one number input, one 6x6 heatmap updated in place)
