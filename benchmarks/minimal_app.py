@@ -1,15 +1,62 @@
-"""The latency baseline: one number input and one small Altair heatmap that depends on it."""
+"""The latency baseline: the app's job in one plain script, with nothing of the app in it.
 
-import altair as alt
+An editable 6x3 input matrix in the sidebar (the book's six tokens), one control in the main
+area, and one 6x6 heatmap with the values written in its cells: the softmax of X Xᵀ scaled by
+the control. The chart's data travels in a named dataset and its spec never changes, so a new
+matrix or scale updates the drawn chart in place, as in the app (ui/charts.py).
+
+BENCH_SLOW_CHART_MS=300 makes the chart's update 300 ms late, to prove that the latency
+benchmark sees it: the script sleeps before drawing the chart, so the run ends later. (The
+browser-side slowdown, a chart redrawn late after the run has ended, is applied by the
+benchmark to its browser: benchmarks/completion.py, slow_chart_redraws.)
+"""
+
+import os
+import time
+
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-value = st.number_input("value", min_value=0, max_value=100, value=3, step=1)
-st.write(f"value = {value}")
-grid = np.add.outer(np.arange(6), np.arange(6)) * value / 10.0
-df = pd.DataFrame([(i, j, grid[i, j]) for i in range(6) for j in range(6)], columns=["row", "col", "v"])
-st.altair_chart(
-    alt.Chart(df).mark_rect().encode(x="col:O", y="row:O", color="v:Q", tooltip=["row", "col", "v"]),
-    width="content",
-)
+TOKENS = ["Your", "journey", "starts", "with", "one", "step"]
+BOOK = [[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64],
+        [0.22, 0.58, 0.33], [0.77, 0.25, 0.10], [0.05, 0.80, 0.55]]
+SLOW_CHART_S = int(os.environ.get("BENCH_SLOW_CHART_MS") or 0) / 1000
+
+with st.sidebar:
+    st.subheader("Input embeddings")
+    edited = st.data_editor(
+        pd.DataFrame({"token": TOKENS, **{f"d{j + 1}": [row[j] for row in BOOK] for j in range(3)}}),
+        key="matrix", num_rows="dynamic", hide_index=True, width="stretch",
+        column_config={f"d{j + 1}": st.column_config.NumberColumn(f"d{j + 1}", format="%.4f") for j in range(3)},
+    )
+scale = st.number_input("Scale", min_value=0, max_value=100, value=1, step=1)
+
+x = edited[["d1", "d2", "d3"]].to_numpy(dtype=float)
+scores = scale * x @ x.T
+weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+weights /= weights.sum(axis=1, keepdims=True)
+tokens = [str(t) for t in edited["token"]]
+cells = [{"row": tokens[i], "col": tokens[j], "value": float(weights[i, j]), "label": f"{weights[i, j]:.4f}",
+          "strong": bool(weights[i, j] >= 0.55)} for i in range(len(tokens)) for j in range(len(tokens))]
+spec = {
+    "datasets": {"cells": cells},
+    "data": {"name": "cells"},
+    "width": {"step": 50},
+    "height": {"step": 28},
+    "encoding": {
+        "x": {"field": "col", "type": "nominal", "sort": None, "title": "key"},
+        "y": {"field": "row", "type": "nominal", "sort": None, "title": "query"},
+    },
+    "layer": [
+        {"mark": {"type": "rect", "stroke": "white"},
+         "encoding": {"color": {"field": "value", "type": "quantitative", "title": "weights",
+                                "scale": {"domain": [0, 1], "scheme": "blues"}}}},
+        {"mark": {"type": "text", "fontSize": 11},
+         "encoding": {"text": {"field": "label", "type": "nominal"},
+                      "color": {"condition": {"test": "datum.strong", "value": "white"}, "value": "black"}}},
+    ],
+}
+if SLOW_CHART_S:
+    time.sleep(SLOW_CHART_S)
+st.vega_lite_chart(spec=spec, width="content")

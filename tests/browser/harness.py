@@ -33,16 +33,21 @@ def free_port() -> int:
 
 
 class Server:
-    """``streamlit run`` in a child process, on 127.0.0.1 and a free port."""
+    """``streamlit run`` in a child process, on 127.0.0.1 and a free port.
 
-    def __init__(self, script: Path, env: dict[str, str] | None = None):
+    The app is started with its own launcher (ui.serve, which also preloads PyTorch);
+    ``plain=True`` starts a script with Streamlit's launcher alone, as Streamlit ships it
+    (the latency baseline, which must not carry the app's modules in its heap)."""
+
+    def __init__(self, script: Path, env: dict[str, str] | None = None, plain: bool = False):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.started = time.perf_counter()
         self.log = open(ROOT / "artifacts" / f"server-{self.port}.log", "w") if (ROOT / "artifacts").is_dir() else (
             subprocess.DEVNULL)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ui.serve", str(script), "--server.port", str(self.port),
+            [sys.executable, "-m", *(("streamlit", "run") if plain else ("ui.serve",)), str(script),
+             "--server.port", str(self.port),
              "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
              "--server.fileWatcherType", "none"],
             cwd=ROOT, env={**os.environ, **(env or {})}, stdout=self.log, stderr=subprocess.STDOUT,
@@ -115,10 +120,16 @@ def code_texts(page) -> list[str]:
 
 
 def edit_matrix_cell(page, row: int, col: int, value: str, attempts: int = 3) -> None:
-    """Edit the sidebar data editor: row 0..n-1, col 0 = token, 1 = d1, ... (keyboard navigation).
+    """Edit the sidebar data editor: row 0..n-1, col 0 = token, 1 = d1, ... (keyboard navigation)."""
+    open_matrix_cell(page, row, col, value, attempts)
+    page.keyboard.press("Enter")
 
-    Every accepted edit remounts the editor (a new widget key), so wait for the app to be idle
-    first, and select the cell again if the grid was replaced while we were walking to it."""
+
+def open_matrix_cell(page, row: int, col: int, value: str, attempts: int = 3) -> None:
+    """Type ``value`` into a cell of the sidebar data editor, without committing it (Enter does).
+
+    Every accepted edit remounts the app's editor (a new widget key), so wait for the app to be
+    idle first, and select the cell again if the grid was replaced while we were walking to it."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     editor = page.locator("input.gdg-input, textarea.gdg-input").first
@@ -148,4 +159,3 @@ def edit_matrix_cell(page, row: int, col: int, value: str, attempts: int = 3) ->
     page.keyboard.press("Control+a")
     page.keyboard.type(value)
     page.wait_for_timeout(100)  # let the grid take the typed value before committing it
-    page.keyboard.press("Enter")

@@ -1,0 +1,87 @@
+"""The latency benchmark sees what the learner sees: a slowed chart shows up in its numbers.
+
+The minimal app's number input is timed three ways, taking turns, with the benchmark's own
+measuring function (benchmarks/completion.py):
+  - as it is;
+  - server-side slowdown: BENCH_SLOW_CHART_MS=300 makes the script sleep before drawing its chart
+    (same spec, so the chart still updates in place), so the run ends 300 ms later;
+  - browser-side slowdown: in this browser context Streamlit's chart component waits 300 ms
+    before it swaps the new data into the drawn chart, so the run ends on time and the chart
+    redraws 300 ms later, on an idle page.
+Both must add at least 250 ms to the median. The browser-side one must come after the run has
+finished and painted: a signal that stopped there (or at a quiet DOM) would have missed it.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from tests.browser.harness import CHROMIUM_ARGS, ROOT, Server, chromium_path
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(chromium_path() is None, reason="Debian's chromium is not installed")]
+
+SLOW_MS = 300
+REPEATS = 5
+CONTROL = '[data-testid="stMain"] input[data-testid="stNumberInputField"]'
+
+
+def time_minimal_app(repeats: int = REPEATS) -> dict:
+    """{"normal" | "server" | "browser": [Timing, ...]} for the minimal app's number input."""
+    from playwright.sync_api import sync_playwright
+
+    from benchmarks.completion import control_at, measure_alternating, open_probed, probed_page
+
+    (ROOT / "artifacts").mkdir(exist_ok=True)
+    script = ROOT / "benchmarks" / "minimal_app.py"
+    normal, slow = Server(script, plain=True), Server(script, env={"BENCH_SLOW_CHART_MS": str(SLOW_MS)}, plain=True)
+    try:
+        normal.wait_healthy()
+        slow.wait_healthy()
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+            pages = {"normal": (probed_page(browser), normal.url), "server": (probed_page(browser), slow.url),
+                     "browser": (probed_page(browser, slow_chart_ms=SLOW_MS), normal.url)}
+            for page, url in pages.values():
+                open_probed(page, url)
+            results = measure_alternating([(page, control_at(page.locator(CONTROL).first))
+                                           for page, _ in pages.values()], repeats)
+            browser.close()
+    finally:
+        normal.stop()
+        slow.stop()
+    return dict(zip(pages, results, strict=True))
+
+
+@pytest.fixture(scope="module")
+def timings() -> dict:
+    return time_minimal_app()
+
+
+def median(timings: list, what: str = "total_ms") -> float:
+    return statistics.median(getattr(t, what) for t in timings)
+
+
+def summary(timings: dict) -> str:
+    return "; ".join(f"{name}: total {median(ts):.0f} ms, run {median(ts, 'run_ms'):.0f} ms"
+                     for name, ts in timings.items())
+
+
+def test_every_edit_redrew_the_chart(timings):
+    assert all(t.changed >= 1 for ts in timings.values() for t in ts), summary(timings)
+
+
+def test_a_chart_slowed_on_the_server_shows_up(timings):
+    added = median(timings["server"]) - median(timings["normal"])
+    assert added >= SLOW_MS - 50, summary(timings)
+
+
+def test_a_chart_redrawn_late_in_the_browser_shows_up(timings):
+    added = median(timings["browser"]) - median(timings["normal"])
+    assert added >= SLOW_MS - 50, summary(timings)
+    # The redraw came after the run had finished and the browser had painted: that part of
+    # the wait is what the charts signal adds (without it, the slowdown would be invisible).
+    after_run = statistics.median(t.total_ms - t.run_ms for t in timings["browser"])
+    assert after_run >= SLOW_MS / 2, summary(timings)
