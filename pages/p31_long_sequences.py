@@ -15,6 +15,7 @@ with c3:
 
 rnn = page.compute(lambda: rnn_bottleneck(page.inputs, hidden=hidden, seed=seed, recurrent_scale=scale))
 attn = page.compute(lambda: simple_self_attention(page.inputs))
+page.step_through(rnn)
 labels = page.labels
 left, right = st.columns(2)
 with left:

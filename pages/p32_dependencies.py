@@ -14,6 +14,7 @@ with c3:
     seed = page.seed(123)
 
 trace = page.compute(lambda: additive_attention(page.inputs, hidden=hidden, seed=seed))
+page.step_through(trace)
 labels = page.labels
 left, right = st.columns(2)
 with left:

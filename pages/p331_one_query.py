@@ -19,6 +19,7 @@ with c3:
 
 trace = page.compute(lambda: simple_attention_for_query(page.inputs, q, normalisation=norm, causal=causal,
                                                         dropout=p, seed=seed, training=training))
+page.step_through(trace)
 labels = page.labels
 left, right = st.columns(2)
 with left:

@@ -16,6 +16,7 @@ with c2:
 
 trace = page.compute(lambda: simple_self_attention(page.inputs, normalisation=norm, causal=causal, dropout=p,
                                                    seed=seed, training=training))
+page.step_through(trace)
 labels = page.labels
 left, right = st.columns(2)
 with left:

@@ -18,6 +18,7 @@ with c3:
 
 trace = page.compute(lambda: self_attention_step_by_step(page.inputs, d_out=d_out, seed=seed, query_index=q,
                                                          causal=causal, dropout=p, training=training))
+page.step_through(trace)
 labels = page.labels
 st.subheader(page.text("weights_heading"))
 for col, name in zip(st.columns(3), ("W_query", "W_key", "W_value"), strict=True):

@@ -19,6 +19,7 @@ with c3:
 
 result = page.compute(lambda: self_attention_classes(page.inputs, d_out=d_out, seed_v1=seed_v1, seed_v2=seed_v2,
                                                      qkv_bias=qkv_bias, causal=causal))
+page.step_through(result)
 labels = page.labels
 c1, c2 = st.columns(2)
 with c1:

@@ -17,6 +17,7 @@ with c3:
 weights = page.compute(lambda: causal_attention_step_by_step(page.inputs, seed=789, causal=causal))
 source = weights["masked_weights"] if causal else weights["weights"]
 demo = page.compute(lambda: dropout_demo(source, p, seed=seed, training=training))
+page.step_through(demo)
 labels = page.labels
 st.metric(page.text("kept_label"), f"{demo.kept_fraction:.2f}", help=page.text("kept_help", expected=1 - p))
 c1, c2 = st.columns(2)

@@ -14,6 +14,7 @@ context_length = page.control("context_length", page.matrix.num_tokens, st.numbe
 result = page.compute(lambda: causal_class_demo(
     page.inputs, page.attention_config(ctl, context_length=context_length), ctl.run()
 ))
+page.step_through(result)
 trace, labels = result.trace, page.labels
 batch_index = 0
 if ctl.batch_size > 1:

@@ -12,6 +12,7 @@ heads = page.compute(lambda: stacking_heads(
     page.attention_config(ctl, d_out=ctl.d_out * ctl.num_heads),  # each head is d_out wide
     ctl.run(),
 ))
+page.step_through(heads)
 trace, labels = heads.trace, page.labels
 st.subheader(page.text("heads_heading", heads=ctl.num_heads))
 show_heads(trace, labels, labels)

@@ -9,6 +9,7 @@ from ui.settings import limits
 page = start_page("weight-splits")
 ctl = page.module_controls(heads="divisors", d_out_max=limits().max_dim)
 splits = page.compute(lambda: weight_splits(page.inputs, page.attention_config(ctl), ctl.run()))
+page.step_through(splits)
 trace, labels = splits.trace, page.labels
 if splits.reduced:
     st.info(page.text("large", tokens=page.matrix.num_tokens, heads=ctl.num_heads))
