@@ -259,5 +259,5 @@ def _embed(trace: Trace, sentences: list[str], vocab: dict[str, int], embedding:
     pe = sinusoidal_positions(ids.shape[1], embedding.embedding_dim)  # (T, d)
     trace.add("positions", pe, ("token", "dim"), "sinusoidal positional encoding")
     x = emb + pe if positional else emb
-    trace.add("inputs", x, ("sentence", "token", "dim"), "embeddings + positions")
+    trace.add("inputs", x, ("sentence", "token", "dim"), "embeddings + positions" if positional else "the embeddings")
     return x

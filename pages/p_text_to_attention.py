@@ -35,7 +35,7 @@ with c4:
 info = page.compute(lambda: text_to_attention(sentences, d_model=d_model, num_heads=num_heads, seed=seed,
                                                positional=positional, causal=causal, query_sentence=qs,
                                                key_sentence=ks))
-page.step_through(info)
+page.step_through(info, labels=info.query_tokens, key_labels=info.key_tokens)
 trace = info.trace
 st.subheader(page.text("tokens_heading"))
 st.dataframe([{page.text("col_sentence"): i + 1, page.text("col_tokens"): " | ".join(t),

@@ -117,24 +117,28 @@ def show_source(*objects: object) -> None:
 WEIGHT_LIKE = ("weights", "mask", "keep")  # steps drawn on the fixed [0, 1] scale
 
 
-def show_step(trace: Trace, name: str, labels: Sequence[str]) -> None:
+def show_step(trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str] | None = None) -> None:
     """Any recorded step, drawn by its axes: a heatmap for (query, key), per head when it has heads,
-    bars for a vector over the tokens, a heatmap of values for (token, width); always printed."""
+    bars for a vector over the tokens, a heatmap of values for (token, width); always printed.
+
+    ``rows`` name the queries (and tokens), ``cols`` the keys (the same tokens unless cross-attention).
+    """
     step = trace.step(name)
     dims, tensor = step.dims, step.tensor
+    cols = rows if cols is None else cols
     kind = "weights" if any(w in name for w in WEIGHT_LIKE) else "scores"
     lead = tuple(0 for _ in dims[:-2])  # batch element 0 (and head 0 unless drawn per head)
-    if dims[-2:] == ("query", "key") and "head" in dims and name == trace.applied_weights.name:
-        show_heads(trace, _axis(labels, tensor.shape[-2]), _axis(labels, tensor.shape[-1]))
+    applied = trace.applied_weights.name if ("weights" in trace or "dropped_weights" in trace) else None
+    if dims[-2:] == ("query", "key") and "head" in dims and name == applied:
+        show_heads(trace, _axis(rows, tensor.shape[-2]), _axis(cols, tensor.shape[-1]))
     elif dims[-2:] == ("query", "key"):
-        hides = name == trace.applied_weights.name or name.startswith("masked")  # not the unmasked weights
-        masked = hides and trace.mask is not None
-        show_matrix(trace, name, _axis(labels, tensor.shape[-2]), _axis(labels, tensor.shape[-1]), kind=kind,
-                    index=lead, masked=masked, printed=False)
-    elif len(dims) == 1 and dims[0] in ("key", "token") and tensor.shape[0] == len(labels):
-        show_vector(trace, name, labels, domain=(0, 1) if kind == "weights" else None)
+        hides = name == applied or name.startswith("masked")  # never the unmasked weights
+        show_matrix(trace, name, _axis(rows, tensor.shape[-2]), _axis(cols, tensor.shape[-1]), kind=kind,
+                    index=lead, masked=hides and trace.mask is not None, printed=False)
+    elif len(dims) == 1 and dims[0] in ("key", "token") and tensor.shape[0] == len(cols if dims[0] == "key" else rows):
+        show_vector(trace, name, cols if dims[0] == "key" else rows, domain=(0, 1) if kind == "weights" else None)
     elif len(dims) >= 2 and dims[-2] == "token" and tensor.shape[-1] <= 64:
-        show_matrix(trace, name, _axis(labels, tensor.shape[-2]), [str(j + 1) for j in range(tensor.shape[-1])],
+        show_matrix(trace, name, _axis(rows, tensor.shape[-2]), [str(j + 1) for j in range(tensor.shape[-1])],
                     kind="values", index=lead, row_title="token", col_title=dims[-1], printed=False)
     show_tensor(trace, name)
 

@@ -150,8 +150,12 @@ class Page:
         return bool(self.control("qkv_bias", False, st.toggle, label))
 
     # ----- step-through ------------------------------------------------------------------------
-    def step_through(self, result: Any) -> None:
-        """In step mode, show the computation one step at a time, and nothing else of the page below."""
+    def step_through(self, result: Any, *, labels: list[str] | None = None,
+                     key_labels: list[str] | None = None) -> None:
+        """In step mode, show the computation one step at a time, and nothing else of the page below.
+
+        ``labels`` name the tokens (the input matrix's by default), ``key_labels`` the keys when they differ.
+        """
         if self.stage is None:
             return
         walk = state.walk_active()
@@ -159,7 +163,8 @@ class Page:
         if walk is not None:  # the walkthrough decides which step is shown, and → goes on to its next
             position = stepper.Position(walk.index, walk.total, walk.move, walk.step.step)
         with self.stage:
-            shown = stepper.step_through(self.page_id, self.text.steps, result, self.labels, position)
+            shown = stepper.step_through(self.page_id, self.text.steps, result, labels or self.labels, position,
+                                         key_labels)
         if shown:
             self.end()
 

@@ -12,7 +12,7 @@ clickers send PageDown and PageUp).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,8 +65,8 @@ class Position:
     current: str | None = None  # the step to show; None: the first
 
 
-def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels: list[str],
-                 position: Position | None = None) -> bool:
+def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels: Sequence[str],
+                 position: Position | None = None, key_labels: Sequence[str] | None = None) -> bool:
     """Draw the current step with its navigation; False if the page has no step to show.
 
     Without ``position`` the page's own steps are numbered and stepped through; the chapter
@@ -84,7 +84,7 @@ def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels:
     else:
         slide = shown[names.index(position.current)] if position.current in names else shown[0]
     _navigation(page_id, position)
-    _draw(slide, labels)
+    _draw(slide, labels, key_labels)
     return True
 
 
@@ -107,12 +107,12 @@ def _navigation(page_id: str, position: Position) -> None:
                   args=(1,))
 
 
-def _draw(slide: Slide, labels: list[str]) -> None:
+def _draw(slide: Slide, labels: Sequence[str], key_labels: Sequence[str] | None) -> None:
     """What is new at this step, large: the tensor, the formula term, the lines of code."""
     drawing, words = st.columns([3, 2])
     with drawing:
         st.markdown(f"**{slide.text.caption}**")
-        draw.show_step(slide.trace, slide.step, labels)
+        draw.show_step(slide.trace, slide.step, labels, key_labels)
     with words:
         if slide.text.formula:
             st.latex(slide.text.formula)
