@@ -86,6 +86,7 @@ from benchmarks.completion import (  # noqa: E402
     Click,
     Interaction,
     MatrixCell,
+    StepKeys,
     Timing,
     control_at,
     measure_alternating,
@@ -93,6 +94,7 @@ from benchmarks.completion import (  # noqa: E402
     probed_page,
 )
 from tests.browser.harness import CHROMIUM_ARGS, Server, chromium_path  # noqa: E402
+from ui.content import page_text  # noqa: E402
 from ui.matrix import random_matrix  # noqa: E402
 from ui.pages import PAGES  # noqa: E402
 from ui.share import encode_state  # noqa: E402
@@ -188,6 +190,12 @@ def page_latencies(report: Report, apage, mpage, app: Server, page_id: str, repe
         app_times, min_times = measure_alternating(
             [(apage, interaction), (mpage, minimal_interaction(mpage, kind))], repeats)
         latency_row(report, f"{page_id} | {kind} ({interaction.label})", app_times, min_times)
+        timed += app_times + min_times
+    if page_text(page_id).steps:  # lecture mode: a step change is an interaction like any other
+        open_probed(apage, url_of(app, page_id) + "?lecture=1")
+        app_times, min_times = measure_alternating(
+            [(apage, StepKeys(apage)), (mpage, minimal_interaction(mpage, "main control"))], repeats)
+        latency_row(report, f"{page_id} | step change ({StepKeys.label})", app_times, min_times)
         timed += app_times + min_times
     return timed
 

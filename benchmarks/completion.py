@@ -128,6 +128,21 @@ class Click(Interaction):
         self.target.click()
 
 
+class StepKeys(Interaction):
+    """Lecture mode's step-through: → to the next step and ← back, as a presentation clicker does."""
+
+    label = "step change (→ / ←)"
+
+    def __init__(self, page):
+        self.page = page
+
+    def prepare(self, step: int) -> None:
+        self.page.evaluate("() => document.activeElement && document.activeElement.blur()")  # keys to the page
+
+    def commit(self, step: int) -> None:
+        self.page.keyboard.press("ArrowRight" if step % 2 == 0 else "ArrowLeft")
+
+
 def control_at(locator) -> Interaction:
     """The right Interaction for a number input or a slider (an <input type="range">)."""
     return Slider(locator) if locator.get_attribute("type") == "range" else NumberInput(locator)
