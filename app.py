@@ -15,6 +15,7 @@ from ui.frame import frame_active
 from ui.heap import freeze_import_heap
 from ui.link import load_link_once, write_link
 from ui.pages import GROUPS, PAGES, group_title
+from ui.reconnect import rerun_after_reconnect
 from ui.sidebar import input_panel
 from ui.state import get_matrix
 from ui.style import apply_style
@@ -32,6 +33,7 @@ pages = {
 }
 current = st.navigation(pages)
 load_link_once()
+rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once
 apply_style(get_matrix().dim)
 input_panel()
 try:
