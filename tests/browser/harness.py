@@ -33,16 +33,20 @@ def free_port() -> int:
 
 
 class Server:
-    """``streamlit run`` in a child process, on 127.0.0.1 and a free port."""
+    """``streamlit run`` in a child process, on 127.0.0.1 and a free port.
 
-    def __init__(self, script: Path, env: dict[str, str] | None = None):
+    ``launcher`` is how the server starts: ``ui.serve`` (make run, Docker) or ``streamlit``
+    (plain ``streamlit run``, as Streamlit Community Cloud starts an app)."""
+
+    def __init__(self, script: Path, env: dict[str, str] | None = None, launcher: str = "ui.serve"):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.started = time.perf_counter()
         self.log = open(ROOT / "artifacts" / f"server-{self.port}.log", "w") if (ROOT / "artifacts").is_dir() else (
             subprocess.DEVNULL)
+        command = [sys.executable, "-m", launcher, *(["run"] if launcher == "streamlit" else [])]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ui.serve", str(script), "--server.port", str(self.port),
+            [*command, str(script), "--server.port", str(self.port),
              "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
              "--server.fileWatcherType", "none"],
             cwd=ROOT, env={**os.environ, **(env or {})}, stdout=self.log, stderr=subprocess.STDOUT,
