@@ -6,7 +6,8 @@ RUN_STAMP  := $(VENV)/.run-installed
 DEV_STAMP  := $(VENV)/.dev-installed
 PORT ?= 8501
 
-.PHONY: run test lint unit browser-deps bench bench-latency bench-concurrency clean
+.PHONY: run test lint unit browser-deps balancer-deps bench bench-latency bench-concurrency bench-failover \
+	bench-capacity clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,13 +31,22 @@ browser-deps:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	else echo "chromium missing and not root: install Debian's chromium package to run browser tests"; fi
 
+# Debian's HAProxy balances the replicas of the failover test and benchmarks (deploy/haproxy.py).
+# If it cannot be installed, the failover test is skipped and says why.
+balancer-deps:
+	@if command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ]; then :; \
+	elif [ "$$(id -u)" = "0" ]; then \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null) \
+		|| echo "could not install haproxy: the failover test will be skipped"; \
+	else echo "haproxy missing and not root: install Debian's haproxy package to run the failover test"; fi
+
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 
 unit: $(DEV_STAMP)
 	$(BIN)/pytest -m "not browser"
 
-test: $(DEV_STAMP) browser-deps
+test: $(DEV_STAMP) browser-deps balancer-deps
 	$(BIN)/ruff check .
 	$(BIN)/pytest
 
@@ -48,6 +58,15 @@ bench-latency: $(DEV_STAMP) browser-deps
 
 bench-concurrency: $(DEV_STAMP) browser-deps
 	$(BIN)/python benchmarks/bench_concurrency.py --sessions 30 --rounds 2
+
+# 3 replicas behind HAProxy on 127.0.0.1, 21 browser sessions, one replica SIGKILLed.
+bench-failover: $(DEV_STAMP) browser-deps balancer-deps
+	$(BIN)/python benchmarks/bench_failover.py --replicas 3 --sessions 21
+
+# Edits per second with 1, 2 and 3 replicas: without a browser (the servers), then with Chromium.
+bench-capacity: $(DEV_STAMP) browser-deps balancer-deps
+	$(BIN)/python benchmarks/bench_capacity.py --client protocol --sessions 30 --edits 10 --repeats 3
+	$(BIN)/python benchmarks/bench_capacity.py --client browser --sessions 12 --edits 4 --repeats 2
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

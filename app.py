@@ -15,6 +15,7 @@ from ui.frame import frame_active
 from ui.heap import freeze_import_heap
 from ui.link import lecture_requested, load_link_once, write_link
 from ui.pages import PAGES, group_title
+from ui.reconnect import rerun_after_reconnect
 from ui.sidebar import input_panel
 from ui.state import get_matrix, lecture_mode, set_current_page
 from ui.style import apply_style
@@ -33,6 +34,7 @@ for i, info in enumerate(PAGES):
 current = st.navigation(pages)
 set_current_page(page_ids.get(current.url_path, PAGES[0].page_id))
 load_link_once()
+rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once
 apply_style(get_matrix().dim, lecture=lecture_mode())
 input_panel()
 try:

@@ -35,19 +35,22 @@ def free_port() -> int:
 class Server:
     """``streamlit run`` in a child process, on 127.0.0.1 and a free port.
 
-    The app is started with its own launcher (ui.serve, which also preloads PyTorch);
-    ``plain=True`` starts a script with Streamlit's launcher alone, as Streamlit ships it
-    (the latency baseline, which must not carry the app's modules in its heap)."""
+    ``launcher`` is how the server starts: ``ui.serve`` (make run, Docker, which also preloads
+    PyTorch) or ``streamlit`` (plain ``streamlit run``, as Streamlit Community Cloud starts an app).
+    ``plain=True`` is the same as ``launcher="streamlit"``: the latency baseline, as Streamlit
+    ships it, must not carry the app's modules in its heap."""
 
-    def __init__(self, script: Path, env: dict[str, str] | None = None, plain: bool = False):
+    def __init__(self, script: Path, env: dict[str, str] | None = None, plain: bool = False,
+                 launcher: str = "ui.serve"):
+        launcher = "streamlit" if plain else launcher
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.started = time.perf_counter()
         self.log = open(ROOT / "artifacts" / f"server-{self.port}.log", "w") if (ROOT / "artifacts").is_dir() else (
             subprocess.DEVNULL)
+        command = [sys.executable, "-m", launcher, *(["run"] if launcher == "streamlit" else [])]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", *(("streamlit", "run") if plain else ("ui.serve",)), str(script),
-             "--server.port", str(self.port),
+            [*command, str(script), "--server.port", str(self.port),
              "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
              "--server.fileWatcherType", "none"],
             cwd=ROOT, env={**os.environ, **(env or {})}, stdout=self.log, stderr=subprocess.STDOUT,

@@ -1,0 +1,149 @@
+"""The deployment files: Compose against the Compose spec's schema, Kubernetes against Kubernetes' own API
+schemas, HAProxy's configuration through ``haproxy -c``, and all of them against each other.
+
+Nothing here needs Docker, a cluster or the network: the schemas are files (deploy/schemas/, and the
+ones kubernetes-validate ships), and ``haproxy -c`` only reads the configuration."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+from pathlib import Path
+
+import jsonschema
+import kubernetes_validate
+import pytest
+import yaml
+
+from benchmarks.cluster import balancer_path
+from deploy import sizing
+from deploy.haproxy import APP_PORT, COMPOSE_SLOTS, COOKIE, HEALTH_PATH, render_compose, render_local
+
+DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
+K8S_VERSIONS = ("1.30", kubernetes_validate.utils.latest_version())  # oldest supported here, newest shipped
+
+
+def compose() -> dict:
+    return yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
+
+
+def compose_errors(doc: dict) -> list[str]:
+    schema = json.loads((DEPLOY / "schemas" / "compose-spec.json").read_text())
+    validator = jsonschema.validators.validator_for(schema)(schema)
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(doc)]
+
+
+def manifests() -> list[dict]:
+    return [doc for path in sorted((DEPLOY / "k8s").glob("*.yaml"))
+            for doc in yaml.safe_load_all(path.read_text()) if doc]
+
+
+def by_kind(kind: str) -> dict:
+    (doc,) = [d for d in manifests() if d["kind"] == kind]
+    return doc
+
+
+def test_compose_file_matches_the_compose_specification():
+    assert compose_errors(compose()) == []
+
+
+def test_the_compose_schema_check_catches_mistakes():
+    broken = copy.deepcopy(compose())
+    broken["services"]["app"]["deploy"]["resources"]["limits"]["cpus"] = [2]
+    broken["services"]["balancer"]["depends_on"]["app"]["condition"] = "when_ready"
+    broken["services"]["app"]["healthcheck"]["intervall"] = "10s"
+    assert len(compose_errors(broken)) == 3
+
+
+def test_compose_wires_the_balancer_to_the_replicas():
+    doc = compose()
+    app, balancer = doc["services"]["app"], doc["services"]["balancer"]
+    assert (DEPLOY / app["build"]["context"] / app["build"]["dockerfile"]).is_file()
+    assert 2 <= app["deploy"]["replicas"] <= COMPOSE_SLOTS
+    assert app["environment"]["ATTENTION_HOSTED"] == "1"
+    assert HEALTH_PATH in " ".join(app["healthcheck"]["test"])
+    assert balancer["depends_on"]["app"]["condition"] == "service_healthy"
+    source, target = balancer["volumes"][0].split(":")[:2]
+    assert target == "/usr/local/etc/haproxy/haproxy.cfg"
+    assert (DEPLOY / source).read_text() == render_compose(), "run `python -m deploy.haproxy > deploy/haproxy.cfg`"
+    assert balancer["ports"] == [f"{APP_PORT}:{APP_PORT}"]
+    assert f"server-template app 1-{COMPOSE_SLOTS} app:{APP_PORT}" in render_compose()
+
+
+def test_compose_and_kubernetes_reserve_what_sizing_derives():
+    app = compose()["services"]["app"]["deploy"]["resources"]
+    assert app["reservations"]["memory"] == f"{sizing.memory_request_mib()}M"
+    assert app["limits"]["memory"] == f"{sizing.memory_limit_mib()}M"
+    (container,) = by_kind("Deployment")["spec"]["template"]["spec"]["containers"]
+    assert container["resources"] == {
+        "requests": {"cpu": sizing.CPU_REQUEST, "memory": f"{sizing.memory_request_mib()}Mi"},
+        "limits": {"cpu": sizing.CPU_LIMIT, "memory": f"{sizing.memory_limit_mib()}Mi"},
+    }
+    assert sizing.memory_request_mib() > sizing.IDLE_MB + sizing.RENDER_PEAK_MB
+    assert sizing.memory_limit_mib() > sizing.memory_request_mib()
+
+
+@pytest.mark.parametrize("version", K8S_VERSIONS)
+def test_kubernetes_manifests_match_the_api_schemas(version):
+    docs = manifests()
+    assert sorted(d["kind"] for d in docs) == ["Deployment", "Ingress", "PodDisruptionBudget", "Service"]
+    for doc in docs:
+        kubernetes_validate.validate(doc, version, strict=True)  # raises with the field at fault
+
+
+def test_the_kubernetes_check_catches_mistakes():
+    deployment = copy.deepcopy(by_kind("Deployment"))
+    probe = deployment["spec"]["template"]["spec"]["containers"][0]["livenessProbe"]
+    probe["httpGet"]["paht"] = probe["httpGet"].pop("path")  # a typo: strict schemas know every field
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(deployment, K8S_VERSIONS[-1], strict=True)
+
+
+def test_kubernetes_probes_affinity_and_routing_fit_together():
+    deployment, service, ingress = by_kind("Deployment"), by_kind("Service"), by_kind("Ingress")
+    pod = deployment["spec"]["template"]
+    (container,) = pod["spec"]["containers"]
+    port_names = {p["name"] for p in container["ports"]}
+    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+        assert container[probe]["httpGet"] == {"path": HEALTH_PATH, "port": "http"}
+    assert container["ports"][0]["containerPort"] == APP_PORT
+    assert service["spec"]["selector"].items() <= pod["metadata"]["labels"].items()
+    assert deployment["spec"]["selector"]["matchLabels"].items() <= pod["metadata"]["labels"].items()
+    assert service["spec"]["ports"][0]["targetPort"] in port_names
+    assert service["spec"]["sessionAffinity"] == "ClientIP"
+    notes = service["metadata"]["annotations"]
+    assert notes["haproxy.org/cookie-persistence"] == COOKIE
+    assert notes["haproxy.org/check-http"] == HEALTH_PATH
+    assert "option redispatch" in notes["haproxy.org/backend-config-snippet"]
+    backend = ingress["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]
+    assert backend == {"name": service["metadata"]["name"], "port": {"name": service["spec"]["ports"][0]["name"]}}
+    assert by_kind("PodDisruptionBudget")["spec"]["maxUnavailable"] < deployment["spec"]["replicas"]
+
+
+@pytest.mark.skipif(balancer_path() is None, reason="HAProxy is not installed (make test installs it)")
+def test_haproxy_accepts_every_configuration(tmp_path):
+    local = tmp_path / "local.cfg"
+    local.write_text(render_local([("app1", 8601), ("app2", 8602)], port=8600, stats_socket=str(tmp_path / "s")))
+    for config in (DEPLOY / "haproxy.cfg", local):
+        checked = subprocess.run([balancer_path(), "-c", "-f", str(config)], capture_output=True, text=True)
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+@pytest.mark.skipif(balancer_path() is None, reason="HAProxy is not installed (make test installs it)")
+def test_haproxy_check_catches_mistakes(tmp_path):
+    bad = tmp_path / "bad.cfg"
+    bad.write_text(render_compose().replace("balance leastconn", "balance fewestconn"))
+    assert subprocess.run([balancer_path(), "-c", "-f", str(bad)], capture_output=True).returncode != 0
+
+
+def test_haproxy_configuration_keeps_learners_sticky_and_moves_them_off_dead_replicas():
+    for config in (render_compose(), render_local([("app1", 1)], port=2, stats_socket="/tmp/x")):
+        assert f"cookie {COOKIE} insert indirect nocache" in config
+        assert f"http-check send meth GET uri {HEALTH_PATH}" in config
+        assert "option redispatch" in config and "retries 3" in config
+        assert "on-marked-down shutdown-sessions" in config
+        assert "timeout tunnel 1h" in config  # an idle learner's websocket stays open
+    assert "127.0.0.1:2" in render_local([("app1", 1)], port=2, stats_socket="/tmp/x")
+    with pytest.raises(ValueError):
+        render_local([], port=2, stats_socket="/tmp/x")
