@@ -268,7 +268,7 @@ def _predict_top(live: Live) -> Answer:
     trace, row = live.result, _predicted_row(live)
     weights = _applied(trace)
     fields = {"q": row + 1, "token": live.labels[row]}
-    mistakes = {"column": int(weights[:, row].argmax()), "scores": int(trace["scores"][row].argmax())}
+    mistakes = {"column": int(weights[:, row].argmax()), "scores": int(trace["scores"][row].argmax()), "self": row}
     return _token_answer(live, int(weights[row].argmax()), fields, mistakes,
                          reveal=(trace, trace.applied_weights.name))
 
@@ -368,8 +368,8 @@ def _masked_weight(live: Live) -> Answer | Unavailable:
     if len(live.labels) < 2:
         return Unavailable("tokens")
     fields = {"token": live.labels[1], "first": live.labels[0]}
-    return Answer(_f(trace["masked_weights"][1, 0]), fields,
-                  {"unmasked": _f(trace["weights"][1, 0]), "not_renormalised": _f(trace["masked_simple"][1, 0])})
+    # Zeroing the future leaves column 1 as it was: before masking and before renormalising are one mistake.
+    return Answer(_f(trace["masked_weights"][1, 0]), fields, {"unmasked": _f(trace["weights"][1, 0])})
 
 
 def _left_in_row(live: Live) -> Answer | Unavailable:
@@ -532,7 +532,7 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
         Question("context", NUMBER, _one_query_context, ("mean", "scores")),
     ),
     "all-queries": (
-        Question("predict_top", PREDICT, _predict_top, ("column", "scores")),
+        Question("predict_top", PREDICT, _predict_top, ("column", "scores", "self")),
         Question("scores_shape", SHAPE, _scores_shape, ("gram", "inputs")),
         Question("row_sum", NUMBER, _row_sum, ("one", "column")),
     ),
@@ -549,7 +549,7 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
     "causal-mask": (
         Question("hidden_cells", CHOICE, _hidden_cells, ("diagonal", "below", "none", "mask_off"),
                  ("above", "diagonal", "below", "none"), ("pattern",)),
-        Question("masked_weight", NUMBER, _masked_weight, ("unmasked", "not_renormalised"), (),
+        Question("masked_weight", NUMBER, _masked_weight, ("unmasked",), (),
                  ("mask_off", "tokens")),
         Question("left_in_row", NUMBER, _left_in_row, ("one",), (), ("mask_off",)),
     ),
