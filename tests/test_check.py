@@ -511,3 +511,53 @@ def _words_fill_in(text, answer, verdict, heard, page_id: str, qid: str) -> None
         message = text(key, **{**answer.fields, **verdict.fields, "answer": "x"})
         assert message and "{" not in message
         heard.add((page_id, qid, verdict.feedback))
+
+
+def _default_lives(inputs: torch.Tensor) -> list[tuple[str, Live]]:
+    """Every section's result at its default settings, for any input matrix."""
+    n, labels = inputs.shape[0], tuple(f"t{i}" for i in range(inputs.shape[0]))
+    last, config = n - 1, AttentionConfig(inputs.shape[1], 2, n, num_heads=2)
+    weights = causal_attention_step_by_step(inputs)["masked_weights"]
+    results = [
+        ("long-sequences", rnn_bottleneck(inputs), dict(attention=simple_self_attention(inputs), hidden=4, scale=0.6)),
+        ("dependencies", additive_attention(inputs), dict(query=last)),
+        ("one-query", simple_attention_for_query(inputs, min(1, last)), dict(query=min(1, last))),
+        ("all-queries", simple_self_attention(inputs), {}),
+        ("trainable-steps", self_attention_step_by_step(inputs, query_index=min(1, last)), dict(query=min(1, last))),
+        ("self-attention-classes", self_attention_classes(inputs), {}),
+        ("causal-mask", causal_attention_step_by_step(inputs), {}),
+        ("dropout", dropout_demo(weights, 0.5), dict(p=0.5, training=True)),
+        ("causal-class", causal_class_demo(inputs, AttentionConfig(inputs.shape[1], 2, n)), {}),
+        ("stacking-heads", stacking_heads(inputs, AttentionConfig(inputs.shape[1], 4, n, num_heads=2)),
+         dict(heads=2, d_out=2, qkv_bias=False)),
+        ("weight-splits", weight_splits(inputs, config), dict(heads=2, d_out=2, qkv_bias=False)),
+    ]
+    return [(page_id, Live(result, labels, inputs, given)) for page_id, result, given in results]
+
+
+@pytest.mark.parametrize("tokens,dim,seed", [(1, 1, 0), (2, 5, 1), (9, 2, 2), (6, 3, 3)])
+def test_every_answer_follows_any_input_matrix(tokens, dim, seed):
+    inputs = random_matrix(tokens, dim, seed=seed).tensor()
+    for page_id, live in _default_lives(inputs):
+        words = page_text(page_id).questions
+        for q in QUESTIONS[page_id]:
+            answer = q.answer(live)
+            if isinstance(answer, Unavailable):
+                assert answer.reason in q.unavailable
+                continue
+            assert "{" not in words[q.id]("prompt", **answer.fields)
+            if q.kind not in (TASK, MAPPING):
+                assert judge(q, answer, _typed(q.kind, answer.value), words[q.id].tolerance).correct, (page_id, q.id)
+            if q.kind in (CHOICE, PREDICT) and not q.options:
+                assert len(answer.options) == tokens and answer.value in answer.options
+
+
+def test_many_tokens_are_chosen_from_a_select_box():
+    matrix = random_matrix(10, 3, seed=4)
+    at = open_page("all-queries", matrix=matrix)
+    key = "check:all-queries:predict_top"
+    assert key not in [r.key for r in at.radio]
+    best = str(int(simple_self_attention(matrix.tensor())["weights"][2].argmax()))
+    at.selectbox(key=key).set_value(best)
+    check(at, "all-queries", "predict_top")
+    assert any(s.startswith("Correct") for s in successes(at))

@@ -15,6 +15,7 @@ says so and asks for a new check instead of showing an old "Correct".
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import streamlit as st
@@ -66,7 +67,11 @@ def check_yourself(page_id: str, words: PageText, live: Live) -> None:
         st.subheader(app_text("check_yourself"))
         st.caption(app_text("check_yourself_intro", n=len(questions), done=len(state.done_questions(page_id))))
         for number, question in enumerate(questions, 1):
-            _question(page_id, number, question, words.questions[question.id], live)
+            try:
+                _question(page_id, number, question, words.questions[question.id], live)
+            except Exception:  # one broken question must not take the page (or its other questions) down
+                logging.getLogger("attention_app").exception("question %s of %s failed", question.id, page_id)
+                st.error(app_text("question_failed", n=number))
 
 
 def _question(page_id: str, number: int, question: Question, words: QuestionText, live: Live) -> None:
