@@ -10,6 +10,7 @@ import logging
 
 import streamlit as st
 
+from ui.check import nav_title
 from ui.content import app_text
 from ui.frame import frame_active
 from ui.heap import freeze_import_heap
@@ -28,7 +29,8 @@ st.set_page_config(page_title=app_text("page_title"), page_icon="🔦", layout="
 page_ids: dict[str, str] = {}  # a page's URL path -> its id
 pages: dict[str, list] = {}
 for i, info in enumerate(PAGES):
-    page = st.Page(info.file, title=info.title, default=i == 0, **({} if i == 0 else {"url_path": info.page_id}))
+    page = st.Page(info.file, title=nav_title(info.page_id, info.title), default=i == 0,  # ✓ once checked
+                   **({} if i == 0 else {"url_path": info.page_id}))
     page_ids[page.url_path] = info.page_id
     pages.setdefault(group_title(info.group), []).append(page)
 current = st.navigation(pages)

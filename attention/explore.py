@@ -82,6 +82,7 @@ class ClassesResult:
     v1: Trace
     v2: Trace
     v1_from_v2: Trace | None  # Exercise 3.1; None when v2 has biases that v1 cannot hold
+    v2_module: SelfAttention_v2 | None = None  # v2 itself, for Exercise 3.1 done the learner's way
 
 
 @torch.no_grad()
@@ -98,10 +99,10 @@ def self_attention_classes(
         v2 = SelfAttention_v2(d_in, d_out, qkv_bias=qkv_bias, causal=causal)
     t1, t2 = v1.trace(inputs), v2.trace(inputs)
     if qkv_bias:
-        return ClassesResult(t1, t2, None)
+        return ClassesResult(t1, t2, None, v2)
     t3 = copy_v2_into_v1(v2, SelfAttention_v1(d_in, d_out, causal=causal)).trace(inputs)
     t3.compare("SelfAttention_v2", t2["context"], "v1 with v2's weights (transposed)", t3["context"])
-    return ClassesResult(t1, t2, t3)
+    return ClassesResult(t1, t2, t3, v2)
 
 
 @dataclass(frozen=True)

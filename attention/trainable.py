@@ -25,7 +25,11 @@ __all__ = [
     "init_trainable_weights",
     "self_attention_step_by_step",
     "copy_v2_into_v1",
+    "V2_TO_V1_WAYS",
+    "v1_from_v2_weights",
 ]
+
+V2_TO_V1_WAYS = ("as_is", "transpose", "view")  # how v2's (d_out, d_in) weight may be put into v1 (Exercise 3.1)
 
 
 def init_trainable_weights(d_in: int, d_out: int, seed: int = 123) -> dict[str, torch.Tensor]:
@@ -150,4 +154,30 @@ def copy_v2_into_v1(v2: SelfAttention_v2, v1: SelfAttention_v1) -> SelfAttention
         v1.W_query.copy_(v2.W_query.weight.T)
         v1.W_key.copy_(v2.W_key.weight.T)
         v1.W_value.copy_(v2.W_value.weight.T)
+    return v1
+
+
+def v1_from_v2_weights(v2: SelfAttention_v2, ways: dict[str, str]) -> SelfAttention_v1:
+    """Exercise 3.1 done a learner's way: a SelfAttention_v1 holding v2's weights, each moved over
+    as it is (``"as_is"``), transposed (``"transpose"``, what nn.Linear's ``x @ W.T`` needs) or
+    reshaped with ``.view(d_in, d_out)`` (``"view"``: v1's shape, but the numbers in other places).
+
+    ``ways`` maps "W_query", "W_key" and "W_value" to one of :data:`V2_TO_V1_WAYS`. Raises
+    ValueError when v2 has biases (v1 has none) or a moved weight does not fit v1's (d_in, d_out).
+    """
+    if v2.W_query.bias is not None:
+        raise ValueError("v2 was built with qkv_bias=True; SelfAttention_v1 has no bias terms to hold them.")
+    with seeded(0):  # v1's own draws are overwritten below; seeded keeps other sessions' draws apart
+        v1 = SelfAttention_v1(v2.d_in, v2.d_out, causal=v2.causal)
+    with torch.no_grad():
+        for role in ("W_query", "W_key", "W_value"):
+            way, weight = ways.get(role), getattr(v2, role).weight  # (d_out, d_in)
+            if way not in V2_TO_V1_WAYS:
+                raise ValueError(f"ways[{role!r}] must be one of {V2_TO_V1_WAYS}, got {way!r}.")
+            moved = {"as_is": weight, "transpose": weight.T, "view": weight.view(v2.d_in, v2.d_out)}[way]
+            target = getattr(v1, role)
+            if moved.shape != target.shape:
+                raise ValueError(f"{role}: v2's weight {way} is {tuple(moved.shape)}, but v1's {role} is "
+                                 f"{tuple(target.shape)} (d_in, d_out).")
+            target.copy_(moved)
     return v1

@@ -30,3 +30,4 @@ with right:
     show_matrix(attn, "weights", labels, labels, title=page.text("weights_title"))
     st.caption(page.text("weights_caption"))
 show_source(rnn_bottleneck)
+page.check_yourself(rnn, attention=attn, hidden=hidden, scale=scale)

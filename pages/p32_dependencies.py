@@ -26,3 +26,4 @@ with right:
     show_vector(trace, "influence_share", labels, title=page.text("rnn_title"),
                 value_title=page.text("axis_share"), domain=(0, 1))
 show_source(additive_attention)
+page.check_yourself(trace, query=q)

@@ -47,3 +47,4 @@ with st.expander(page.text("stability_heading")):
                   for r in softmax_stability_demo()], hide_index=True, width="stretch")
 
 show_source(simple_attention_for_query, attend_one_query, attend, normalise, softmax_naive)
+page.check_yourself(trace, query=q)

@@ -21,8 +21,8 @@ labels = page.labels
 left, right = st.columns(2)
 with left:
     show_matrix(trace, "scores", labels, labels, kind="scores", title=page.text("scores_title"))
-with right:
-    show_matrix(trace, trace.applied_weights.name, labels, labels, masked=True, title=page.text("weights_title"))
+with right:  # the weights are revealed in Check yourself, once the learner has predicted them
+    st.info(page.text("weights_hidden"), icon=":material/visibility_off:")
 st.subheader(page.text("context_heading"))
 dims = [f"d{j + 1}" for j in range(page.matrix.dim)]
 show_matrix(trace, "context", labels, dims, kind="values", row_title=page.text("axis_token"),
@@ -31,3 +31,4 @@ show_tensor(trace, "context")
 st.subheader(page.text("comparison_heading"))
 show_comparisons(trace)
 show_source(simple_self_attention, attend, attention_scores_loop)
+page.check_yourself(trace)

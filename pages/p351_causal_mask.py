@@ -28,17 +28,18 @@ with c2:
 if not causal:
     st.info(page.text("mask_off"))
     show_tensor(trace, "context")
-    page.end()
-st.subheader(page.text("way1_heading"))
-c1, c2 = st.columns(2)
-with c1:
-    show_tensor(trace, "mask_simple")
-    show_tensor(trace, "masked_simple")
-with c2:
-    show_tensor(trace, "masked_simple_norm")
-st.subheader(page.text("way2_heading"))
-show_tensor(trace, "masked_scores")
-show_matrix(trace, "masked_weights", labels, labels, masked=True, title=page.text("masked_weights_title"))
-show_comparisons(trace)
-show_tensor(trace, "context")
-show_source(causal_attention_step_by_step)
+else:
+    st.subheader(page.text("way1_heading"))
+    c1, c2 = st.columns(2)
+    with c1:
+        show_tensor(trace, "mask_simple")
+        show_tensor(trace, "masked_simple")
+    with c2:
+        show_tensor(trace, "masked_simple_norm")
+    st.subheader(page.text("way2_heading"))
+    show_tensor(trace, "masked_scores")
+    show_matrix(trace, "masked_weights", labels, labels, masked=True, title=page.text("masked_weights_title"))
+    show_comparisons(trace)
+    show_tensor(trace, "context")
+    show_source(causal_attention_step_by_step)
+page.check_yourself(trace)

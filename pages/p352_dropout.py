@@ -31,3 +31,4 @@ with c1:
 with c2:
     show_tensor(demo.trace, "dropped_weights")
 show_source(dropout_demo, apply_dropout)
+page.check_yourself(demo, p=p, training=training)

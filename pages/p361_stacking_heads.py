@@ -26,3 +26,4 @@ if trace.comparisons:
 else:
     st.info(page.text("dropout_differs"))
 show_source(MultiHeadAttentionWrapper, CausalAttention)
+page.check_yourself(heads, heads=ctl.num_heads, d_out=ctl.d_out, qkv_bias=ctl.qkv_bias)

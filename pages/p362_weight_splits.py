@@ -30,3 +30,4 @@ if not splits.reduced:
 st.subheader(page.text("gpt2_heading"))
 st.markdown(page.text("gpt2_body", gpt2_parameters=splits.gpt2_parameters, parameters=splits.parameters))
 show_source(MultiHeadAttention, batched_product)
+page.check_yourself(splits, heads=ctl.num_heads, d_out=ctl.d_out, qkv_bias=ctl.qkv_bias)

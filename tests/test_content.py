@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 
 from ui import content
+from ui.answers import REASONS
 from ui.content import APP_FILE, CONTENT_ROOT, DEFAULT_LANG, app_text, load_page_text, page_text
 from ui.entry import entry_files
 from ui.pages import GROUPS, PAGES, group_title
+from ui.questions import GENERIC, NUMBER, PREDICT, QUESTIONS, SHAPE
 
 ROOT = Path(__file__).resolve().parents[1]
 ENTRY_FILES = set(entry_files().values())  # one-line entry files for Streamlit's legacy scan (ui/entry.py)
@@ -66,9 +68,14 @@ def page_uses(page_id: str) -> list[Use]:
 
 
 def app_uses() -> list[Use]:
-    """app_text lookups with a literal key, plus the navigation groups' keys (ui.pages.group_title)."""
+    """app_text lookups with a literal key, plus the keys ui/ builds from a name: the navigation groups
+    (ui.pages.group_title), and Check yourself's messages (ui/check.py: why an answer could not be read,
+    the feedback any question may give, the placeholder of a typed answer)."""
     uses = [u for path in APP_SOURCES for u in _lookups(path, _is_app_text) if u.key is not None]
     uses += [Use("ui/pages.py:group_title", f"group_{g}", frozenset()) for g in GROUPS]
+    uses += [Use("ui/check.py:answer_<reason>", f"answer_{r}", None) for r in REASONS]
+    uses += [Use("ui/check.py:check_<feedback>", f"check_{g}", None) for g in GENERIC]
+    uses += [Use("ui/check.py:placeholder_<kind>", f"placeholder_{k}", None) for k in (NUMBER, SHAPE)]
     return uses
 
 
@@ -128,7 +135,7 @@ def test_every_page_script_is_a_listed_page_and_starts_with_its_own_id():
 @pytest.mark.parametrize("page_id", PAGE_IDS)
 def test_every_page_has_an_english_title_and_intro(page_id):
     raw = _raw(page_id)
-    assert set(raw) <= {"title", "intro", "idea", "formula", "text", "steps"}, set(raw)
+    assert set(raw) <= {"title", "intro", "idea", "formula", "text", "steps", "questions"}, set(raw)
     words = page_text(page_id)
     assert words.title.strip() and words.intro.strip()
     assert words.formula is None or words.formula.strip()
@@ -166,6 +173,81 @@ def test_call_sites_supply_exactly_the_fields_each_string_uses(page_id):
         assert fields <= use.values, f"{use.where}: {use.key!r} needs {sorted(fields - use.values)}"
         assert use.values <= fields, f"{use.where}: {use.key!r} does not use {sorted(use.values - fields)}"
         words(use.key, **dict.fromkeys(use.values, _Any()))  # formats (specs such as :, and :.2f included)
+
+
+# ----- Check yourself: every question's words, and only those ---------------------------------------
+
+
+def _expected_question_keys(question) -> set[str]:
+    keys = {"prompt", *(f"feedback_{m}" for m in question.mistakes), *(f"option_{o}" for o in question.options),
+            *(f"unavailable_{r}" for r in question.unavailable)}
+    if question.kind == NUMBER:
+        keys.add("tolerance")
+    if question.kind == PREDICT:
+        keys.add("reveal_title")
+    return keys
+
+
+@pytest.mark.parametrize("page_id", PAGE_IDS)
+def test_every_question_has_exactly_its_words_in_the_pages_content_file(page_id):
+    """ui/questions.py declares each question's mistakes, options and reasons; the content file words them all."""
+    raw = _raw(page_id).get("questions", {})
+    questions = QUESTIONS.get(page_id, ())
+    assert list(raw) == [q.id for q in questions], f"{page_id}.toml [questions.*] and ui/questions.py disagree"
+    for q in questions:
+        expected, defined = _expected_question_keys(q), set(raw[q.id])
+        assert not expected - defined, f"{page_id} question {q.id} lacks {sorted(expected - defined)}"
+        assert not defined - expected, f"{page_id} question {q.id} has unused words {sorted(defined - expected)}"
+        words = page_text(page_id).questions[q.id]
+        assert (words.tolerance is not None) == (q.kind == NUMBER)
+        for key in defined - {"tolerance", "prompt"} - {f"feedback_{m}" for m in q.mistakes}:
+            if not key.startswith("reveal_"):
+                assert "{" not in words(key), f"{page_id} {q.id}.{key} is shown without values to fill in"
+
+
+def test_a_questions_words_translate_with_english_filling_gaps(root):
+    _write(root, "en", "quiz", """
+title = "Quiz"
+intro = "I"
+[questions.score]
+prompt = "The score of {token}?"
+tolerance = 0.005
+feedback_weight = "Not yet: {given} is the weight."
+""")
+    _write(root, "fr", "quiz", """
+title = "Quiz (fr)"
+[questions.score]
+prompt = "Le score de {token} ?"
+""")
+    words = load_page_text("quiz", "fr", root=root).questions["score"]
+    assert words("prompt", token="x") == "Le score de x ?"
+    assert words("feedback_weight", given="0.1") == "Not yet: 0.1 is the weight."  # English fills the gap
+    assert words.tolerance == 0.005  # from English
+    assert load_page_text("quiz", "de", root=root).questions["score"]("prompt", token="y") == "The score of y?"
+
+
+@pytest.mark.parametrize("bad_fr", [
+    '[questions.score]\ntolerance = 1.0\n',  # a translation cannot make an answer easier
+    '[questions.new_one]\nprompt = "Nouveau"\n',  # nor add a question
+    '[questions.score]\nprompt = 3\n',  # words are strings
+])
+def test_a_translation_only_translates_questions(root, bad_fr):
+    _write(root, "en", "quiz", 'title = "Q"\nintro = "I"\n[questions.score]\nprompt = "P"\ntolerance = 0.01\n')
+    _write(root, "fr", "quiz", bad_fr)
+    with pytest.raises(ValueError, match="quiz.toml"):
+        load_page_text("quiz", "fr", root=root)
+
+
+@pytest.mark.parametrize("bad", [
+    '[questions.score]\ntolerance = 0.1\n',  # no prompt
+    '[questions.score]\nprompt = "P"\ntolerance = -1\n',
+    '[questions.score]\nprompt = "P"\ntolerance = true\n',
+    '[questions]\nscore = "P"\n',
+])
+def test_malformed_questions_are_reported_with_their_path(root, bad):
+    _write(root, "en", "quiz", 'title = "Q"\nintro = "I"\n' + bad)
+    with pytest.raises(ValueError, match="quiz.toml"):
+        load_page_text("quiz", root=root)
 
 
 # ----- the page scripts carry no prose -------------------------------------------------------

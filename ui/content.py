@@ -7,31 +7,39 @@ One TOML file per page and language, ``pages/content/<lang>/<page_id>.toml``::
     formula = '''\\omega_{qj} = x^{(q)} \\cdot x^{(j)}'''   # optional, LaTeX
     [text]
     scores_title = "Scores ω({q}, j) for query “{token}”"   # str.format, named fields
+    [questions.score]                                        # Check yourself (ui/questions.py)
+    prompt = "ω({q},1), the score of “{token}” against “{first}”?"
+    tolerance = 0.005                                        # numbers: English only
+    feedback_weight = "Not yet: your {given} is the weight, not the score."
 
 and ``_app.toml`` in the same folder for app-wide words (its own ``[text]`` table).
 English is complete; another language may leave out keys or whole files, which then
-fall back to English. Plain Python (no Streamlit), so it can be tested on its own.
+fall back to English. A translation's ``[questions.<id>]`` tables translate the words of
+questions the English file has (never a new question, never a tolerance: numbers that
+decide whether an answer is right are set once, in English).
+Plain Python (no Streamlit), so it can be tested on its own.
 """
 
 from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 __all__ = [
-    "APP_FILE", "CONTENT_ROOT", "DEFAULT_LANG", "PageText", "StepText", "app_text", "load_page_text", "page_text",
+    "APP_FILE", "CONTENT_ROOT", "DEFAULT_LANG", "PageText", "QuestionText", "StepText", "app_text", "load_page_text",
+    "page_text",
 ]
 
 CONTENT_ROOT = Path(__file__).resolve().parents[1] / "pages" / "content"
 DEFAULT_LANG = "en"
 APP_FILE = "_app"  # app-wide words: not a page id (page ids never start with "_")
 
-_PAGE_KEYS = {"title", "intro", "idea", "formula", "text", "steps"}
+_PAGE_KEYS = {"title", "intro", "idea", "formula", "text", "steps", "questions"}
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,26 @@ class StepText:
     name: str  # a trace step, or "<field>.<step>" for a result with several traces
     caption: str
     formula: str | None = None
+
+
+@dataclass(frozen=True)
+class QuestionText:
+    """One Check-yourself question's words: its prompt, feedback_*, option_* ... and its tolerance."""
+
+    question_id: str
+    strings: Mapping[str, str]  # "prompt" and every other word of the question
+    tolerance: float | None = None  # numbers: how far from the answer still counts as right
+
+    def has(self, key: str) -> bool:
+        return key in self.strings
+
+    def __call__(self, key: str, /, **values: Any) -> str:
+        """The question's string ``key`` (``"prompt"``, ``"feedback_unscaled"``...), its fields filled."""
+        try:
+            template = self.strings[key]
+        except KeyError:
+            raise KeyError(f"question {self.question_id!r} has no text {key!r}") from None
+        return template.format(**values)
 
 
 @dataclass(frozen=True)
@@ -55,6 +83,8 @@ class PageText:
     strings: Mapping[str, str]
     idea: str | None = None  # the page's one-line idea (lecture mode shows it instead of the intro)
     steps: tuple[StepText, ...] = ()  # the step-through, in order
+    # Check yourself: the page's questions, in the file's order
+    questions: Mapping[str, QuestionText] = field(default_factory=lambda: MappingProxyType({}))
 
     def __call__(self, key: str, /, **values: Any) -> str:
         """The ``[text]`` entry ``key``, with its ``{named}`` fields filled from ``values``."""
@@ -111,6 +141,7 @@ def load_page_text(page_id: str, lang: str = DEFAULT_LANG, *, root: Path | None 
     fields: dict[str, str | None] = {"title": None, "intro": None, "formula": None, "idea": None}
     strings: dict[str, str] = {}
     steps: dict[str, StepText] = {}
+    questions: dict[str, QuestionText] = {}
     for data, path in layers:  # the requested language, read last, wins
         unknown = set(data) - allowed
         if unknown:
@@ -121,10 +152,11 @@ def load_page_text(page_id: str, lang: str = DEFAULT_LANG, *, root: Path | None 
                 fields[key] = value
         strings.update(_strings(data, path))
         _merge_steps(steps, data.get("steps", {}), path, first=data is base)
+        _merge_questions(questions, data.get("questions", {}), path, first=data is base)
     if page_id != APP_FILE and not (fields["title"] and fields["intro"]):
         raise ValueError(f"{base_path}: a non-empty title and intro are required")
     return PageText(page_id, lang, fields["title"] or "", fields["intro"] or "", fields["formula"],
-                    MappingProxyType(strings), fields["idea"], tuple(steps.values()))
+                    MappingProxyType(strings), fields["idea"], tuple(steps.values()), MappingProxyType(questions))
 
 
 def _merge_steps(steps: dict[str, StepText], table: Any, path: Path, *, first: bool) -> None:
@@ -137,6 +169,30 @@ def _merge_steps(steps: dict[str, StepText], table: Any, path: Path, *, first: b
         if not first and name not in steps:
             raise ValueError(f"{path}: step {name!r} is not in the English file")
         steps[name] = StepText(name, entry["caption"], _optional_str(entry, "formula", path))
+
+
+def _merge_questions(questions: dict[str, QuestionText], table: Any, path: Path, *, first: bool) -> None:
+    """Add a file's [questions.<id>] tables: English sets the questions and tolerances, a translation words."""
+    if not isinstance(table, dict):
+        raise ValueError(f"{path}: [questions] must be a table of [questions.<id>] tables")
+    for qid, entry in table.items():
+        if not isinstance(entry, dict):
+            raise ValueError(f"{path}: [questions.{qid}] must be a table")
+        if not first and qid not in questions:
+            raise ValueError(f"{path}: question {qid!r} is not in the English file")
+        if not first and "tolerance" in entry:
+            raise ValueError(f"{path}: [questions.{qid}] sets a tolerance; tolerances are set in English only")
+        tolerance = entry.get("tolerance", questions[qid].tolerance if qid in questions else None)
+        if tolerance is not None and (isinstance(tolerance, bool) or not isinstance(tolerance, int | float)
+                                      or not tolerance >= 0):
+            raise ValueError(f"{path}: [questions.{qid}] tolerance must be a number >= 0")
+        words = {k: v for k, v in entry.items() if k != "tolerance"}
+        if not all(isinstance(v, str) for v in words.values()):
+            raise ValueError(f"{path}: [questions.{qid}] must map keys to strings (and tolerance to a number)")
+        if first and not words.get("prompt", "").strip():
+            raise ValueError(f"{path}: [questions.{qid}] needs a prompt")
+        merged = {**(questions[qid].strings if qid in questions else {}), **words}
+        questions[qid] = QuestionText(qid, MappingProxyType(merged), None if tolerance is None else float(tolerance))
 
 
 @cache

@@ -18,12 +18,13 @@ import torch
 from attention import NORMALISATIONS, AttentionConfig, Trace
 from attention.explore import RunOptions
 
-from . import state, stepper
+from . import check, state, stepper
 from .content import PageText, app_text, page_text
 from .export import MAX_EXPORT_ELEMENTS, trace_to_csv
 from .frame import ensure_frame
 from .link import write_link
 from .matrix import InputMatrix
+from .questions import Live
 from .settings import limits
 
 __all__ = ["ModuleSettings", "Page", "normalisation_name", "start_page"]
@@ -177,6 +178,11 @@ class Page:
             report_refused(walk)
         write_link()  # query parameters set after st.stop() do not reach the browser
         st.stop()
+
+    # ----- check yourself -----------------------------------------------------------------------
+    def check_yourself(self, result: Any, **given: Any) -> None:
+        """The Check yourself panel after the page's content: questions about ``result`` and ``given`` settings."""
+        check.check_yourself(self.page_id, self.text, Live(result, tuple(self.labels), self.inputs, given))
 
     # ----- computation ---------------------------------------------------------------------------
     def compute(self, run: Callable[[], T]) -> T:

@@ -62,8 +62,19 @@ def test_editing_a_cell_updates_heatmap_and_context(page, app_server):
     assert "0.9544" not in labels
 
 
+def commit_prediction(page) -> None:
+    """3.3.2 draws its weights once the learner has predicted them (Check yourself): guess, then Check."""
+    panel = page.locator(".st-key-check-all-queries-predict_top")
+    panel.get_by_text("journey").click()
+    wait_idle(page)
+    page.locator(".st-key-check-all-queries-predict_top-check").get_by_role("button").click()
+    wait_text(page, "Correct", where='[data-testid="stMain"]')
+    wait_idle(page)
+
+
 def test_causal_toggle_masks_the_upper_triangle(page, app_server):
     open_page(page, app_server, "all-queries")
+    commit_prediction(page)
     assert chart_texts(page).count("masked") == 0
     page.get_by_text("Causal mask", exact=True).click()
     page.wait_for_function("() => Array.from(document.querySelectorAll('.vega-embed svg text'))"
