@@ -21,8 +21,10 @@ labels = page.labels
 left, right = st.columns(2)
 with left:
     show_matrix(trace, "scores", labels, labels, kind="scores", title=page.text("scores_title"))
-with right:  # the weights are revealed in Check yourself, once the learner has predicted them
+with right:  # the heatmap is revealed in Check yourself, once the learner has predicted it
     st.info(page.text("weights_hidden"), icon=":material/visibility_off:")
+    with st.expander(page.text("weights_printed")):  # the book's printed tensor, for reading side by side
+        show_tensor(trace, trace.applied_weights.name)
 st.subheader(page.text("context_heading"))
 dims = [f"d{j + 1}" for j in range(page.matrix.dim)]
 show_matrix(trace, "context", labels, dims, kind="values", row_title=page.text("axis_token"),
