@@ -18,7 +18,7 @@ import statistics
 
 import pytest
 
-from tests.browser.harness import CHROMIUM_ARGS, ROOT, Server, chromium_path
+from tests.browser.harness import ROOT, Server, chromium_path
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(chromium_path() is None, reason="Debian's chromium is not installed")]
@@ -28,10 +28,8 @@ REPEATS = 5
 CONTROL = '[data-testid="stMain"] input[data-testid="stNumberInputField"]'
 
 
-def time_minimal_app(repeats: int = REPEATS) -> dict:
+def time_minimal_app(browser, repeats: int = REPEATS) -> dict:
     """{"normal" | "server" | "browser": [Timing, ...]} for the minimal app's number input."""
-    from playwright.sync_api import sync_playwright
-
     from benchmarks.completion import control_at, measure_alternating, open_probed, probed_page
 
     (ROOT / "artifacts").mkdir(exist_ok=True)
@@ -40,15 +38,14 @@ def time_minimal_app(repeats: int = REPEATS) -> dict:
     try:
         normal.wait_healthy()
         slow.wait_healthy()
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-            pages = {"normal": (probed_page(browser), normal.url), "server": (probed_page(browser), slow.url),
-                     "browser": (probed_page(browser, slow_chart_ms=SLOW_MS), normal.url)}
-            for page, url in pages.values():
-                open_probed(page, url)
-            results = measure_alternating([(page, control_at(page.locator(CONTROL).first))
-                                           for page, _ in pages.values()], repeats)
-            browser.close()
+        pages = {"normal": (probed_page(browser), normal.url), "server": (probed_page(browser), slow.url),
+                 "browser": (probed_page(browser, slow_chart_ms=SLOW_MS), normal.url)}
+        for page, url in pages.values():
+            open_probed(page, url)
+        results = measure_alternating([(page, control_at(page.locator(CONTROL).first))
+                                       for page, _ in pages.values()], repeats)
+        for page, _ in pages.values():
+            page.context.close()
     finally:
         normal.stop()
         slow.stop()
@@ -56,8 +53,8 @@ def time_minimal_app(repeats: int = REPEATS) -> dict:
 
 
 @pytest.fixture(scope="module")
-def timings() -> dict:
-    return time_minimal_app()
+def timings(browser) -> dict:
+    return time_minimal_app(browser)
 
 
 def median(timings: list, what: str = "total_ms") -> float:
