@@ -201,19 +201,19 @@ def status_mb(pid: int, field_name: str) -> float:
     return float("nan")
 
 
-async def render_peak_mb() -> tuple[float, float]:
-    """(resting RSS, peak RSS above it) of one replica while a GPT-2-size page runs (3.6.2, 1024×768)."""
+async def render_peak_mb() -> tuple[float, float, float]:
+    """One replica's RSS before, at the peak of, and after its first GPT-2-size page (3.6.2, 1024×768)."""
     cluster = Cluster(1)
     try:
         cluster.start()
         await asyncio.sleep(3.0)
         pid = cluster.servers["app1"].proc.pid
+        idle = status_mb(pid, "VmRSS")
         link, _ = encode_state(random_matrix(1024, 768, 0), {"weight-splits": {"d_out": 768, "num_heads": 12}})
         learner = ProtocolLearner(cluster.url)
         await learner.open("weight-splits", f"s={link}")
         await learner.close()
-        resting = status_mb(pid, "VmRSS")
-        return resting, status_mb(pid, "VmHWM") - resting
+        return idle, status_mb(pid, "VmHWM"), status_mb(pid, "VmRSS")
     finally:
         cluster.stop()
 
@@ -286,9 +286,10 @@ def main() -> int:
           for _ in range(args.repeats) for n in args.replicas]
     lines = table(ms, args.sessions, args.edits)
     if args.client == "protocol":
-        resting, peak = asyncio.run(render_peak_mb())
-        lines.append(f"Memory: while a GPT-2-size page runs (3.6.2, 1024×768 from a link, d_out 768, 12 heads), a "
-                     f"replica's RSS rises {peak:.0f} MB above its resting {resting:.0f} MB (VmHWM − VmRSS).")
+        idle, peak, after = asyncio.run(render_peak_mb())
+        lines.append(f"Memory: a GPT-2-size page (3.6.2, 1024×768 from a link, d_out 768, 12 heads) takes a replica "
+                     f"from {idle:.0f} MB to a peak of {peak:.0f} MB (+{peak - idle:.0f} MB, VmHWM); {after:.0f} MB "
+                     "after it (the allocator keeps freed memory).")
     print("\n".join(lines))
     write_results(args.client, "python benchmarks/bench_capacity.py " + " ".join(sys.argv[1:]), lines)
     return 0 if not any(m.failed for m in ms) else 1

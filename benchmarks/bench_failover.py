@@ -1,6 +1,7 @@
 """A replica dies and no learner loses anything: N browser sessions, 3 replicas, HAProxy, one SIGKILL.
 
-Run: .venv/bin/python benchmarks/bench_failover.py [--replicas 3] [--sessions 21]   (make bench-failover)
+Run: .venv/bin/python benchmarks/bench_failover.py [--replicas 3] [--sessions 21]   (make bench-failover;
+writes benchmarks/FAILOVER.md)
 
 Everything runs on 127.0.0.1: the replicas (``python -m ui.serve app.py``, hosted mode) and
 HAProxy with the configuration of ``deploy/haproxy.py`` (see ``benchmarks/cluster.py``). One
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import time
@@ -264,7 +266,12 @@ def main() -> int:
         print("needs chromium and haproxy: apt-get install chromium haproxy (make bench-failover does)")
         return 1
     outcome = asyncio.run(run(args.replicas, args.sessions))
-    print("\n".join(report(outcome)))
+    lines = report(outcome)
+    print("\n".join(lines))
+    (ROOT / "benchmarks" / "FAILOVER.md").write_text(
+        f"# Failover\n\nCommand: `.venv/bin/python benchmarks/bench_failover.py --replicas {args.replicas} "
+        f"--sessions {args.sessions}` ({os.cpu_count()} cores; load average of the machine at the end "
+        f"{os.getloadavg()[0]:.1f})\n\n```\n" + "\n".join(lines) + "\n```\n")
     return 0 if outcome.restored == args.sessions else 1
 
 

@@ -5,10 +5,12 @@ Measured on the development machine (2 cores, PyTorch 2.13 CPU, hosted mode), se
 
 * ``IDLE_MB``: RSS of a replica after start-up, PyTorch and the pages imported, no session yet.
 * ``SESSION_MB``: RSS one open session adds at the default sizes (6×3 matrix), the largest of
-  the measured runs (30 sessions without a browser add 1.4 MB each, 12 browser sessions 4–7 MB).
-* ``SESSION_MB_GPT2``: the same for a session holding a GPT-2-size input (1024×768 on 3.6.2).
-* ``RENDER_PEAK_MB``: how far RSS rises above its resting value while one GPT-2-size page runs
-  (the peak, VmHWM, minus the RSS before).
+  the measured runs (30 sessions without a browser: 1.2 MB each; 12 browser sessions: 2.9 MB;
+  4 browser sessions: 7.1 MB; the README's latency run: 7 MB).
+* ``SESSION_MB_GPT2``: the same for a session holding a GPT-2-size input (1024×768 on 3.6.2,
+  the README's latency table).
+* ``RENDER_PEAK_MB``: how far RSS rises above the idle replica while its first GPT-2-size page
+  runs (VmHWM − idle RSS: +166 and +150 MB in two runs; the allocator keeps most of it).
 * ``SESSIONS_PER_REPLICA``: what one replica (one core for Python) is sized for: 30 learners
   editing at the same instant wait about 2 s on one replica (CAPACITY.md).
 
@@ -21,10 +23,10 @@ from __future__ import annotations
 
 import math
 
-IDLE_MB = 312
+IDLE_MB = 312  # 304 and 312 MB in the two capacity runs
 SESSION_MB = 7.0
 SESSION_MB_GPT2 = 17.4
-RENDER_PEAK_MB = 160
+RENDER_PEAK_MB = 170
 SESSIONS_PER_REPLICA = 30
 CPU_REQUEST = "1"  # one core: the GIL keeps a replica's Python on one core
 CPU_LIMIT = "2"  # PyTorch's kernels may briefly use a second core on GPT-2-size inputs
