@@ -400,6 +400,21 @@ def test_the_share_link_does_not_change_when_answers_are_given():
     assert "_checks" not in str(at.session_state["controls"])
 
 
+def test_after_a_failover_the_link_restores_the_page_but_not_the_answers():
+    """A reconnect to another replica is a new session opened from the link: progress is not in it."""
+    at = open_page("causal-mask")
+    _answer_all(at, "causal-mask")
+    assert nav_titles(at)["causal-mask"].endswith("✓")
+    again = AppTest.from_file(APP, default_timeout=120)
+    again.query_params["s"] = at.query_params["s"]
+    again.run()
+    again.switch_page(BY_ID["causal-mask"].file)
+    again.run()
+    assert not again.exception
+    assert not nav_titles(again)["causal-mask"].endswith("✓")
+    assert not any(entry(again, "causal-mask", q.id).get("done") for q in QUESTIONS["causal-mask"])
+
+
 # ----- the registry over many settings: every mistake has its words, every prompt fills in -----------------------
 
 
