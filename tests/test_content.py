@@ -14,10 +14,12 @@ import pytest
 
 from ui import content
 from ui.content import APP_FILE, CONTENT_ROOT, DEFAULT_LANG, app_text, load_page_text, page_text
+from ui.entry import entry_files
 from ui.pages import GROUPS, PAGES, group_title
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPTS = sorted((ROOT / "pages").glob("*.py"))
+ENTRY_FILES = set(entry_files().values())  # one-line entry files for Streamlit's legacy scan (ui/entry.py)
+SCRIPTS = sorted(p for p in (ROOT / "pages").glob("*.py") if p not in ENTRY_FILES)
 PAGE_OF_SCRIPT = {ROOT / p.file: p.page_id for p in PAGES}
 APP_SOURCES = [ROOT / "app.py", *sorted((ROOT / "ui").glob("*.py")), *SCRIPTS]
 
