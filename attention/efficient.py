@@ -40,6 +40,8 @@ __all__ = [
     "build_variant",
     "compare_variants",
     "time_variants",
+    "relative_times",
+    "VariantTime",
 ]
 
 Backend = Callable[..., tuple[torch.Tensor, torch.Tensor | None]]
@@ -383,3 +385,19 @@ def time_variants(
         kept = sorted(samples[1:])
         result[name] = kept[len(kept) // 2]
     return result
+
+
+@dataclass(frozen=True)
+class VariantTime:
+    """One variant's median time, and its ratio to the fused SDPA path measured in the same run."""
+
+    name: str
+    median_ms: float | None  # None: the variant cannot run with this configuration
+    vs_sdpa: float | None
+
+
+def relative_times(times: dict[str, float | None], base: str = "combined QKV + SDPA") -> list[VariantTime]:
+    """``time_variants``'s seconds as milliseconds and as ratios to ``base``."""
+    reference = times.get(base)
+    return [VariantTime(name, None if t is None else t * 1e3,
+                        None if t is None or not reference else t / reference) for name, t in times.items()]

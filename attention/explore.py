@@ -177,6 +177,7 @@ class SplitsResult:
     trace: Trace
     parameters: int
     batch_shape: tuple[int, ...]
+    head_dim: int  # d_out // num_heads: each head's width
     reduced: bool  # large input: only batch element 0 and the steps drawn were kept
     batched_product: Trace  # the chapter's a @ a.transpose(2, 3) example
     gpt2_parameters: int  # Exercise 3.3
@@ -199,7 +200,7 @@ def weight_splits(inputs: torch.Tensor, config: AttentionConfig, run: RunOptions
         mha = MultiHeadAttention(*config.book_args(), causal=config.causal)
     batch = make_batch(inputs, 1 if reduced else run.batch_size)
     trace = _traced(mha, batch, run, keep=SPLITS_KEPT_WHEN_LARGE if reduced else None)
-    return SplitsResult(trace, count_parameters(mha), tuple(batch.shape), reduced, batched_product(),
+    return SplitsResult(trace, count_parameters(mha), tuple(batch.shape), mha.head_dim, reduced, batched_product(),
                         gpt2_parameter_count())
 
 

@@ -23,7 +23,7 @@ with c1:
 with c2:
     show_tensor(splits.batched_product, "product")
 show_comparisons(splits.batched_product)
-st.subheader(page.text("heads_heading", head_dim=ctl.d_out // ctl.num_heads))
+st.subheader(page.text("heads_heading", head_dim=splits.head_dim))
 show_heads(trace, labels, labels)
 if not splits.reduced:
     show_tensor(trace, "output")

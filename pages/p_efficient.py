@@ -2,6 +2,7 @@ import pandas as pd
 import streamlit as st
 
 from attention import ATTENTION_BACKENDS, BACKEND_RETURNS_WEIGHTS, FastMultiHeadAttention, time_variants
+from attention.efficient import relative_times
 from attention.explore import efficient_variants
 from ui.draw import show_heads, show_source, tensor_text
 from ui.page import start_page
@@ -40,13 +41,13 @@ show_heads(result.trace, page.labels, page.labels)
 st.subheader(page.text("timing_heading"))
 st.markdown(page.text("timing_body"))
 if st.button(page.text("timing_button"), key="time_variants"):
-    times = time_variants(result.book, config, batch, repeats=5)
-    base = times.get("combined QKV + SDPA")
+    timed = relative_times(time_variants(result.book, config, batch, repeats=5))
+    ms, ratio = page.text("col_median_ms"), page.text("col_vs_sdpa")
     st.dataframe(
-        [{page.text("col_variant"): name, page.text("col_median_ms"): None if t is None else round(t * 1e3, 3),
-          page.text("col_vs_sdpa"): None if (t is None or not base) else round(t / base, 2)}
-         for name, t in times.items()],
+        [{page.text("col_variant"): t.name, ms: t.median_ms, ratio: t.vs_sdpa} for t in timed],
         hide_index=True, width="stretch",
+        column_config={ms: st.column_config.NumberColumn(format="%.3f"),
+                       ratio: st.column_config.NumberColumn(format="%.2f")},
     )
 st.subheader(page.text("backends_heading"))
 st.markdown(", ".join(page.text("backend_weights", name=name) if BACKEND_RETURNS_WEIGHTS[name]

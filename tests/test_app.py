@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.apptest import open_page as open_at
 from ui.matrix import InputMatrix, book_matrix
 from ui.pages import PAGES
 
@@ -19,13 +20,7 @@ BY_ID = {p.page_id: p for p in PAGES}
 
 
 def open_page(page_id: str, **state) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    at.switch_page(BY_ID[page_id].file)
-    at.run()
-    return at
+    return open_at(page_id, state=state)
 
 
 def shown_text(at: AppTest) -> str:

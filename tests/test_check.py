@@ -28,6 +28,7 @@ from attention import (
     simple_self_attention,
 )
 from attention.explore import RunOptions, causal_class_demo, self_attention_classes, stacking_heads, weight_splits
+from tests.apptest import open_page as open_at
 from ui.answers import Unparsed, format_shape, parse_shape
 from ui.content import page_text
 from ui.matrix import random_matrix
@@ -48,13 +49,7 @@ TRANSPOSE_ALL = {"W_query": "transpose", "W_key": "transpose", "W_value": "trans
 
 
 def open_page(page_id: str, **state: Any) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    at.switch_page(BY_ID[page_id].file)
-    at.run()
-    return at
+    return open_at(page_id, state=state)
 
 
 def kind_of(page_id: str, qid: str) -> str:

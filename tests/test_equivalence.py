@@ -521,3 +521,12 @@ def test_the_lean_causal_fill_writes_exactly_the_masked_cells():
     expected = scores.masked_fill(upper(t), float("-inf"))
     _fill_hidden_(scores, upper(t), float("-inf"))
     assert torch.equal(scores, expected)
+
+
+def test_relative_times_are_milliseconds_and_ratios_to_sdpa():
+    from attention.efficient import relative_times
+
+    timed = {t.name: t for t in relative_times({"combined QKV + SDPA": 0.002, "eager": 0.005, "torch": None})}
+    assert timed["eager"].median_ms == pytest.approx(5.0) and timed["eager"].vs_sdpa == pytest.approx(2.5)
+    assert timed["combined QKV + SDPA"].vs_sdpa == pytest.approx(1.0)
+    assert timed["torch"].median_ms is None and timed["torch"].vs_sdpa is None

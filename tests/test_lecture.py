@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.apptest import open_page as open_at
 from ui.content import page_text
 from ui.pages import PAGES
 from ui.walkthrough import WalkthroughError, decode, encode, load_bundled, parse
@@ -18,12 +19,7 @@ SECTIONS = [p.page_id for p in PAGES if page_text(p.page_id).title[:1].isdigit()
 
 
 def open_page(page_id: str, **params: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page(BY_ID[page_id].file)
-    at.run()
+    at = open_at(page_id, params=params)
     assert not at.exception, at.exception
     return at
 
@@ -41,7 +37,7 @@ def button(at: AppTest, label: str):
 def on_screen(at: AppTest) -> str:
     """The step on screen: its position, caption, printed tensors and charts."""
     parts = [m.value for m in at.markdown] + [c.value for c in at.code]
-    parts += [str(el.proto.spec) for el in at.get("arrow_vega_lite_chart")]
+    parts += [str(el.proto) for el in at.get("vega_lite_chart")]  # spec and data
     return "\n".join(parts)
 
 
@@ -68,6 +64,7 @@ def test_a_control_changed_mid_step_keeps_the_step_and_updates_it_in_place():
     while "Step **" in on_screen(at) and at.query_params.get("step") != "weights":
         button(at, "Next").click().run()
     before = on_screen(at)
+    assert at.get("vega_lite_chart"), "the weights step draws its heatmap"
     at.toggle(key="w:all-queries:causal").set_value(True).run()
     after = on_screen(at)
     assert at.query_params["step"] == "weights"
