@@ -13,6 +13,8 @@ CSS = Path(__file__).with_name("style.css")
 LECTURE_CSS = Path(__file__).with_name("lecture.css")
 TOKEN_PX, COLUMN_PX = 64, 54  # the editor's token column and each dimension ("0.4419" fits unclipped)
 ROW_MARKERS_PX, PADDING_PX = 34, 64  # the editor's row-marker column; the sidebar's own padding
+# room for a classic (non-overlay) scrollbar: browsers that draw one inside the grid take it from the columns
+SCROLLBAR_PX = 24
 DEFAULT_PX, MAX_DIMS_SHOWN = 336, 8  # Streamlit's default sidebar; wider than 8 dims scrolls sideways
 
 
@@ -23,7 +25,7 @@ def _css(path: Path) -> str:
 
 def sidebar_px(dim: int) -> int:
     """The sidebar width that shows a token column and ``dim`` dimensions (at most 8) whole."""
-    needed = PADDING_PX + ROW_MARKERS_PX + TOKEN_PX + COLUMN_PX * min(dim, MAX_DIMS_SHOWN)
+    needed = PADDING_PX + SCROLLBAR_PX + ROW_MARKERS_PX + TOKEN_PX + COLUMN_PX * min(dim, MAX_DIMS_SHOWN)
     return max(DEFAULT_PX, needed)
 
 
