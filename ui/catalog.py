@@ -1,0 +1,219 @@
+"""Keep the translation catalogs in step with the English source, using Babel.
+
+    python -m ui.catalog extract   # write locales/messages.pot from the English source
+    python -m ui.catalog update [LANG...]  # merge it into locales/<lang>/LC_MESSAGES/messages.po
+    python -m ui.catalog check [LANG...]   # exit 1 if a catalog lacks a string, has a stale one, or drops a {field}
+
+The English source is: every string of the content files (``pages/content/en/*.toml``,
+its page id as the gettext context, its key path as a comment for translators; formulas
+are LaTeX and not translated), the bundled walkthrough's title and notes (context
+``walkthrough``), and the literal template of every :class:`attention.errors.Explained`
+error raised in the code (no context).
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import sys
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po, write_po
+
+from .i18n import DEFAULT_LANG, LANGUAGES, LOCALES, catalog_path
+
+__all__ = ["ERROR_CLASSES", "Problems", "check", "extract", "source_catalog", "source_messages", "update"]
+
+ROOT = Path(__file__).resolve().parents[1]
+CONTENT = ROOT / "pages" / "content" / DEFAULT_LANG
+WALKTHROUGH = ROOT / "pages" / "content" / "walkthroughs" / "chapter3.toml"
+TEMPLATE = LOCALES / "messages.pot"
+CODE_DIRS = ("attention", "ui", "pages")
+# Error classes whose first argument is an English template (attention.errors.Explained and its subclasses).
+ERROR_CLASSES = ("ExplainedValueError", "ExplainedTypeError", "InputError", "LinkError", "WalkthroughError")
+UNTRANSLATED_KEYS = {"formula"}  # LaTeX: the same in every language
+WALK_CONTEXT = "walkthrough"
+
+
+@dataclass(frozen=True)
+class Message:
+    text: str
+    context: str | None
+    where: str  # file:line, for the translator
+    comment: str = ""
+
+
+def _key_lines(path: Path) -> dict[str, int]:
+    """Line numbers of ``key =`` lines, keyed by dotted path (good enough to point a translator)."""
+    lines: dict[str, int] = {}
+    table = ""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        header = re.match(r"\s*\[+([^\]]+)\]+\s*$", line)
+        if header:
+            table = header.group(1).strip()
+            continue
+        key = re.match(r"\s*([A-Za-z0-9_\-]+)\s*=", line)
+        if key:
+            lines.setdefault(f"{table}.{key.group(1)}" if table else key.group(1), number)
+    return lines
+
+
+def _walk(table: dict, prefix: str = "") -> Iterator[tuple[str, str]]:
+    for key, value in table.items():
+        dotted = f"{prefix}.{key}" if prefix else key
+        if isinstance(value, dict):
+            yield from _walk(value, dotted)
+        elif isinstance(value, str) and key not in UNTRANSLATED_KEYS and value.strip():
+            yield dotted, value
+
+
+def _content_messages() -> Iterator[Message]:
+    for path in sorted(CONTENT.glob("*.toml")):
+        lines = _key_lines(path)
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        for dotted, text in _walk(data):
+            where = f"{path.relative_to(ROOT)}:{lines.get(dotted, 1)}"
+            yield Message(text, path.stem, where, dotted)
+
+
+def _walkthrough_messages() -> Iterator[Message]:
+    data = tomllib.loads(WALKTHROUGH.read_text(encoding="utf-8"))
+    where = str(WALKTHROUGH.relative_to(ROOT))
+    if data.get("title"):
+        yield Message(data["title"], WALK_CONTEXT, where, "title")
+    for k, step in enumerate(data.get("step", []), start=1):
+        if step.get("note"):
+            yield Message(step["note"], WALK_CONTEXT, where, f"step {k}: {step.get('page')} / {step.get('step')}")
+
+
+def _code_messages() -> Iterator[Message]:
+    keywords = {name: None for name in ERROR_CLASSES}  # None: the first argument is the message
+    for folder in CODE_DIRS:
+        found = extract_from_dir(ROOT / folder, method_map=[("**.py", "python")], keywords=keywords,
+                                 comment_tags=("TRANSLATORS:",))
+        for filename, lineno, text, comments, context in found:
+            yield Message(text, context, f"{folder}/{filename}:{lineno}", " ".join(comments))
+
+
+def source_messages() -> list[Message]:
+    """Every English string the app can show, in source order."""
+    return [*_content_messages(), *_walkthrough_messages(), *_code_messages()]
+
+
+def source_catalog() -> Catalog:
+    """The template catalog (what ``messages.pot`` holds)."""
+    catalog = Catalog(project="attention-chapter-3", fuzzy=False, creation_date=datetime(2026, 1, 1, tzinfo=timezone.utc))
+    for m in source_messages():
+        path, _, line = m.where.rpartition(":")
+        catalog.add(m.text, context=m.context, locations=[(path, int(line) if line.isdigit() else None)],
+                    auto_comments=[m.comment] if m.comment else (),
+                    flags=("python-brace-format",) if _fields(m.text) else ())
+    return catalog
+
+
+def _write(catalog: Catalog, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as f:
+        write_po(f, catalog, width=100, ignore_obsolete=True, sort_by_file=False, omit_header=False)
+
+
+def _read(path: Path, lang: str | None = None) -> Catalog:
+    with path.open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+def extract() -> Path:
+    _write(source_catalog(), TEMPLATE)
+    return TEMPLATE
+
+
+def _langs(chosen: list[str]) -> list[str]:
+    unknown = set(chosen) - set(LANGUAGES)
+    if unknown:
+        raise SystemExit(f"unknown languages {sorted(unknown)}; the app has {sorted(LANGUAGES)}")
+    return [lang for lang in (chosen or LANGUAGES) if lang != DEFAULT_LANG]
+
+
+def update(langs: list[str] | None = None) -> list[Path]:
+    """Merge the template into the languages' catalogs; new strings come in empty, changed ones fuzzy."""
+    template = source_catalog()
+    written = []
+    for lang in _langs(langs or []):
+        path = catalog_path(lang)
+        catalog = _read(path, lang) if path.exists() else Catalog(locale=lang, project=template.project)
+        catalog.update(template, update_header_comment=False)
+        _write(catalog, path)
+        written.append(path)
+    return written
+
+
+def _fields(text: str) -> set[str]:
+    """The ``{named}`` fields of a str.format template (empty for text without fields)."""
+    try:
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+    except ValueError:
+        return set()
+
+
+@dataclass
+class Problems:
+    missing: list[str]  # in the English source, not translated (absent, empty or fuzzy)
+    stale: list[str]  # in the catalog, no longer in the English source
+    fields: list[str]  # translated, with other {fields} than the English
+
+    def __bool__(self) -> bool:
+        return bool(self.missing or self.stale or self.fields)
+
+
+def _label(context: str | None, text: str) -> str:
+    return f"[{context}] {text[:70]!r}" if context else repr(text[:70])
+
+
+def check(lang: str, template: Catalog | None = None, path: Path | None = None) -> Problems:
+    """What ``lang``'s catalog lacks, has in excess, or translates with the wrong fields."""
+    template = source_catalog() if template is None else template
+    path = catalog_path(lang) if path is None else path
+    catalog = _read(path, lang) if path.exists() else Catalog(locale=lang)
+    wanted = {(m.context, m.id) for m in template if m.id}
+    have = {(m.context, m.id): m for m in catalog if m.id}
+    missing = [_label(*key) for key in wanted if key not in have or not have[key].string or have[key].fuzzy]
+    stale = [_label(*key) for key in have if key not in wanted]
+    stale += [_label(m.context, m.id) for m in catalog.obsolete.values()]
+    fields = [_label(*key) for key in wanted & have.keys()
+              if have[key].string and _fields(have[key].string) != _fields(key[1])]
+    return Problems(sorted(missing), sorted(stale), sorted(fields))
+
+
+def main(argv: list[str]) -> int:
+    command = argv[0] if argv else "check"
+    if command == "extract":
+        print(f"wrote {extract().relative_to(ROOT)} ({len(source_catalog())} strings)")
+        return 0
+    if command == "update":
+        extract()
+        for path in update(argv[1:]):
+            print(f"updated {path.relative_to(ROOT)}")
+        return 0
+    if command == "check":
+        template, failed = source_catalog(), False
+        for lang in _langs(argv[1:]):
+            problems = check(lang, template)
+            print(f"{lang}: {len(problems.missing)} missing, {len(problems.stale)} stale, "
+                  f"{len(problems.fields)} with other {{fields}}")
+            for kind in ("missing", "stale", "fields"):
+                for label in getattr(problems, kind)[:20]:
+                    print(f"  {kind}: {label}")
+            failed |= bool(problems)
+        return 1 if failed else 0
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

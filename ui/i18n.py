@@ -1,0 +1,84 @@
+"""The app's languages: gettext catalogs (``locales/<lang>/LC_MESSAGES/messages.po``), read with Babel.
+
+English is the source language: every word the app shows is written in English, in the
+content files (``pages/content/en/``) or, for error messages, as the template of an
+:class:`attention.errors.Explained` error. ``python -m ui.catalog`` extracts them into
+``locales/messages.pot`` and keeps the three catalogs in step with it.
+
+A string missing from a catalog (or still empty, or marked fuzzy because its English
+changed) shows in English: one string at a time, never a key or a blank.
+Plain Python (no Streamlit), so it can be tested on its own.
+"""
+
+from __future__ import annotations
+
+import gettext
+from functools import cache
+from io import BytesIO
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from attention.errors import Explained
+
+__all__ = [
+    "DEFAULT_LANG", "DOMAIN", "LANGUAGES", "LOCALES", "catalog_path", "explain", "negotiate", "translate",
+    "translations",
+]
+
+DEFAULT_LANG = "en"
+# Each language named in itself, as the selector lists it.
+LANGUAGES: dict[str, str] = {"en": "English", "id": "Bahasa Indonesia", "vi": "Tiếng Việt", "ko": "한국어"}
+LOCALES = Path(__file__).resolve().parents[1] / "locales"
+DOMAIN = "messages"
+
+
+def catalog_path(lang: str, root: Path = LOCALES) -> Path:
+    return root / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """``lang``'s catalog, compiled in memory from its ``.po`` file once per process.
+
+    English, an unknown language and a missing file give the identity translation.
+    Fuzzy entries (their English changed since they were translated) are left out.
+    """
+    path = catalog_path(lang)
+    if lang == DEFAULT_LANG or lang not in LANGUAGES or not path.exists():
+        return gettext.NullTranslations()
+    with path.open("rb") as f:
+        catalog = read_po(f, locale=lang)
+    compiled = BytesIO()
+    write_mo(compiled, catalog, use_fuzzy=False)
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
+
+
+def translate(message: str, lang: str, context: str | None = None) -> str:
+    """``message`` in ``lang``, or ``message`` itself where the catalog has no translation."""
+    if not message or lang == DEFAULT_LANG:
+        return message
+    t = translations(lang)
+    return t.pgettext(context, message) if context is not None else t.gettext(message)
+
+
+def explain(error: BaseException, lang: str) -> str:
+    """An error's message in ``lang``: templated errors are translated, others shown as they are."""
+    if isinstance(error, Explained):
+        try:
+            return translate(error.template, lang).format(**error.fields)
+        except (KeyError, IndexError, ValueError):  # a translation that lost a field: say it in English
+            return str(error)
+    return str(error)
+
+
+def negotiate(locale: str | None) -> str | None:
+    """The app language for a browser locale such as ``"ko-KR"`` or ``"vi"``, if it has one."""
+    if not locale:
+        return None
+    primary = locale.replace("_", "-").split("-")[0].lower()
+    if primary == "in":  # the old ISO code some systems still send for Indonesian
+        primary = "id"
+    return primary if primary in LANGUAGES else None
