@@ -14,7 +14,7 @@ from ui.check import nav_title
 from ui.content import app_text
 from ui.frame import frame_active
 from ui.heap import freeze_import_heap
-from ui.link import lecture_requested, load_link_once, write_link
+from ui.link import choose_language_once, lecture_requested, load_link_once, write_link
 from ui.pages import PAGES, group_title
 from ui.reconnect import rerun_after_reconnect
 from ui.sidebar import input_panel
@@ -22,6 +22,7 @@ from ui.state import get_matrix, lecture_mode, set_current_page
 from ui.style import apply_style
 
 freeze_import_heap()  # once per process: keeps the after-run GC from walking torch's heap
+choose_language_once()  # ?lang=, else the browser's locale; then the sidebar's selector decides
 # A lecture starts with the sidebar collapsed: the main area gets the whole projector.
 st.set_page_config(page_title=app_text("page_title"), page_icon="🔦", layout="wide",
                    initial_sidebar_state="collapsed" if lecture_requested() else "auto")

@@ -17,6 +17,8 @@ from ui.answers import REASONS
 from ui.content import APP_FILE, CONTENT_ROOT, DEFAULT_LANG, app_text, load_page_text, page_text
 from ui.entry import entry_files
 from ui.pages import GROUPS, PAGES, group_title
+from ui.charts import KINDS
+from ui.matrix import PRESETS
 from ui.questions import GENERIC, NUMBER, PREDICT, QUESTIONS, SHAPE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -76,6 +78,8 @@ def app_uses() -> list[Use]:
     uses += [Use("ui/check.py:answer_<reason>", f"answer_{r}", None) for r in REASONS]
     uses += [Use("ui/check.py:check_<feedback>", f"check_{g}", None) for g in GENERIC]
     uses += [Use("ui/check.py:placeholder_<kind>", f"placeholder_{k}", None) for k in (NUMBER, SHAPE)]
+    uses += [Use("ui/charts.py:legend_<kind>", f"legend_{k}", frozenset()) for k in KINDS]
+    uses += [Use("ui/sidebar.py:preset_<preset>", f"preset_{p}", frozenset()) for p in PRESETS]
     return uses
 
 
@@ -214,28 +218,22 @@ prompt = "The score of {token}?"
 tolerance = 0.005
 feedback_weight = "Not yet: {given} is the weight."
 """)
-    _write(root, "fr", "quiz", """
-title = "Quiz (fr)"
-[questions.score]
-prompt = "Le score de {token} ?"
-""")
-    words = load_page_text("quiz", "fr", root=root).questions["score"]
+    fr = fake_catalog({("quiz", "The score of {token}?"): "Le score de {token} ?"})
+    words = load_page_text("quiz", "fr", root=root, translate=fr).questions["score"]
     assert words("prompt", token="x") == "Le score de x ?"
     assert words("feedback_weight", given="0.1") == "Not yet: 0.1 is the weight."  # English fills the gap
-    assert words.tolerance == 0.005  # from English
-    assert load_page_text("quiz", "de", root=root).questions["score"]("prompt", token="y") == "The score of y?"
+    assert words.tolerance == 0.005  # numbers are set once, in English
+    assert load_page_text("quiz", "de", root=root, translate=fr).questions["score"]("prompt", token="y") == \
+        "The score of y?"
 
 
-@pytest.mark.parametrize("bad_fr", [
-    '[questions.score]\ntolerance = 1.0\n',  # a translation cannot make an answer easier
-    '[questions.new_one]\nprompt = "Nouveau"\n',  # nor add a question
-    '[questions.score]\nprompt = 3\n',  # words are strings
-])
-def test_a_translation_only_translates_questions(root, bad_fr):
-    _write(root, "en", "quiz", 'title = "Q"\nintro = "I"\n[questions.score]\nprompt = "P"\ntolerance = 0.01\n')
-    _write(root, "fr", "quiz", bad_fr)
-    with pytest.raises(ValueError, match="quiz.toml"):
-        load_page_text("quiz", "fr", root=root)
+def test_only_words_go_through_the_catalog_never_formulas_or_tolerances(root):
+    _write(root, "en", "quiz", 'title = "Q"\nintro = "I"\nformula = "x^2"\n'
+                               '[steps.scores]\ncaption = "C"\nformula = "y^2"\n'
+                               '[questions.score]\nprompt = "P"\ntolerance = 0.01\n')
+    asked: list[tuple[str, str]] = []
+    load_page_text("quiz", "fr", root=root, translate=lambda text, lang, ctx: asked.append((ctx, text)) or text)
+    assert sorted(asked) == [("quiz", "C"), ("quiz", "I"), ("quiz", "P"), ("quiz", "Q")]
 
 
 @pytest.mark.parametrize("bad", [
@@ -315,6 +313,16 @@ def _write(root: Path, lang: str, name: str, text: str) -> None:
     (root / lang / f"{name}.toml").write_text(text, encoding="utf-8")
 
 
+def fake_catalog(entries: dict[tuple[str, str], str]):
+    """A translate function for French holding ``entries`` ((context, English) -> French)."""
+    def translate(text: str, lang: str, context: str) -> str:
+        return entries.get((context, text), text) if lang == "fr" else text
+    return translate
+
+
+FR = fake_catalog({("demo", "Demo"): "Démo", ("demo", "Context vector z({q})"): "Vecteur de contexte z({q})"})
+
+
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     _write(tmp_path, "en", "demo", """
@@ -325,29 +333,24 @@ formula = '''\\alpha_{ij} = \\frac{1}{2}'''
 heading = "Context vector z({q})"
 caption = "Only in English"
 """)
-    _write(tmp_path, "fr", "demo", """
-title = "Démo"
-[text]
-heading = "Vecteur de contexte z({q})"
-""")
     return tmp_path
 
 
 def test_a_translation_replaces_what_it_has(root):
-    words = load_page_text("demo", "fr", root=root)
+    words = load_page_text("demo", "fr", root=root, translate=FR)
     assert words.title == "Démo"
     assert words("heading", q=2) == "Vecteur de contexte z(2)"
 
 
-def test_a_key_missing_from_a_translation_falls_back_to_english(root):
-    words = load_page_text("demo", "fr", root=root)
+def test_a_string_missing_from_a_translation_falls_back_to_english(root):
+    words = load_page_text("demo", "fr", root=root, translate=FR)
     assert words("caption") == "Only in English"
     assert words.intro == "Some **Markdown**."
     assert words.formula == "\\alpha_{ij} = \\frac{1}{2}"  # literal string: backslashes kept
 
 
-def test_a_missing_language_file_falls_back_to_english(root):
-    words = load_page_text("demo", "de", root=root)
+def test_a_language_without_a_catalog_is_english(root):
+    words = load_page_text("demo", "de", root=root)  # the real catalogs: no German
     assert (words.title, words("heading", q=1), words("caption")) == ("Demo", "Context vector z(1)", "Only in English")
 
 
@@ -357,7 +360,7 @@ def test_a_key_missing_in_english_is_a_key_error_naming_page_language_and_key(ro
     message = str(err.value)
     assert "demo" in message and "no_such_key" in message and "'en'" in message
     with pytest.raises(KeyError, match="fr"):
-        load_page_text("demo", "fr", root=root)("no_such_key")
+        load_page_text("demo", "fr", root=root, translate=FR)("no_such_key")
 
 
 def test_a_missing_placeholder_value_is_an_error(root):
@@ -366,7 +369,6 @@ def test_a_missing_placeholder_value_is_an_error(root):
 
 
 def test_a_page_without_english_words_is_an_error(root):
-    _write(root, "fr", "only-french", 'title = "Seulement"\nintro = "Bonjour"\n')
     with pytest.raises(FileNotFoundError, match="only-french"):
         load_page_text("only-french", "fr", root=root)
 
@@ -385,9 +387,9 @@ def test_malformed_files_are_reported_with_their_path(root, bad):
 
 def test_app_text_reads_the_app_file_with_the_same_fallback(root, monkeypatch):
     _write(root, "en", APP_FILE, '[text]\npage_title = "Attention"\ngreeting = "Hello {name}"\n')
-    _write(root, "fr", APP_FILE, '[text]\npage_title = "Attention (fr)"\n')
     monkeypatch.setattr(content, "CONTENT_ROOT", root)
-    page_text.cache_clear()
+    monkeypatch.setattr(content.i18n, "translate", fake_catalog({(APP_FILE, "Attention"): "Attention (fr)"}))
+    content.clear_cache()
     try:
         assert app_text("page_title", "fr") == "Attention (fr)"
         assert app_text("greeting", "fr", name="Ada") == "Hello Ada"
@@ -395,13 +397,13 @@ def test_app_text_reads_the_app_file_with_the_same_fallback(root, monkeypatch):
         with pytest.raises(KeyError, match="nope"):
             app_text("nope")
     finally:
-        page_text.cache_clear()
+        content.clear_cache()
 
 
-def test_words_are_read_once_per_process_and_page():
-    page_text.cache_clear()
+def test_words_are_read_once_per_process_page_and_language():
+    content.clear_cache()
     assert page_text("home") is page_text("home")
-    assert page_text.cache_info().misses == 1
+    assert page_text("home", "ko") is page_text("home", "ko") is not page_text("home")
 
 
 def test_the_content_folder_does_not_depend_on_the_working_directory(tmp_path, monkeypatch):

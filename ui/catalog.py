@@ -19,14 +19,14 @@ import sys
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from .i18n import DEFAULT_LANG, LANGUAGES, LOCALES, catalog_path
+from .i18n import DEFAULT_LANG, LANGUAGES, LOCALES, WALK_CONTEXT, catalog_path
 
 __all__ = ["ERROR_CLASSES", "Problems", "check", "extract", "source_catalog", "source_messages", "update"]
 
@@ -38,7 +38,6 @@ CODE_DIRS = ("attention", "ui", "pages")
 # Error classes whose first argument is an English template (attention.errors.Explained and its subclasses).
 ERROR_CLASSES = ("ExplainedValueError", "ExplainedTypeError", "InputError", "LinkError", "WalkthroughError")
 UNTRANSLATED_KEYS = {"formula"}  # LaTeX: the same in every language
-WALK_CONTEXT = "walkthrough"
 
 
 @dataclass(frozen=True)
@@ -108,7 +107,7 @@ def source_messages() -> list[Message]:
 
 def source_catalog() -> Catalog:
     """The template catalog (what ``messages.pot`` holds)."""
-    catalog = Catalog(project="attention-chapter-3", fuzzy=False, creation_date=datetime(2026, 1, 1, tzinfo=timezone.utc))
+    catalog = Catalog(project="attention-chapter-3", fuzzy=False, creation_date=datetime(2026, 1, 1, tzinfo=UTC))
     for m in source_messages():
         path, _, line = m.where.rpartition(":")
         catalog.add(m.text, context=m.context, locations=[(path, int(line) if line.isdigit() else None)],

@@ -21,12 +21,15 @@ are averaged in blocks first, and the chart title says so.
 
 from __future__ import annotations
 
+import json
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+
+from .content import app_text
 
 __all__ = ["HeatmapData", "heatmap_data", "heatmap", "head_grid", "bars", "MAX_CELLS_WITH_TEXT"]
 
@@ -116,6 +119,7 @@ def styled(spec: dict, lecture: bool = False) -> dict:
     }
     return spec
 DATASET = "cells"  # the name of a heatmap's dataset
+KINDS = ("weights", "scores", "values")  # what a heatmap shows; its legend is app_text("legend_<kind>")
 
 
 def heatmap(
@@ -124,8 +128,8 @@ def heatmap(
     col_labels: Sequence[str],
     *,
     title: str = "",
-    row_title: str = "query",
-    col_title: str = "key",
+    row_title: str | None = None,  # default: the word for "query" in the current language
+    col_title: str | None = None,  # default: "key"
     kind: str = "weights",
     masked: np.ndarray | None = None,
     show_values: bool | None = None,
@@ -141,7 +145,7 @@ def heatmap(
     """
     data = heatmap_data(values, row_labels, col_labels, masked, max_side)
     if data.aggregated:
-        title = f"{title} (averaged over {data.block[0]}×{data.block[1]} blocks)"
+        title = app_text("chart_averaged", title=title, rows=data.block[0], cols=data.block[1])
     if show_values is None:
         show_values = len(data.frame) <= MAX_CELLS_WITH_TEXT
     # Everything that depends on the values lives in the data, never in the spec: a new
@@ -149,14 +153,14 @@ def heatmap(
     # drawn chart in place instead of compiling a new one (see module docstring).
     scale, params = _colour_scale(kind, data.aggregated, dataset)
     if kind == "weights" and data.aggregated and note_scale:
-        title = f"{title}, colour scale from 0 to the largest block"
+        title = app_text("chart_scale_note", title=title)
     spec = {
         "$schema": SCHEMA,
         "title": title,
         "datasets": {dataset: _cell_records(data, kind)},
         "data": {"name": dataset},
         **_cell_size(data, show_values, width, lecture),
-        "encoding": _axes(data, row_title, col_title),
+        "encoding": _axes(data, row_title or app_text("axis_query"), col_title or app_text("axis_key")),
         "layer": _layers(data, scale, kind, show_values),
     }
     if params:
@@ -211,7 +215,7 @@ def _axes(data: HeatmapData, row_title: str, col_title: str) -> dict:
         "tooltip": [
             {"field": "row", "type": "nominal", "title": row_title},
             {"field": "col", "type": "nominal", "title": col_title},
-            {"field": "label", "type": "nominal", "title": "value"},
+            {"field": "label", "type": "nominal", "title": app_text("axis_value")},
         ],
     }
 
@@ -223,7 +227,8 @@ def _layers(data: HeatmapData, scale: dict, kind: str, show_values: bool) -> lis
         "mark": {"type": "rect", "stroke": "white", "strokeWidth": 0.5 if n_cells <= 4096 else 0},
         "encoding": {"color": {
             "condition": {"test": "datum.masked", "value": MASKED_COLOUR},
-            "field": "value", "type": "quantitative", "scale": scale, "title": kind, "legend": {"orient": "right"},
+            "field": "value", "type": "quantitative", "scale": scale, "title": app_text(f"legend_{kind}"),
+            "legend": {"orient": "right"},
         }},
     }]
     if bool(data.frame["masked"].any()) and n_cells <= 4096 and not show_values:
@@ -246,7 +251,7 @@ def head_grid(
     *,
     masked: np.ndarray | None = None,
     columns: int = 4,
-    title_prefix: str = "head",
+    title_prefix: str | None = None,  # default: "head" in the current language
     lecture: bool = False,
 ) -> dict:
     """One weights heatmap per head, in a grid: one faceted chart, a panel per head.
@@ -273,7 +278,7 @@ def head_grid(
         "datasets": {"heads": records},
         "data": {"name": "heads"},
         "facet": {"field": "head", "type": "ordinal", "title": None,
-                  "header": {"labelExpr": f"'{title_prefix} ' + datum.value",
+                  "header": {"labelExpr": f"{json.dumps((title_prefix or app_text('head_label')) + ' ')} + datum.value",
                              "labelFontWeight": "bold", "labelAnchor": "start"}},
         "columns": columns,
         "spec": {key: unit[key] for key in ("width", "height", "encoding", "layer")},
@@ -284,10 +289,11 @@ def head_grid(
     return styled(spec, lecture)
 
 
-def bars(values: Sequence[float], labels: Sequence[str], *, title: str = "", value_title: str = "value",
+def bars(values: Sequence[float], labels: Sequence[str], *, title: str = "", value_title: str | None = None,
          domain: tuple[float, float] | None = None, lecture: bool = False) -> dict:
     """A labelled bar per token (e.g. one query's weights, or each token's influence)."""
     records = [{"token": t, "value": float(v), "label": f"{float(v):.4f}"} for t, v in zip(labels, values, strict=True)]
+    value_title = value_title or app_text("axis_value")
     y: dict = {"field": "value", "type": "quantitative", "title": value_title}
     if domain:
         y["scale"] = {"domain": list(domain)}
@@ -298,7 +304,7 @@ def bars(values: Sequence[float], labels: Sequence[str], *, title: str = "", val
         "data": {"name": "bars"},
         "height": 320 if lecture else 220,
         "encoding": {
-            "x": {"field": "token", "type": "nominal", "sort": list(labels), "title": "token",
+            "x": {"field": "token", "type": "nominal", "sort": list(labels), "title": app_text("axis_token"),
                   "axis": {"labelAngle": -45}},
             "y": y,
             "tooltip": [{"field": "token", "type": "nominal"}, {"field": "label", "type": "nominal",

@@ -1,42 +1,45 @@
 """The words the pages show, read from content files instead of page code.
 
-One TOML file per page and language, ``pages/content/<lang>/<page_id>.toml``::
+One English TOML file per page, ``pages/content/en/<page_id>.toml``::
 
     title = "3.3.1 Simple self-attention for one query"
     intro = '''Markdown shown under the title.'''
-    formula = '''\\omega_{qj} = x^{(q)} \\cdot x^{(j)}'''   # optional, LaTeX
+    formula = '''\\omega_{qj} = x^{(q)} \\cdot x^{(j)}'''   # optional, LaTeX (never translated)
     [text]
     scores_title = "Scores ω({q}, j) for query “{token}”"   # str.format, named fields
     [questions.score]                                        # Check yourself (ui/questions.py)
     prompt = "ω({q},1), the score of “{token}” against “{first}”?"
-    tolerance = 0.005                                        # numbers: English only
+    tolerance = 0.005                                        # numbers are never translated
     feedback_weight = "Not yet: your {given} is the weight, not the score."
 
 and ``_app.toml`` in the same folder for app-wide words (its own ``[text]`` table).
-English is complete; another language may leave out keys or whole files, which then
-fall back to English. A translation's ``[questions.<id>]`` tables translate the words of
-questions the English file has (never a new question, never a tolerance: numbers that
-decide whether an answer is right are set once, in English).
+English is the source. Other languages are gettext catalogs (ui/i18n.py): every string
+is looked up there with the page id as its context, and a string the catalog lacks
+stays English, one string at a time. Structure (which keys, steps and questions a page
+has, tolerances, formulas) is set once, here, for every language.
 Plain Python (no Streamlit), so it can be tested on its own.
 """
 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from . import i18n
+
 __all__ = [
-    "APP_FILE", "CONTENT_ROOT", "DEFAULT_LANG", "PageText", "QuestionText", "StepText", "app_text", "load_page_text",
-    "page_text",
+    "APP_FILE", "CONTENT_ROOT", "DEFAULT_LANG", "PageText", "QuestionText", "StepText", "app_text", "clear_cache",
+    "current_language",
+    "follow_language", "load_page_text", "page_text",
 ]
 
 CONTENT_ROOT = Path(__file__).resolve().parents[1] / "pages" / "content"
-DEFAULT_LANG = "en"
+DEFAULT_LANG = i18n.DEFAULT_LANG
 APP_FILE = "_app"  # app-wide words: not a page id (page ids never start with "_")
 
 _PAGE_KEYS = {"title", "intro", "idea", "formula", "text", "steps", "questions"}
@@ -120,87 +123,111 @@ def _optional_str(data: Mapping[str, Any], key: str, path: Path) -> str | None:
     return value
 
 
-def load_page_text(page_id: str, lang: str = DEFAULT_LANG, *, root: Path | None = None) -> PageText:
-    """Read a page's words (or the app-wide ``_app`` words) from ``root``; not cached.
+Translate = Callable[[str, str, str], str]  # (message, lang, context) -> message in lang
 
-    ``root`` defaults to the app's content folder. Keys, a title, an intro or a formula
-    missing from ``lang`` come from English; a missing ``lang`` file means all English.
+
+def load_page_text(page_id: str, lang: str = DEFAULT_LANG, *, root: Path | None = None,
+                   translate: Translate | None = None) -> PageText:
+    """Read a page's words (or the app-wide ``_app`` words) in ``lang``; not cached.
+
+    ``root`` defaults to the app's content folder, which holds the English files;
+    ``translate`` turns each English string into ``lang`` (the gettext catalogs by default).
     """
     root = CONTENT_ROOT if root is None else root
+    translate = i18n.translate if translate is None else translate
+    path = root / DEFAULT_LANG / f"{page_id}.toml"
+    data = _read(path)
+    if data is None:
+        raise FileNotFoundError(f"no English content for page {page_id!r}: {path} is missing")
     allowed = {"text"} if page_id == APP_FILE else _PAGE_KEYS
-    base_path = root / DEFAULT_LANG / f"{page_id}.toml"
-    base = _read(base_path)
-    if base is None:
-        raise FileNotFoundError(f"no English content for page {page_id!r}: {base_path} is missing")
-    layers = [(base, base_path)]
-    if lang != DEFAULT_LANG:
-        path = root / lang / f"{page_id}.toml"
-        local = _read(path)
-        if local is not None:  # a missing translation shows English
-            layers.append((local, path))
-    fields: dict[str, str | None] = {"title": None, "intro": None, "formula": None, "idea": None}
-    strings: dict[str, str] = {}
-    steps: dict[str, StepText] = {}
-    questions: dict[str, QuestionText] = {}
-    for data, path in layers:  # the requested language, read last, wins
-        unknown = set(data) - allowed
-        if unknown:
-            raise ValueError(f"{path}: unknown keys {sorted(unknown)} (expected {sorted(allowed)})")
-        for key in fields:
-            value = _optional_str(data, key, path)
-            if value is not None:
-                fields[key] = value
-        strings.update(_strings(data, path))
-        _merge_steps(steps, data.get("steps", {}), path, first=data is base)
-        _merge_questions(questions, data.get("questions", {}), path, first=data is base)
+    unknown = set(data) - allowed
+    if unknown:
+        raise ValueError(f"{path}: unknown keys {sorted(unknown)} (expected {sorted(allowed)})")
+    fields = {key: _optional_str(data, key, path) for key in ("title", "intro", "formula", "idea")}
     if page_id != APP_FILE and not (fields["title"] and fields["intro"]):
-        raise ValueError(f"{base_path}: a non-empty title and intro are required")
-    return PageText(page_id, lang, fields["title"] or "", fields["intro"] or "", fields["formula"],
-                    MappingProxyType(strings), fields["idea"], tuple(steps.values()), MappingProxyType(questions))
+        raise ValueError(f"{path}: a non-empty title and intro are required")
+
+    def tr(text: str) -> str:  # one string in ``lang``, English where there is no translation
+        return text if lang == DEFAULT_LANG else translate(text, lang, page_id) or text
+
+    strings = {key: tr(value) for key, value in _strings(data, path).items()}
+    steps = tuple(StepText(s.name, tr(s.caption), s.formula) for s in _steps(data.get("steps", {}), path))
+    questions = {q.question_id: QuestionText(q.question_id, MappingProxyType({k: tr(v) for k, v in q.strings.items()}),
+                                             q.tolerance)
+                 for q in _questions(data.get("questions", {}), path)}
+    idea = fields["idea"]
+    return PageText(page_id, lang, tr(fields["title"] or ""), tr(fields["intro"] or ""), fields["formula"],
+                    MappingProxyType(strings), idea and tr(idea), steps, MappingProxyType(questions))
 
 
-def _merge_steps(steps: dict[str, StepText], table: Any, path: Path, *, first: bool) -> None:
-    """Add a file's [steps.<name>] tables: English sets the order, a translation only its words."""
+def _steps(table: Any, path: Path) -> list[StepText]:
+    """A file's [steps.<name>] tables, in order."""
     if not isinstance(table, dict):
         raise ValueError(f"{path}: [steps] must be a table of [steps.<name>] tables")
+    steps = []
     for name, entry in table.items():
         if not isinstance(entry, dict) or not isinstance(entry.get("caption"), str):
             raise ValueError(f"{path}: [steps.{name}] needs a caption string")
-        if not first and name not in steps:
-            raise ValueError(f"{path}: step {name!r} is not in the English file")
-        steps[name] = StepText(name, entry["caption"], _optional_str(entry, "formula", path))
+        steps.append(StepText(name, entry["caption"], _optional_str(entry, "formula", path)))
+    return steps
 
 
-def _merge_questions(questions: dict[str, QuestionText], table: Any, path: Path, *, first: bool) -> None:
-    """Add a file's [questions.<id>] tables: English sets the questions and tolerances, a translation words."""
+def _questions(table: Any, path: Path) -> list[QuestionText]:
+    """A file's [questions.<id>] tables: each question's words and its tolerance."""
     if not isinstance(table, dict):
         raise ValueError(f"{path}: [questions] must be a table of [questions.<id>] tables")
+    questions = []
     for qid, entry in table.items():
         if not isinstance(entry, dict):
             raise ValueError(f"{path}: [questions.{qid}] must be a table")
-        if not first and qid not in questions:
-            raise ValueError(f"{path}: question {qid!r} is not in the English file")
-        if not first and "tolerance" in entry:
-            raise ValueError(f"{path}: [questions.{qid}] sets a tolerance; tolerances are set in English only")
-        tolerance = entry.get("tolerance", questions[qid].tolerance if qid in questions else None)
+        tolerance = entry.get("tolerance")
         if tolerance is not None and (isinstance(tolerance, bool) or not isinstance(tolerance, int | float)
                                       or not tolerance >= 0):
             raise ValueError(f"{path}: [questions.{qid}] tolerance must be a number >= 0")
         words = {k: v for k, v in entry.items() if k != "tolerance"}
         if not all(isinstance(v, str) for v in words.values()):
             raise ValueError(f"{path}: [questions.{qid}] must map keys to strings (and tolerance to a number)")
-        if first and not words.get("prompt", "").strip():
+        if not words.get("prompt", "").strip():
             raise ValueError(f"{path}: [questions.{qid}] needs a prompt")
-        merged = {**(questions[qid].strings if qid in questions else {}), **words}
-        questions[qid] = QuestionText(qid, MappingProxyType(merged), None if tolerance is None else float(tolerance))
+        questions.append(QuestionText(qid, MappingProxyType(words), None if tolerance is None else float(tolerance)))
+    return questions
+
+
+def _english() -> str:
+    return DEFAULT_LANG
+
+
+_language_source: Callable[[], str] = _english
+
+
+def follow_language(source: Callable[[], str]) -> None:
+    """Make ``page_text`` and ``app_text`` called without a ``lang`` speak ``source()``.
+
+    The app passes the session's language (ui/state.py); plain Python gets English.
+    """
+    global _language_source
+    _language_source = source
+
+
+def current_language() -> str:
+    return _language_source()
 
 
 @cache
-def page_text(page_id: str, lang: str = DEFAULT_LANG) -> PageText:
-    """A page's words, read once per process."""
+def _page_text(page_id: str, lang: str) -> PageText:
     return load_page_text(page_id, lang)
 
 
-def app_text(key: str, lang: str = DEFAULT_LANG, **values: Any) -> str:
+def clear_cache() -> None:
+    """Forget the words read so far (tests that change the content folder or the catalogs)."""
+    _page_text.cache_clear()
+
+
+def page_text(page_id: str, lang: str | None = None) -> PageText:
+    """A page's words in ``lang`` (default: the current language), read once per process."""
+    return _page_text(page_id, lang or _language_source())
+
+
+def app_text(key: str, lang: str | None = None, **values: Any) -> str:
     """An app-wide string from ``_app.toml`` (page title, navigation groups, …), formatted with ``values``."""
     return page_text(APP_FILE, lang)(key, **values)

@@ -50,7 +50,7 @@ def show_tensor(trace: Trace, name: str, *, caption: str | None = None) -> None:
 
 def show_matrix(
     trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str], *, kind: str = "weights",
-    index: tuple[int, ...] = (), title: str | None = None, row_title: str = "query", col_title: str = "key",
+    index: tuple[int, ...] = (), title: str | None = None, row_title: str | None = None, col_title: str | None = None,
     masked: bool = False, printed: bool = True,
 ) -> None:
     """A heatmap of a 2-D slice of a step (``index`` picks batch/head), with its printed tensor.
@@ -74,16 +74,17 @@ def show_heads(trace: Trace, rows: Sequence[str], cols: Sequence[str], *, batch:
 
 
 def show_vector(trace: Trace, name: str, labels: Sequence[str], *, title: str | None = None,
-                value_title: str = "value", domain: tuple[float, float] | None = None) -> None:
+                value_title: str | None = None, domain: tuple[float, float] | None = None) -> None:
     """A 1-D step as one bar per token."""
     show_chart(charts.bars(_numpy(trace[name]), labels, title=title or name, value_title=value_title,
                            domain=domain, lecture=state.lecture_mode()), width="stretch")
 
 
 def show_row(trace: Trace, name: str, row: int, labels: Sequence[str], *, title: str,
-             value_title: str = "weight", domain: tuple[float, float] | None = (0, 1)) -> None:
+             value_title: str | None = None, domain: tuple[float, float] | None = (0, 1)) -> None:
     """One row of a 2-D step as bars (e.g. one query's weights)."""
-    show_chart(charts.bars(_numpy(trace[name])[row], labels, title=title, value_title=value_title, domain=domain,
+    show_chart(charts.bars(_numpy(trace[name])[row], labels, title=title,
+                           value_title=value_title or app_text("axis_weight"), domain=domain,
                            lecture=state.lecture_mode()), width="stretch")
 
 
@@ -139,7 +140,7 @@ def show_step(trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str] 
         show_vector(trace, name, cols if dims[0] == "key" else rows, domain=(0, 1) if kind == "weights" else None)
     elif len(dims) >= 2 and dims[-2] == "token" and tensor.shape[-1] <= 64:
         show_matrix(trace, name, _axis(rows, tensor.shape[-2]), [str(j + 1) for j in range(tensor.shape[-1])],
-                    kind="values", index=lead, row_title="token", col_title=dims[-1], printed=False)
+                    kind="values", index=lead, row_title=app_text("axis_token"), col_title=dims[-1], printed=False)
     show_tensor(trace, name)
 
 
@@ -156,4 +157,4 @@ def show_step_code(trace: Trace, name: str) -> None:
     st.caption(app_text("step_code", function=code.qualname))
     st.code(code.snippet(), language="python", wrap_lines=True)
     with st.expander(app_text("code_that_ran")):
-        st.code(code.marked(), language="python", line_numbers=True)
+        st.code(code.marked(app_text("code_step_marker")), language="python", line_numbers=True)

@@ -23,8 +23,8 @@ from babel.messages.pofile import read_po
 from attention.errors import Explained
 
 __all__ = [
-    "DEFAULT_LANG", "DOMAIN", "LANGUAGES", "LOCALES", "catalog_path", "explain", "negotiate", "translate",
-    "translations",
+    "DEFAULT_LANG", "DOMAIN", "LANGUAGES", "LOCALES", "WALK_CONTEXT", "catalog_path", "explain", "load_catalog", "negotiate",
+    "translate", "translations",
 ]
 
 DEFAULT_LANG = "en"
@@ -32,28 +32,30 @@ DEFAULT_LANG = "en"
 LANGUAGES: dict[str, str] = {"en": "English", "id": "Bahasa Indonesia", "vi": "Tiếng Việt", "ko": "한국어"}
 LOCALES = Path(__file__).resolve().parents[1] / "locales"
 DOMAIN = "messages"
+WALK_CONTEXT = "walkthrough"  # the gettext context of the bundled walkthrough's title and notes
 
 
 def catalog_path(lang: str, root: Path = LOCALES) -> Path:
     return root / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-@cache
-def translations(lang: str) -> gettext.NullTranslations:
-    """``lang``'s catalog, compiled in memory from its ``.po`` file once per process.
-
-    English, an unknown language and a missing file give the identity translation.
-    Fuzzy entries (their English changed since they were translated) are left out.
-    """
-    path = catalog_path(lang)
-    if lang == DEFAULT_LANG or lang not in LANGUAGES or not path.exists():
-        return gettext.NullTranslations()
+def load_catalog(path: Path, lang: str) -> gettext.GNUTranslations:
+    """A ``.po`` file compiled in memory, as ``msgfmt`` would: fuzzy and empty entries left out."""
     with path.open("rb") as f:
         catalog = read_po(f, locale=lang)
     compiled = BytesIO()
     write_mo(compiled, catalog, use_fuzzy=False)
     compiled.seek(0)
     return gettext.GNUTranslations(compiled)
+
+
+@cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """``lang``'s catalog, read once per process; English, an unknown language or no file: identity."""
+    path = catalog_path(lang)
+    if lang == DEFAULT_LANG or lang not in LANGUAGES or not path.exists():
+        return gettext.NullTranslations()
+    return load_catalog(path, lang)
 
 
 def translate(message: str, lang: str, context: str | None = None) -> str:

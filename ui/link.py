@@ -5,13 +5,33 @@ from __future__ import annotations
 import streamlit as st
 
 from . import state
+from .content import app_text
+from .i18n import LANGUAGES, explain, negotiate
 from .pages import PAGES
 from .settings import limits
 from .share import PARAM, LinkError, decode_state, encode_state
 
-__all__ = ["LECTURE_PARAM", "STEP_PARAM", "lecture_requested", "load_link_once", "write_link"]
+__all__ = ["LANG_PARAM", "LECTURE_PARAM", "STEP_PARAM", "choose_language_once", "lecture_requested", "load_link_once",
+           "write_link"]
 
 LECTURE_PARAM, STEP_PARAM = "lecture", "step"  # ?lecture=1 and the step on screen, beside ?s=
+LANG_PARAM = "lang"  # ?lang=en|id|vi|ko
+
+
+def choose_language_once() -> None:
+    """On a session's first run: ``?lang=`` if it names a language, else the browser's locale.
+
+    After that the session's language is the sidebar selector's (ui/sidebar.py), and
+    :func:`write_link` keeps ``?lang=`` equal to it, so a shared link opens in its language.
+    """
+    if state.language_chosen():
+        return
+    asked = st.query_params.get(LANG_PARAM, "")
+    lang = asked if asked in LANGUAGES else negotiate(st.context.locale)
+    state.set_language(lang or state.language())
+    if asked and asked not in LANGUAGES:
+        state.flash("warning", app_text("unknown_language", asked=asked[:20], known=", ".join(LANGUAGES)),
+                    where="page")
 
 
 def lecture_requested() -> bool:
@@ -37,22 +57,22 @@ def load_link_once() -> None:
             max_chars=lim.max_url_chars,
         )
     except LinkError as exc:
-        state.flash("warning", f"This link could not be opened ({exc}) The chapter's defaults are shown instead.",
-                    where="page")
+        state.flash("warning", app_text("link_refused", error=explain(exc, state.language())), where="page")
         return
     if shared.matrix is not None:
         state.set_matrix(shared.matrix)
     state.replace_controls(shared.controls)
-    state.flash("success", "Opened a shared link: inputs and controls are as they were shared.", where="page")
+    state.flash("success", app_text("link_opened"), where="page")
 
 
 def write_link() -> None:
     """Keep the address bar equal to the current state: ``?s=``, ``lecture`` and ``step``."""
     _write_view()
-    encoded, note = encode_state(state.get_matrix(), state.controls())
-    state.set_share_note(note)
+    matrix = state.get_matrix()
+    encoded, note = encode_state(matrix, state.controls())
+    state.set_share_note(app_text("matrix_left_out", n=matrix.num_tokens, d=matrix.dim) if note else "")
     if len(encoded) > limits().max_url_chars:
-        state.set_share_note("The state is too large for a link; download the matrix as CSV.")
+        state.set_share_note(app_text("link_too_large"))
         if PARAM in st.query_params:
             del st.query_params[PARAM]
         return
@@ -69,7 +89,8 @@ def _set_param(name: str, value: str | None) -> None:
 
 
 def _write_view() -> None:
-    """Lecture mode and the step on screen, so that a lecturer can bookmark a prepared view."""
+    """Language, lecture mode and the step on screen, so that a lecturer can bookmark a prepared view."""
+    _set_param(LANG_PARAM, state.language())
     _set_param(LECTURE_PARAM, "1" if state.lecture_mode() else None)
     page = state.current_page()
     on_step = page is not None and state.step_mode(page) and state.current_step(page)

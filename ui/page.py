@@ -22,6 +22,7 @@ from . import check, state, stepper
 from .content import PageText, app_text, page_text
 from .export import MAX_EXPORT_ELEMENTS, trace_to_csv
 from .frame import ensure_frame
+from .i18n import explain
 from .link import write_link
 from .matrix import InputMatrix
 from .questions import Live
@@ -194,7 +195,7 @@ class Page:
         try:
             result = run()
         except (ValueError, TypeError) as exc:
-            st.error(app_text("cannot_compute", error=exc), icon="⚠️")
+            st.error(app_text("cannot_compute", error=explain(exc, state.language())), icon="⚠️")
             result = self._last_good(slot)
         else:
             if self.matrix.num_tokens * self.matrix.dim <= REMEMBER_UP_TO:

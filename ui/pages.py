@@ -1,7 +1,7 @@
 """The page list, grouped by the chapter's headings (used by app.py and the tests).
 
 Titles and group names are words, so they live in the content files
-(pages/content/<lang>/<page_id>.toml and _app.toml); this list holds only ids and files.
+(pages/content/en/<page_id>.toml and _app.toml, translated by locales/); this list holds only ids and files.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ class PageInfo:
         return page_title(self.page_id)
 
 
-def page_title(page_id: str, lang: str = "en") -> str:
+def page_title(page_id: str, lang: str | None = None) -> str:
     return page_text(page_id, lang).title
 
 
-def group_title(group: str, lang: str = "en") -> str:
+def group_title(group: str, lang: str | None = None) -> str:
     return app_text(f"group_{group}", lang)
 
 

@@ -6,6 +6,7 @@ import streamlit as st
 
 from . import state
 from .content import app_text
+from .i18n import LANGUAGES, explain
 from .matrix import PRESETS, InputError, InputMatrix, book_matrix, from_csv_text, near_duplicate_matrix, random_matrix
 from .settings import Limits, limits
 from .state import Key
@@ -19,27 +20,34 @@ def input_panel() -> None:
     lim = limits()
     matrix = state.get_matrix()
     with st.sidebar:
+        _language_selector()
         _lecture_toggle()
-        st.subheader("Input embeddings")
-        st.caption(
-            f"{matrix.num_tokens} tokens × {matrix.dim} dimensions, shared by every page. "
-            "Edit a cell, rename a token, add or delete rows."
-        )
+        st.subheader(app_text("inputs_heading"))
+        st.caption(app_text("inputs_caption", n=matrix.num_tokens, d=matrix.dim))
         message = state.take_flash("matrix")
         if message:
             getattr(st, message[0])(message[1])
         _matrix_editor(matrix, lim)
         state.set_value(Key.MATRIX_WIDTH, matrix.dim)
         st.number_input(
-            "Embedding width", min_value=1, max_value=lim.max_dim, key=Key.MATRIX_WIDTH, on_change=_change_width,
-            help="New dimensions start at 0; removing dimensions drops the last columns.",
+            app_text("embedding_width"), min_value=1, max_value=lim.max_dim, key=Key.MATRIX_WIDTH,
+            on_change=_change_width, help=app_text("embedding_width_help"),
         )
         _presets(lim)
         _share_and_files(matrix, lim)
-        st.caption(
-            f"{'Hosted limits' if lim.hosted else 'Limits'}: {lim.max_tokens} tokens, {lim.max_dim} dims, "
-            f"{lim.max_heads} heads, batch {lim.max_batch} (settings: ATTENTION_MAX_TOKENS, …)."
-        )
+        sizes = {"tokens": lim.max_tokens, "dims": lim.max_dim, "heads": lim.max_heads, "batch": lim.max_batch}
+        st.caption(app_text("limits_hosted", **sizes) if lim.hosted else app_text("limits", **sizes))
+
+
+def _language_selector() -> None:
+    """The language the app speaks; ``?lang=`` in the address bar follows it (ui/link.py)."""
+    state.set_value(Key.LANG_SELECT, state.language())
+    st.selectbox(app_text("language"), list(LANGUAGES), format_func=LANGUAGES.__getitem__, key=Key.LANG_SELECT,
+                 on_change=lambda: state.set_language(str(state.value(Key.LANG_SELECT))))
+
+
+def _preset_name(preset: str) -> str:
+    return app_text(f"preset_{preset}")
 
 
 def _lecture_toggle() -> None:
@@ -50,10 +58,7 @@ def _lecture_toggle() -> None:
 
 def _matrix_editor(matrix: InputMatrix, lim: Limits) -> None:
     if matrix.num_tokens * (matrix.dim + 1) > lim.max_editable_cells:
-        st.info(
-            f"{matrix.num_tokens}×{matrix.dim} is too large to edit cell by cell "
-            f"(limit {lim.max_editable_cells} cells). Use a preset, or upload a CSV."
-        )
+        st.info(app_text("too_large_to_edit", n=matrix.num_tokens, d=matrix.dim, limit=lim.max_editable_cells))
         return
     key, base = state.editor_key(), state.editor_base()
     # Text cells (see InputMatrix.editor_frame): every digit the matrix holds, never rounded, and
@@ -68,32 +73,29 @@ def _matrix_editor(matrix: InputMatrix, lim: Limits) -> None:
 
 
 def _presets(lim: Limits) -> None:
-    with st.expander("Presets and reset"):
-        st.selectbox("Preset", list(PRESETS), format_func=PRESETS.get, key=Key.PRESET)
+    with st.expander(app_text("presets_heading")):
+        st.selectbox(app_text("preset"), list(PRESETS), format_func=_preset_name, key=Key.PRESET)
         if state.value(Key.PRESET) == "random":
-            st.number_input("Tokens", 1, lim.max_tokens, 6, key=Key.RAND_TOKENS)
-            st.number_input("Dimensions", 1, lim.max_dim, 3, key=Key.RAND_DIM)
-            st.number_input("Random seed", 0, 2**31 - 1, 0, key=Key.RAND_SEED)
+            st.number_input(app_text("random_tokens"), 1, lim.max_tokens, 6, key=Key.RAND_TOKENS)
+            st.number_input(app_text("random_dims"), 1, lim.max_dim, 3, key=Key.RAND_DIM)
+            st.number_input(app_text("random_seed"), 0, 2**31 - 1, 0, key=Key.RAND_SEED)
         c1, c2 = st.columns(2)
-        c1.button("Load preset", on_click=_apply_preset, width="stretch")
-        c2.button("Reset", on_click=_reset, width="stretch", key="reset_matrix")
+        c1.button(app_text("load_preset"), on_click=_apply_preset, width="stretch", key="load_preset")
+        c2.button(app_text("reset"), on_click=_reset, width="stretch", key="reset_matrix")
 
 
 def _share_and_files(matrix: InputMatrix, lim: Limits) -> None:
-    with st.expander("Share, download, upload"):
-        st.caption(
-            "The address bar always holds a link to exactly this view: page, matrix and controls. "
-            "Copy it to share what you see."
-        )
+    with st.expander(app_text("share_heading")):
+        st.caption(app_text("share_caption"))
         if state.share_note():
             st.caption(state.share_note())
         st.download_button(
-            "Download matrix (CSV)", data=lambda: matrix.frame().to_csv(index=False), file_name="inputs.csv",
+            app_text("download_matrix"), data=lambda: matrix.frame().to_csv(index=False), file_name="inputs.csv",
             mime="text/csv", on_click="ignore", width="stretch", key="download_matrix",
         )
         st.file_uploader(
-            f"Upload a matrix (CSV, header “token,d1,d2,…”, up to {lim.max_upload_bytes // 1000} kB)",
-            type=["csv"], key=state.upload_key(), on_change=_upload,
+            app_text("upload_matrix", kb=lim.max_upload_bytes // 1000), type=["csv"], key=state.upload_key(),
+            on_change=_upload,
         )
 
 
@@ -110,15 +112,16 @@ def _apply_preset() -> None:
         else:
             state.set_matrix(_random_preset(limits()))
     except InputError as exc:
-        state.flash("error", str(exc))
+        state.flash("error", explain(exc, state.language()))
         return
-    state.flash("success", f"Loaded: {PRESETS[choice]}.")
+    state.flash("success", app_text("preset_loaded", preset=_preset_name(choice)))
 
 
 def _random_preset(lim: Limits) -> InputMatrix:
     n, d = int(state.value(Key.RAND_TOKENS, 6)), int(state.value(Key.RAND_DIM, 3))
     if not (1 <= n <= lim.max_tokens and 1 <= d <= lim.max_dim):
-        raise InputError(f"random matrices are limited to {lim.max_tokens} tokens × {lim.max_dim} dims.")
+        raise InputError("random matrices are limited to {tokens} tokens × {dims} dims.", tokens=lim.max_tokens,
+                         dims=lim.max_dim)
     return random_matrix(n, d, int(state.value(Key.RAND_SEED, 0)))
 
 
@@ -126,7 +129,7 @@ def _change_width() -> None:
     width = int(state.value(Key.MATRIX_WIDTH))
     lim = limits()
     if not 1 <= width <= lim.max_dim:
-        state.flash("error", f"The embedding width must be between 1 and {lim.max_dim}.")
+        state.flash("error", app_text("width_out_of_range", limit=lim.max_dim))
         return
     state.set_matrix(state.get_matrix().with_dim(width))
 
@@ -134,7 +137,7 @@ def _change_width() -> None:
 def _reset() -> None:
     state.set_matrix(book_matrix())
     state.set_value(Key.PRESET, "book")
-    state.flash("success", "Reset to the chapter's six tokens.")
+    state.flash("success", app_text("reset_done"))
 
 
 def _upload() -> None:
@@ -143,17 +146,17 @@ def _upload() -> None:
         return
     lim = limits()
     if file.size > lim.max_upload_bytes:
-        state.flash("error", f"The file is {file.size:,} bytes; the limit is {lim.max_upload_bytes:,}.")
+        state.flash("error", app_text("upload_too_large", size=f"{file.size:,}", limit=f"{lim.max_upload_bytes:,}"))
         return
     try:
         text = file.getvalue().decode("utf-8-sig")
     except UnicodeDecodeError:
-        state.flash("error", "The file is not UTF-8 text; save it as a CSV file and try again.")
+        state.flash("error", app_text("upload_not_utf8"))
         return
     try:
         matrix = from_csv_text(text, max_tokens=lim.max_tokens, max_dim=lim.max_dim)
     except InputError as exc:
-        state.flash("error", f"The upload was not used: {exc}")
+        state.flash("error", app_text("upload_refused", error=explain(exc, state.language())))
         return
     state.set_matrix(matrix)
-    state.flash("success", f"Loaded {matrix.num_tokens} tokens × {matrix.dim} dimensions from {file.name}.")
+    state.flash("success", app_text("upload_loaded", n=matrix.num_tokens, d=matrix.dim, file=file.name))

@@ -18,7 +18,7 @@ from attention.trace import Where
 
 __all__ = ["CodeExcerpt", "excerpt"]
 
-MARK = "  # ◀ this step"
+MARK = "  # ◀ {label}"  # the label is in the reader's language (ui/draw.py passes it)
 
 
 @dataclass(frozen=True)
@@ -28,9 +28,10 @@ class CodeExcerpt:
     first_line: int  # file line number of lines[0]
     highlighted: tuple[int, ...]  # indexes into lines
 
-    def marked(self) -> str:
-        """The whole function with the step's lines marked."""
-        return "\n".join(line + (MARK if i in self.highlighted else "") for i, line in enumerate(self.lines))
+    def marked(self, label: str) -> str:
+        """The whole function with the step's lines marked ``# ◀ label``."""
+        mark = MARK.format(label=label)
+        return "\n".join(line + (mark if i in self.highlighted else "") for i, line in enumerate(self.lines))
 
     def snippet(self) -> str:
         """Only the step's lines."""

@@ -14,11 +14,16 @@ from typing import Any
 
 import streamlit as st
 
+from .content import app_text, follow_language
+from .i18n import DEFAULT_LANG, LANGUAGES, explain
 from .matrix import InputError, InputMatrix, book_matrix, from_frame, from_rows
 from .settings import limits
 
 __all__ = [
     "Key",
+    "language",
+    "set_language",
+    "language_chosen",
     "adopt_matrix",
     "apply_editor_change",
     "control",
@@ -81,6 +86,8 @@ class Key:
     SHARE_NOTE = "_share_note"
     LINK_LOADED = "_link_loaded"
     LAST_GOOD = "_last_good"
+    LANG = "_lang"  # the language the app speaks (ui/i18n.py LANGUAGES)
+    LANG_SELECT = "lang_select"  # the sidebar's language selector
     LECTURE = "lecture"  # also the widget key of the lecture-mode toggle
     STEP_MODE = "_step_mode"  # page id -> bool: step through instead of the whole page
     STEP = "_step"  # page id -> the name of the step on screen
@@ -167,8 +174,9 @@ def apply_editor_change(key: str) -> None:
         matrix = from_frame(df, max_tokens=lim.max_tokens, max_dim=lim.max_dim)
     except InputError as exc:
         cells = sum(len(row) for row in edits.get("edited_rows", {}).values())
-        flash("error", f"That edit was not applied: {exc} The matrix keeps its last valid values"
-                       + (f" (none of the {cells} edited cells was taken)." if cells > 1 else "."))
+        error = explain(exc, language())
+        flash("error", app_text("edit_refused_many", error=error, cells=cells) if cells > 1
+              else app_text("edit_refused", error=error))
         set_matrix(get_matrix())  # start the editor again from the last good matrix
         return
     set_matrix(matrix, remount=False)
@@ -199,10 +207,31 @@ def adopt_matrix(tokens: list[str], rows: list[list[float]], source: str) -> Non
         matrix = from_rows(tokens, [[round(float(v), 4) for v in row] for row in rows],
                            max_tokens=lim.max_tokens, max_dim=lim.max_dim)
     except InputError as exc:
-        flash("error", f"{source} could not become the input: {exc}")
+        flash("error", app_text("adopt_refused", source=source, error=explain(exc, language())))
         return
     set_matrix(matrix)
-    flash("success", f"Now the input of every page: {source} ({matrix.num_tokens} tokens × {matrix.dim} dimensions).")
+    flash("success", app_text("adopted", source=source, n=matrix.num_tokens, d=matrix.dim))
+
+
+# ----- the language -------------------------------------------------------------------------
+
+
+def language() -> str:
+    """The session's language: what ``app_text`` and ``page_text`` speak when not told otherwise."""
+    lang = st.session_state.get(Key.LANG, DEFAULT_LANG)
+    return lang if lang in LANGUAGES else DEFAULT_LANG
+
+
+def set_language(lang: str) -> None:
+    st.session_state[Key.LANG] = lang if lang in LANGUAGES else DEFAULT_LANG
+
+
+def language_chosen() -> bool:
+    """Whether this session has settled its language (on its first run)."""
+    return Key.LANG in st.session_state
+
+
+follow_language(language)
 
 
 # ----- messages queued by callbacks (which cannot draw) ------------------------------------

@@ -15,6 +15,7 @@ import streamlit as st
 
 from . import state
 from .content import app_text, page_text
+from .i18n import WALK_CONTEXT, explain, translate
 from .page import Page
 from .pages import PAGES
 from .walkthrough import WalkStep, Walkthrough, WalkthroughError, decode, encode, load_bundled, parse
@@ -47,10 +48,11 @@ def walkthrough(page: Page) -> None:
     step = walk.steps[index]
     with st.sidebar:
         _own_file_panel()
-    st.caption(app_text("walk_where", k=index + 1, n=len(walk.steps), title=walk.title or "",
+    lang = state.language()  # the bundled walkthrough's words are in the catalogs; a lecturer's own stay as written
+    st.caption(app_text("walk_where", k=index + 1, n=len(walk.steps), title=translate(walk.title, lang, WALK_CONTEXT),
                         page=page_text(step.page).title, controls=_controls_text(step)))
     if step.note:
-        st.markdown(f":material/record_voice_over: *{step.note}*")
+        st.markdown(f":material/record_voice_over: *{translate(step.note, lang, WALK_CONTEXT)}*")
     _write_params(index, custom)
     state.arrive_at_walk_step(index, step.page, step.controls)
     state.set_walk_active(WalkContext(step, index, len(walk.steps)))
@@ -81,7 +83,7 @@ def _walkthrough() -> tuple[Walkthrough, str | None]:
         if raw:
             return decode(raw[:20_000]), raw[:20_000]
     except WalkthroughError as exc:
-        st.error(app_text("walk_bad_file", error=exc))
+        st.error(app_text("walk_bad_file", error=explain(exc, state.language())))
         state.set_custom_walkthrough(None)
     return load_bundled(), None
 
@@ -116,7 +118,7 @@ def _take_upload() -> None:
         text = file.getvalue().decode("utf-8")
         parse(text)
     except (UnicodeDecodeError, WalkthroughError) as exc:
-        state.flash("error", app_text("walk_bad_file", error=exc), where="page")
+        state.flash("error", app_text("walk_bad_file", error=explain(exc, state.language())), where="page")
         return
     state.set_custom_walkthrough(text)
     state.set_walk_position(0)
