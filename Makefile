@@ -24,12 +24,13 @@ $(DEV_STAMP): requirements.txt requirements-dev.txt | $(VENV)/bin/python
 run: $(RUN_STAMP)
 	$(BIN)/python -m ui.serve app.py --server.port $(PORT)
 
-# Debian's chromium drives the real-browser tests (Playwright cannot download browsers here).
+# Debian's chromium drives the real-browser tests (Playwright cannot download browsers here), and
+# Noto CJK gives it Hangul: the Korean screenshots must show letters, not tofu boxes.
 browser-deps:
-	@if command -v chromium >/dev/null 2>&1; then :; \
+	@if command -v chromium >/dev/null 2>&1 && fc-list :lang=ko family | grep -q .; then :; \
 	elif [ "$$(id -u)" = "0" ]; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	else echo "chromium missing and not root: install Debian's chromium package to run browser tests"; fi
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
+	else echo "chromium or a Hangul font missing and not root: install Debian's chromium and fonts-noto-cjk"; fi
 
 # Debian's HAProxy balances the replicas of the failover test and benchmarks (deploy/haproxy.py).
 # If it cannot be installed, the failover test is skipped and says why.

@@ -18,7 +18,7 @@ from ui.link import choose_language_once, lecture_requested, load_link_once, wri
 from ui.pages import PAGES, group_title
 from ui.reconnect import rerun_after_reconnect
 from ui.sidebar import input_panel
-from ui.state import get_matrix, lecture_mode, set_current_page
+from ui.state import get_matrix, language, lecture_mode, set_current_page
 from ui.style import apply_style
 
 freeze_import_heap()  # once per process: keeps the after-run GC from walking torch's heap
@@ -38,7 +38,7 @@ current = st.navigation(pages)
 set_current_page(page_ids.get(current.url_path, PAGES[0].page_id))
 load_link_once()
 rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once
-apply_style(get_matrix().dim, lecture=lecture_mode())
+apply_style(get_matrix().dim, lecture=lecture_mode(), lang=language())
 input_panel()
 try:
     with frame_active():

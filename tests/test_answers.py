@@ -217,3 +217,18 @@ def test_numbers_are_shown_back_readably():
     assert format_number(15.0, whole=True) == "15"
     assert format_number(0.95441) == "0.9544"
     assert format_number(-0.001) == "-0.0010"
+
+
+@pytest.mark.parametrize("text, value", [("0,125", 0.125), ("2,360,064", 2360064), ("0.4419", 0.4419)])
+def test_a_leading_zero_never_groups_thousands(text, value):
+    assert parse_number(text) == Parsed(value)
+
+
+@pytest.mark.parametrize("text, value", [
+    ("0,125", 0.125), ("1,125", 1.125),  # Indonesian and Vietnamese write the decimal mark as a comma
+    ("2.360.064", 2360064), ("2.360.064,5", 2360064.5), ("1.234,5", 1234.5),  # and may group with dots
+    ("0.4419", 0.4419), ("2,360,064", 2360064),  # what the app prints still reads as printed
+])
+def test_a_decimal_comma_language_reads_its_own_numbers(text, value):
+    assert parse_number(text, decimal_comma=True) == Parsed(value)
+    assert parse_number("1,125") == Parsed(1125)  # in English that comma groups thousands

@@ -112,7 +112,7 @@ def test_head_grid_has_one_heatmap_per_head():
     assert len(cells) == 12 * 36
     head_5 = [c for c in cells if c["head"] == 5]
     assert [c["value"] for c in head_5] == pytest.approx(w[4].ravel().tolist())
-    assert spec["facet"]["field"] == "head" and "'head ' + datum.value" in spec["facet"]["header"]["labelExpr"]
+    assert spec["facet"]["field"] == "head" and '"head " + datum.value' in spec["facet"]["header"]["labelExpr"]
     assert spec["resolve"]["scale"]["color"] == "shared"
 
 

@@ -34,7 +34,10 @@ REASONS = ("blank", "too_long", "not_a_number", "not_finite", "not_a_shape", "no
 _MINUS = "\u2212\u2012\u2013\u2014\ufe63\uff0d"  # minus sign, dashes, small and full-width hyphen-minus
 _SPACES = " \u00a0\u2009\u202f\u2007\u200a\u2008\u2002\u2003"  # spaces people group digits with
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?")
-_GROUPED = re.compile(r"[+-]?\d{1,3}(?:([,_ ])\d{3})(?:\1\d{3})*(?:\.\d*)?")  # 2,360,064 or 2 360 064.5
+# 2,360,064 or 2 360 064.5 (never 0,125: a group of thousands does not start with 0)
+_GROUPED = re.compile(r"[+-]?[1-9]\d{0,2}(?:([,_ ])\d{3})(?:\1\d{3})*(?:\.\d*)?")
+# Where the comma is the decimal mark (Indonesian, Vietnamese): 2.360.064 or 2.360.064,5
+_DOT_GROUPED = re.compile(r"[+-]?[1-9]\d{0,2}(?:\.\d{3}){2,}(?:,\d*)?|[+-]?[1-9]\d{0,2}\.\d{3},\d*")
 _SHAPE_WRAPPERS = re.compile(r"^(?:torch\.size)?\s*[(\[]\s*[(\[]?(.*?)[)\]]?\s*[)\]]$")
 
 
@@ -77,17 +80,23 @@ def _ascii(c: str) -> str:
     return c
 
 
-def parse_number(raw: object) -> Parsed | Unparsed:
-    """A finite real number; thousands may be grouped with commas, spaces or underscores."""
+def parse_number(raw: object, *, decimal_comma: bool = False) -> Parsed | Unparsed:
+    """A finite real number; thousands may be grouped with commas, spaces or underscores.
+
+    ``decimal_comma``: the learner's language writes 0,125 for 0.125 and may group thousands
+    with dots (2.360.064). A single dot still reads as the decimal point the app prints.
+    """
     text = _clean(raw)
     if isinstance(text, Unparsed):
         return text
     text = re.sub(r"^([+-]) +", r"\1", text.lower())
     grouped = _GROUPED.fullmatch(text)
-    if grouped:
-        text = text.replace(grouped.group(1), "")
-    elif re.fullmatch(r"[+-]?\d+,\d+", text):  # 0,95: a decimal comma
+    if decimal_comma and _DOT_GROUPED.fullmatch(text):
+        text = text.replace(".", "").replace(",", ".")
+    elif re.fullmatch(r"[+-]?\d+,\d+", text) and (decimal_comma or not grouped):  # 0,95: a decimal comma
         text = text.replace(",", ".")
+    elif grouped:
+        text = text.replace(grouped.group(1), "")
     if not _NUMBER.fullmatch(text):
         return Unparsed("not_a_number", {"text": _echo(raw)})
     try:

@@ -118,6 +118,8 @@ def styled(spec: dict, lecture: bool = False) -> dict:
         "header": {"labelFontSize": size["title"]},
     }
     return spec
+
+
 DATASET = "cells"  # the name of a heatmap's dataset
 KINDS = ("weights", "scores", "values")  # what a heatmap shows; its legend is app_text("legend_<kind>")
 

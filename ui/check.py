@@ -149,7 +149,8 @@ def _on_check(page_id: str, question: Question, words: QuestionText, answer: Ans
               keys: dict[str, str]) -> None:
     """on_click of Check: judge the answer against the one the learner saw, and keep the outcome."""
     given = _given(question, keys)
-    verdict = judge(question, answer, given, words.tolerance, _option_words(question, words))
+    verdict = judge(question, answer, given, words.tolerance, _option_words(question, words),
+                    decimal_comma=decimal_comma(state.language()))
     state.record_check(page_id, question.id, given, sig, isinstance(verdict, Verdict) and verdict.correct)
 
 
@@ -161,7 +162,8 @@ def _feedback(page_id: str, question: Question, words: QuestionText, answer: Ans
     if entry.get("signature") != sig:
         st.info(app_text("check_stale"), icon=":material/update:")
         return
-    verdict = judge(question, answer, entry.get("given"), words.tolerance, _option_words(question, words))
+    verdict = judge(question, answer, entry.get("given"), words.tolerance, _option_words(question, words),
+                    decimal_comma=decimal_comma(state.language()))
     if isinstance(verdict, Unparsed):
         st.warning(app_text(f"answer_{verdict.reason}", **verdict.fields))
         return

@@ -15,9 +15,11 @@ import streamlit as st
 import torch
 
 from attention import Trace
+from attention.trace import Step
 
 from . import charts, state
 from .content import app_text
+from .i18n import translate
 from .source import excerpt
 
 __all__ = [
@@ -43,7 +45,7 @@ def tensor_text(t: torch.Tensor) -> str:
 def show_tensor(trace: Trace, name: str, *, caption: str | None = None) -> None:
     """A step printed as PyTorch prints it, under its name, shape and meaning."""
     step = trace.step(name)
-    st.caption(caption or f"`{name}` {step.shape_text()}: {step.meaning}")
+    st.caption(caption or f"`{name}` {step.shape_text()}: {meaning(step)}")
     # Vectors wrap; matrices keep their rows intact and scroll sideways when narrow.
     st.code(tensor_text(step.tensor), language="text", wrap_lines=step.tensor.dim() <= 1)
 
@@ -90,9 +92,16 @@ def show_row(trace: Trace, name: str, row: int, labels: Sequence[str], *, title:
 
 def show_shapes(trace: Trace, names: Sequence[str] | None = None) -> None:
     """The shape tracer: every step's shape, axes and meaning."""
-    rows = [{"step": s.name, "shape": str(s.shape), "axes": s.shape_text(), "meaning": s.meaning}
-            for s in trace if names is None or s.name in names]
-    st.table(pd.DataFrame(rows).set_index("step"))
+    head = {"step": app_text("shapes_step"), "shape": app_text("shapes_shape"), "axes": app_text("shapes_axes"),
+            "meaning": app_text("shapes_meaning")}
+    rows = [{head["step"]: s.name, head["shape"]: str(s.shape), head["axes"]: s.shape_text(),
+             head["meaning"]: meaning(s)} for s in trace if names is None or s.name in names]
+    st.table(pd.DataFrame(rows).set_index(head["step"]))
+
+
+def meaning(step: Step) -> str:
+    """What a step means, in the reader's language (the package says it in English)."""
+    return translate(step.meaning, state.language())
 
 
 def show_comparisons(trace: Trace, tol: float = 1e-5) -> None:

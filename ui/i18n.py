@@ -18,13 +18,14 @@ from io import BytesIO
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
+from babel.numbers import get_decimal_symbol
 from babel.messages.pofile import read_po
 
 from attention.errors import Explained
 
 __all__ = [
-    "DEFAULT_LANG", "DOMAIN", "LANGUAGES", "LOCALES", "WALK_CONTEXT", "catalog_path", "explain", "load_catalog", "negotiate",
-    "translate", "translations",
+    "DEFAULT_LANG", "DOMAIN", "LANGUAGES", "LOCALES", "WALK_CONTEXT", "catalog_path", "decimal_comma", "explain", "load_catalog",
+    "negotiate", "translate", "translations",
 ]
 
 DEFAULT_LANG = "en"
@@ -74,6 +75,11 @@ def explain(error: BaseException, lang: str) -> str:
         except (KeyError, IndexError, ValueError):  # a translation that lost a field: say it in English
             return str(error)
     return str(error)
+
+
+def decimal_comma(lang: str) -> bool:
+    """Whether ``lang`` writes 0,5 for 0.5 (Indonesian and Vietnamese do), from Babel's locale data."""
+    return get_decimal_symbol(lang) == ","
 
 
 def negotiate(locale: str | None) -> str | None:

@@ -94,15 +94,16 @@ class Question:
 
 
 def judge(question: Question, answer: Answer, given: Any, tolerance: float | None,
-          option_words: Mapping[str, str] | None = None) -> Verdict | Unparsed:
+          option_words: Mapping[str, str] | None = None, *, decimal_comma: bool = False) -> Verdict | Unparsed:
     """How ``given`` (what the learner entered) compares with the live ``answer``; never raises on bad input.
 
-    ``option_words`` name the choices the content file names (option_<id>), for the feedback.
+    ``option_words`` name the choices the content file names (option_<id>), for the feedback;
+    ``decimal_comma``: the learner's language writes 0,125 (see answers.parse_number).
     """
     if answer.check is not None:
         return answer.check(given)
     if question.kind == NUMBER:
-        return _judge_number(answer, parse_number(given), tolerance or 0.0)
+        return _judge_number(answer, parse_number(given, decimal_comma=decimal_comma), tolerance or 0.0)
     if question.kind == SHAPE:
         return _judge_shape(answer, parse_shape(given))
     parsed = parse_choice(given, answer.options)

@@ -11,6 +11,7 @@ __all__ = ["COLUMN_PX", "TOKEN_PX", "apply_style", "sidebar_px"]
 
 CSS = Path(__file__).with_name("style.css")
 LECTURE_CSS = Path(__file__).with_name("lecture.css")
+LANGUAGE_CSS = {"ko": Path(__file__).with_name("lang-ko.css")}  # rules a language's script needs
 TOKEN_PX, COLUMN_PX = 64, 54  # the editor's token column and each dimension ("0.4419" fits unclipped)
 ROW_MARKERS_PX, PADDING_PX = 34, 64  # the editor's row-marker column; the sidebar's own padding
 # room for a classic (non-overlay) scrollbar: browsers that draw one inside the grid take it from the columns
@@ -29,7 +30,8 @@ def sidebar_px(dim: int) -> int:
     return max(DEFAULT_PX, needed)
 
 
-def apply_style(dim: int, *, lecture: bool = False) -> None:
+def apply_style(dim: int, *, lecture: bool = False, lang: str = "en") -> None:
     """Style-only HTML: Streamlit applies it without taking any room on the page."""
     rules = _css(CSS) + (_css(LECTURE_CSS) if lecture else "")
+    rules += _css(LANGUAGE_CSS[lang]) if lang in LANGUAGE_CSS else ""
     st.html(f"<style>:root {{ --matrix-sidebar-width: {sidebar_px(dim)}px; }}\n{rules}</style>")
