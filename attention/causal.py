@@ -13,6 +13,7 @@ import torch
 from torch import nn
 
 from .core import Traceable, attend, record_qkv
+from .errors import ExplainedTypeError
 from .ops import active_dropout, apply_dropout, causal_mask, future_mask
 from .rng import seeded
 from .trace import NO_TRACE, Trace
@@ -97,8 +98,9 @@ def dropout_demo(weights: torch.Tensor, p: float = 0.5, *, seed: int = 123, trai
     In eval mode dropout does nothing.
     """
     if not isinstance(weights, torch.Tensor):
-        raise TypeError(
-            f"dropout_demo expects a 2-D torch.Tensor of weights (query, key), got {type(weights).__name__}."
+        raise ExplainedTypeError(
+            "dropout_demo expects a 2-D torch.Tensor of weights (query, key), got {kind}.",
+            kind=type(weights).__name__,
         )
     weights = check_inputs(weights, embedding_width(weights), name="weights", ranks=(2,))
     p, seed = check_dropout(p), check_seed(seed)

@@ -23,6 +23,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from .config import AttentionConfig
+from .errors import ExplainedTypeError, ExplainedValueError
 from .multihead import MultiHeadAttention
 from .trace import Comparison
 from .validation import check_inputs
@@ -136,7 +137,8 @@ class FastMultiHeadAttention(nn.Module):
         super().__init__()
         _check_config(config)
         if backend not in ATTENTION_BACKENDS:
-            raise ValueError(f"backend must be one of {list(ATTENTION_BACKENDS)}, got {backend!r}.")
+            raise ExplainedValueError("backend must be one of {backends}, got {backend!r}.",
+                                      backends=list(ATTENTION_BACKENDS), backend=backend)
         self.config, self.backend = config, backend
         self.qkv = nn.Linear(config.d_in, 3 * config.d_out, bias=config.qkv_bias)
         self.out_proj = nn.Linear(config.d_out, config.d_out)
@@ -180,9 +182,10 @@ class TorchMultiheadAttention(nn.Module):
         super().__init__()
         _check_config(config)
         if config.d_in != config.d_out:
-            raise ValueError(
-                f"torch.nn.MultiheadAttention needs d_in == d_out (got {config.d_in} and "
-                f"{config.d_out}): it has no separate input width for the query."
+            raise ExplainedValueError(
+                "torch.nn.MultiheadAttention needs d_in == d_out (got {d_in} and "
+                "{d_out}): it has no separate input width for the query.",
+                d_in=config.d_in, d_out=config.d_out,
             )
         self.config = config
         self.mha = nn.MultiheadAttention(
@@ -223,15 +226,18 @@ def _stacked_qkv(book: MultiHeadAttention) -> tuple[torch.Tensor, torch.Tensor |
 
 def _check_config(config: object) -> None:
     if not isinstance(config, AttentionConfig):
-        raise TypeError(f"config must be an AttentionConfig, got {type(config).__name__}.")
+        raise ExplainedTypeError("config must be an AttentionConfig, got {kind}.", kind=type(config).__name__)
 
 
 def _check_same_shape(config: AttentionConfig, mha: MultiHeadAttention) -> None:
-    fields = "(d_in, d_out, num_heads, qkv_bias, causal, context_length)"
     theirs = (mha.d_in, mha.d_out, mha.num_heads, mha.W_query.bias is not None, mha.causal, mha.context_length)
     ours = (config.d_in, config.d_out, config.num_heads, config.qkv_bias, config.causal, config.context_length)
     if theirs != ours:
-        raise ValueError(f"cannot load weights: the book module has {fields}={theirs}, this one {ours}.")
+        raise ExplainedValueError(
+            "cannot load weights: the book module has "
+            "(d_in, d_out, num_heads, qkv_bias, causal, context_length)={theirs}, this one {ours}.",
+            theirs=theirs, ours=ours,
+        )
 
 
 class _BookVariant(nn.Module):
@@ -275,7 +281,8 @@ def variant(name: str) -> Variant:
     for v in VARIANTS:
         if v.name == name:
             return v
-    raise ValueError(f"variant must be one of {[v.name for v in VARIANTS]}, got {name!r}.")
+    raise ExplainedValueError("variant must be one of {variants}, got {name!r}.",
+                              variants=[v.name for v in VARIANTS], name=name)
 
 
 def build_variant(name: str, config: AttentionConfig, book: MultiHeadAttention) -> nn.Module:

@@ -17,6 +17,7 @@ import torch
 from .causal import CausalAttention
 from .config import GPT2_SMALL, AttentionConfig
 from .efficient import VariantReport, compare_variants
+from .errors import ExplainedTypeError
 from .multihead import MultiHeadAttention, MultiHeadAttentionWrapper, batched_product, count_parameters
 from .rng import seeded
 from .trace import Trace
@@ -66,7 +67,7 @@ def make_batch(inputs: torch.Tensor, batch_size: int) -> torch.Tensor:
 def _checked(inputs: torch.Tensor, config: AttentionConfig) -> torch.Tensor:
     """The (T, d_in) input sequence, checked against the module's configuration."""
     if not isinstance(config, AttentionConfig):
-        raise TypeError(f"config must be an AttentionConfig, got {type(config).__name__}.")
+        raise ExplainedTypeError("config must be an AttentionConfig, got {kind}.", kind=type(config).__name__)
     return check_inputs(inputs, config.d_in, context_length=config.context_length, ranks=(2,))
 
 

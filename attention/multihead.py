@@ -14,6 +14,7 @@ from torch import nn
 from .causal import CausalAttention
 from .core import Traceable, attend, record_qkv
 from .data import book_batched_heads
+from .errors import ExplainedValueError
 from .ops import active_dropout
 from .trace import NO_TRACE, Trace
 from .validation import check_dropout, check_heads_divide, check_inputs, check_positive_int
@@ -140,7 +141,7 @@ def batched_product(a: torch.Tensor | None = None) -> Trace:
     """
     a = book_batched_heads() if a is None else a
     if not isinstance(a, torch.Tensor) or a.dim() != 4 or not torch.is_floating_point(a):
-        raise ValueError("a must be a float tensor shaped (b, num_heads, num_tokens, head_dim).")
+        raise ExplainedValueError("a must be a float tensor shaped (b, num_heads, num_tokens, head_dim).")
     trace = Trace()
     trace.add("a", a, BY_HEAD_DIMS, "a tensor shaped (b, num_heads, num_tokens, head_dim)")
     product = a @ a.transpose(2, 3)  # (b, heads, T, hd) @ (b, heads, hd, T) -> (b, heads, T, T)

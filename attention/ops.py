@@ -7,6 +7,7 @@ from typing import Literal, get_args
 import torch
 from torch import nn
 
+from .errors import ExplainedValueError
 from .validation import check_dropout, check_positive_int, check_seed
 
 __all__ = [
@@ -31,7 +32,8 @@ NORMALISATIONS: tuple[str, ...] = get_args(Normalisation)
 def check_normalisation(method: object) -> str:
     """One of the three ways to turn scores into weights (3.3), or a message saying which exist."""
     if method not in NORMALISATIONS:
-        raise ValueError(f"normalisation must be one of {NORMALISATIONS}, got {method!r}.")
+        raise ExplainedValueError("normalisation must be one of {methods}, got {method!r}.",
+                                  methods=NORMALISATIONS, method=method)
     return str(method)
 
 
@@ -61,7 +63,8 @@ def normalise(scores: torch.Tensor, method: str = "softmax", dim: int = -1) -> t
         return softmax_naive(scores, dim=dim)
     if method == "softmax":
         return torch.softmax(scores, dim=dim)
-    raise ValueError(f"normalisation must be one of {NORMALISATIONS}, got {method!r}.")
+    raise ExplainedValueError("normalisation must be one of {methods}, got {method!r}.",
+                              methods=NORMALISATIONS, method=method)
 
 
 def causal_mask(num_tokens: int) -> torch.Tensor:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from .errors import ExplainedValueError
 from .rng import seeded
 from .trace import Trace
 from .validation import check_inputs, check_positive_int, check_seed, embedding_width
@@ -44,7 +45,8 @@ def rnn_bottleneck(
     hidden = check_positive_int(hidden, "hidden")
     seed = check_seed(seed)
     if not 0.0 < float(recurrent_scale) <= 3.0:
-        raise ValueError(f"recurrent_scale must be in (0, 3], got {recurrent_scale}.")
+        raise ExplainedValueError("recurrent_scale must be in (0, 3], got {recurrent_scale}.",
+                                  recurrent_scale=recurrent_scale)
     rnn = _encoder(inputs.shape[1], hidden, seed, float(recurrent_scale))
     x = inputs.detach().clone().unsqueeze(0).requires_grad_(True)  # (1, T, d_in)
     states, _ = rnn(x)  # (1, T, hidden)

@@ -18,6 +18,7 @@ import torch
 from torch import nn
 
 from .core import attend
+from .errors import ExplainedTypeError, ExplainedValueError
 from .ops import future_mask
 from .rng import seeded
 from .trace import Trace
@@ -48,7 +49,7 @@ _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 def tokenize(sentence: str) -> list[str]:
     """Lower-case words; punctuation is dropped (``"Hello, world!"`` -> hello, world)."""
     if not isinstance(sentence, str):
-        raise TypeError(f"sentence must be a str, got {type(sentence).__name__}.")
+        raise ExplainedTypeError("sentence must be a str, got {kind}.", kind=type(sentence).__name__)
     return _WORD.findall(sentence.lower())
 
 
@@ -61,14 +62,16 @@ def build_vocab(sentences: list[str]) -> dict[str, int]:
 def encode_batch(sentences: list[str], vocab: dict[str, int]) -> tuple[torch.Tensor, torch.Tensor]:
     """Token ids padded to the longest sentence, and a padding mask: True on padding, as torch's."""
     if not sentences:
-        raise ValueError("give at least one sentence.")
+        raise ExplainedValueError("give at least one sentence.")
     tokenized = [tokenize(s) for s in sentences]
     for i, toks in enumerate(tokenized):
         if not toks:
-            raise ValueError(f"sentence {i + 1} ({sentences[i]!r}) has no words to attend to.")
+            raise ExplainedValueError("sentence {number} ({sentence!r}) has no words to attend to.",
+                                      number=i + 1, sentence=sentences[i])
         unknown = [t for t in toks if t not in vocab]
         if unknown:
-            raise ValueError(f"sentence {i + 1} has words missing from the vocabulary: {unknown}.")
+            raise ExplainedValueError("sentence {number} has words missing from the vocabulary: {unknown}.",
+                                      number=i + 1, unknown=unknown)
     length = max(len(t) for t in tokenized)
     ids = torch.zeros(len(sentences), length, dtype=torch.long)  # (B, T), 0 = <pad>
     padding = torch.ones(len(sentences), length, dtype=torch.bool)
@@ -100,7 +103,8 @@ class SinusoidalPositionalEncoding(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         t = x.shape[-2]
         if t > self.pe.shape[0]:
-            raise ValueError(f"{t} tokens exceed the encoding's max_length={self.pe.shape[0]}.")
+            raise ExplainedValueError("{num_tokens} tokens exceed the encoding's max_length={max_length}.",
+                                      num_tokens=t, max_length=self.pe.shape[0])
         return x + self.pe[:t]  # (B, T, d) + (T, d)
 
 
@@ -161,16 +165,18 @@ def _check_text_attention(
     for name, x in (("query", query), ("key", key), ("value", value)):
         check_inputs(x, module.d_model, name=name, ranks=(3,), dtype=dtype)
     if key.shape[:2] != value.shape[:2]:
-        raise ValueError("key and value must have the same batch size and length.")
+        raise ExplainedValueError("key and value must have the same batch size and length.")
     if causal and query.shape[1] != key.shape[1]:
-        raise ValueError(
-            f"causal=True with {query.shape[1]} queries and {key.shape[1]} keys: the causal mask is meant "
-            "for self-attention, where every query is also a key."
+        raise ExplainedValueError(
+            "causal=True with {num_queries} queries and {num_keys} keys: the causal mask is meant "
+            "for self-attention, where every query is also a key.",
+            num_queries=query.shape[1], num_keys=key.shape[1],
         )
     if query.shape[0] != key.shape[0]:
-        raise ValueError(
-            f"query has batch size {query.shape[0]} but key has {key.shape[0]}; "
-            "pair every query sentence with one key sentence."
+        raise ExplainedValueError(
+            "query has batch size {query_batch} but key has {key_batch}; "
+            "pair every query sentence with one key sentence.",
+            query_batch=query.shape[0], key_batch=key.shape[0],
         )
     if key_padding_mask is not None:
         _check_padding_mask(key_padding_mask, key)
@@ -178,14 +184,15 @@ def _check_text_attention(
 
 def _check_padding_mask(key_padding_mask: torch.Tensor, key: torch.Tensor) -> None:
     if not isinstance(key_padding_mask, torch.Tensor) or key_padding_mask.dtype != torch.bool:
-        raise TypeError("key_padding_mask must be a bool tensor, True on padding and False on real tokens.")
+        raise ExplainedTypeError("key_padding_mask must be a bool tensor, True on padding and False on real tokens.")
     if key_padding_mask.shape != key.shape[:2]:
-        raise ValueError(
-            f"key_padding_mask has shape {tuple(key_padding_mask.shape)}; it needs one entry "
-            f"per key token, shape {tuple(key.shape[:2])}."
+        raise ExplainedValueError(
+            "key_padding_mask has shape {shape}; it needs one entry "
+            "per key token, shape {expected}.",
+            shape=tuple(key_padding_mask.shape), expected=tuple(key.shape[:2]),
         )
     if bool(key_padding_mask.all(dim=-1).any()):
-        raise ValueError("key_padding_mask hides every key of a sentence: nothing left to attend to.")
+        raise ExplainedValueError("key_padding_mask hides every key of a sentence: nothing left to attend to.")
 
 
 @dataclass(frozen=True)
@@ -239,12 +246,13 @@ def text_to_attention(
 
 def _check_sentences(sentences: object) -> list[str]:
     if isinstance(sentences, str) or not isinstance(sentences, list | tuple):
-        raise TypeError(
-            f"sentences must be a list of strings, got {type(sentences).__name__}; "
-            'wrap a single sentence in a list: ["..."].'
+        raise ExplainedTypeError(
+            "sentences must be a list of strings, got {kind}; "
+            'wrap a single sentence in a list: ["..."].',
+            kind=type(sentences).__name__,
         )
     if not sentences:
-        raise ValueError("give at least one sentence.")
+        raise ExplainedValueError("give at least one sentence.")
     return list(sentences)
 
 

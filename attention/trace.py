@@ -21,6 +21,8 @@ from types import CodeType
 
 import torch
 
+from .errors import ExplainedValueError
+
 __all__ = ["Comparison", "NO_TRACE", "STEP_MEANINGS", "Step", "Trace", "Where"]
 
 # What the steps every section shares mean; a computation may say more for its own steps.
@@ -69,9 +71,10 @@ class Step:
 
     def __post_init__(self) -> None:
         if len(self.dims) != self.tensor.dim():
-            raise ValueError(
-                f"step {self.name!r}: {len(self.dims)} axis names {self.dims} for a tensor "
-                f"of shape {tuple(self.tensor.shape)}"
+            raise ExplainedValueError(
+                "step {name!r}: {count} axis names {dims} for a tensor "
+                "of shape {shape}",
+                name=self.name, count=len(self.dims), dims=self.dims, shape=tuple(self.tensor.shape),
             )
 
     @property
@@ -117,7 +120,7 @@ class Trace:
         if not self.wants(name):
             return
         if name in self:
-            raise ValueError(f"trace already has a step named {name!r}")
+            raise ExplainedValueError("trace already has a step named {name!r}", name=name)
         text = meaning if meaning is not None else STEP_MEANINGS.get(name, name)
         self.steps.append(Step(name, tensor.detach(), tuple(dims), text, where or _caller()))
 
@@ -156,7 +159,7 @@ class Trace:
     def output(self) -> torch.Tensor:
         """The result of the computation: the step "output", else "context", else the last one."""
         if not self.steps:
-            raise ValueError("empty trace has no output")
+            raise ExplainedValueError("empty trace has no output")
         for name in ("output", "context"):
             if name in self:
                 return self[name]
@@ -199,8 +202,9 @@ class Comparison:
     @classmethod
     def of(cls, label_a: str, a: torch.Tensor, label_b: str, b: torch.Tensor) -> Comparison:
         if a.shape != b.shape:
-            raise ValueError(
-                f"cannot compare {label_a} {tuple(a.shape)} with {label_b} {tuple(b.shape)}"
+            raise ExplainedValueError(
+                "cannot compare {label_a} {shape_a} with {label_b} {shape_b}",
+                label_a=label_a, shape_a=tuple(a.shape), label_b=label_b, shape_b=tuple(b.shape),
             )
         a, b = a.detach(), b.detach()
         diff = float((a - b).abs().max()) if a.numel() else 0.0

@@ -14,6 +14,7 @@ import torch
 from torch import nn
 
 from .core import Traceable, attend, attend_one_query, record_qkv
+from .errors import ExplainedValueError
 from .ops import apply_dropout, future_mask
 from .rng import seeded
 from .trace import NO_TRACE, Trace
@@ -141,14 +142,15 @@ def copy_v2_into_v1(v2: SelfAttention_v2, v1: SelfAttention_v1) -> SelfAttention
     transpose of v2's (d_out, d_in) weight. Biases cannot be carried over.
     """
     if v2.W_query.bias is not None:
-        raise ValueError(
+        raise ExplainedValueError(
             "v2 was built with qkv_bias=True; SelfAttention_v1 has no bias terms, so the "
             "two cannot compute the same thing. Use qkv_bias=False for this exercise."
         )
     if (v1.d_in, v1.d_out) != (v2.d_in, v2.d_out):
-        raise ValueError(
-            f"v1 is ({v1.d_in}, {v1.d_out}) but v2 is ({v2.d_in}, {v2.d_out}); build both "
-            "with the same d_in and d_out."
+        raise ExplainedValueError(
+            "v1 is ({v1_d_in}, {v1_d_out}) but v2 is ({v2_d_in}, {v2_d_out}); build both "
+            "with the same d_in and d_out.",
+            v1_d_in=v1.d_in, v1_d_out=v1.d_out, v2_d_in=v2.d_in, v2_d_out=v2.d_out,
         )
     with torch.no_grad():
         v1.W_query.copy_(v2.W_query.weight.T)
@@ -166,18 +168,21 @@ def v1_from_v2_weights(v2: SelfAttention_v2, ways: dict[str, str]) -> SelfAttent
     ValueError when v2 has biases (v1 has none) or a moved weight does not fit v1's (d_in, d_out).
     """
     if v2.W_query.bias is not None:
-        raise ValueError("v2 was built with qkv_bias=True; SelfAttention_v1 has no bias terms to hold them.")
+        raise ExplainedValueError("v2 was built with qkv_bias=True; SelfAttention_v1 has no bias terms to hold them.")
     with seeded(0):  # v1's own draws are overwritten below; seeded keeps other sessions' draws apart
         v1 = SelfAttention_v1(v2.d_in, v2.d_out, causal=v2.causal)
     with torch.no_grad():
         for role in ("W_query", "W_key", "W_value"):
             way, weight = ways.get(role), getattr(v2, role).weight  # (d_out, d_in)
             if way not in V2_TO_V1_WAYS:
-                raise ValueError(f"ways[{role!r}] must be one of {V2_TO_V1_WAYS}, got {way!r}.")
+                raise ExplainedValueError("ways[{role!r}] must be one of {ways}, got {way!r}.",
+                                          role=role, ways=V2_TO_V1_WAYS, way=way)
             moved = {"as_is": weight, "transpose": weight.T, "view": weight.view(v2.d_in, v2.d_out)}[way]
             target = getattr(v1, role)
             if moved.shape != target.shape:
-                raise ValueError(f"{role}: v2's weight {way} is {tuple(moved.shape)}, but v1's {role} is "
-                                 f"{tuple(target.shape)} (d_in, d_out).")
+                raise ExplainedValueError("{role}: v2's weight {way} is {shape}, but v1's {role} is "
+                                          "{target_shape} (d_in, d_out).",
+                                          role=role, way=way, shape=tuple(moved.shape),
+                                          target_shape=tuple(target.shape))
             target.copy_(moved)
     return v1

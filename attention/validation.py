@@ -14,6 +14,8 @@ import numbers
 
 import torch
 
+from .errors import ExplainedTypeError, ExplainedValueError
+
 __all__ = [
     "check_positive_int",
     "check_dropout",
@@ -30,30 +32,34 @@ def check_positive_int(value: object, name: str) -> int:
     """Return ``value`` as an int if it is a whole number >= 1."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         if isinstance(value, float) and value.is_integer():
-            raise TypeError(
-                f"{name} must be a whole number (an int), got the float {value!r}; "
-                f"write {int(value)} instead of {value!r}."
+            raise ExplainedTypeError(
+                "{name} must be a whole number (an int), got the float {value!r}; "
+                "write {whole} instead of {value!r}.",
+                name=name, value=value, whole=int(value),
             )
-        raise TypeError(
-            f"{name} must be a whole number (an int), got {type(value).__name__} {value!r}."
+        raise ExplainedTypeError(
+            "{name} must be a whole number (an int), got {kind} {value!r}.",
+            name=name, kind=type(value).__name__, value=value,
         )
     value = int(value)
     if value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value}.")
+        raise ExplainedValueError("{name} must be at least 1, got {value}.", name=name, value=value)
     return value
 
 
 def check_dropout(value: object, name: str = "dropout") -> float:
     """Return ``value`` as a float if it is a rate in [0, 1)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(
-            f"{name} must be a number in [0, 1), got {type(value).__name__} {value!r}."
+        raise ExplainedTypeError(
+            "{name} must be a number in [0, 1), got {kind} {value!r}.",
+            name=name, kind=type(value).__name__, value=value,
         )
     value = float(value)
     if math.isnan(value) or not 0.0 <= value < 1.0:
-        raise ValueError(
-            f"{name} must be in [0, 1): 0 keeps every weight, 0.5 drops half of them; "
-            f"1 would drop everything. Got {value}."
+        raise ExplainedValueError(
+            "{name} must be in [0, 1): 0 keeps every weight, 0.5 drops half of them; "
+            "1 would drop everything. Got {value}.",
+            name=name, value=value,
         )
     return value
 
@@ -62,10 +68,11 @@ def check_heads_divide(d_out: int, num_heads: int) -> int:
     """Return the per-head width, or explain why the split is impossible."""
     if d_out % num_heads != 0:
         options = [h for h in range(1, d_out + 1) if d_out % h == 0]
-        raise ValueError(
-            f"d_out ({d_out}) must be divisible by num_heads ({num_heads}) so that every "
-            f"head gets the same width. With d_out={d_out} you can use "
-            f"num_heads in {options}, or change d_out to a multiple of {num_heads}."
+        raise ExplainedValueError(
+            "d_out ({d_out}) must be divisible by num_heads ({num_heads}) so that every "
+            "head gets the same width. With d_out={d_out} you can use "
+            "num_heads in {options}, or change d_out to a multiple of {num_heads}.",
+            d_out=d_out, num_heads=num_heads, options=options,
         )
     return d_out // num_heads
 
@@ -82,9 +89,10 @@ def check_finite(x: torch.Tensor, name: str = "inputs") -> None:
     if not bool(finite.all()):
         where = tuple(int(i) for i in (~finite).nonzero()[0].tolist())
         value = x[where].item()
-        raise ValueError(
-            f"{name} must contain only finite numbers; found {value} at index {where}. "
-            "Replace NaN and infinite values with ordinary numbers."
+        raise ExplainedValueError(
+            "{name} must contain only finite numbers; found {value} at index {index}. "
+            "Replace NaN and infinite values with ordinary numbers.",
+            name=name, value=value, index=where,
         )
 
 
@@ -110,15 +118,17 @@ def check_inputs(
     _check_kind(x, d_in, name, ranks)
     _check_sizes(x, d_in, name)
     if context_length is not None and x.shape[-2] > context_length:
-        raise ValueError(
-            f"{name} has {x.shape[-2]} tokens, more than context_length={context_length}: "
-            f"the causal mask only covers {context_length} positions. Shorten the "
-            f"sequence or build the module with context_length >= {x.shape[-2]}."
+        raise ExplainedValueError(
+            "{name} has {num_tokens} tokens, more than context_length={context_length}: "
+            "the causal mask only covers {context_length} positions. Shorten the "
+            "sequence or build the module with context_length >= {num_tokens}.",
+            name=name, num_tokens=x.shape[-2], context_length=context_length,
         )
     if dtype is not None and x.dtype != dtype:
-        raise TypeError(
-            f"{name} has dtype {x.dtype}, but this module's weights are {dtype}; "
-            f"convert the inputs with .to({dtype}) (or the module with .to({x.dtype}))."
+        raise ExplainedTypeError(
+            "{name} has dtype {input_dtype}, but this module's weights are {weight_dtype}; "
+            "convert the inputs with .to({weight_dtype}) (or the module with .to({input_dtype})).",
+            name=name, input_dtype=x.dtype, weight_dtype=dtype,
         )
     check_finite(x, name)
     return x
@@ -127,53 +137,74 @@ def check_inputs(
 def _check_kind(x: object, d_in: int, name: str, ranks: tuple[int, ...]) -> None:
     """A floating-point tensor of one of the accepted ranks."""
     if not isinstance(x, torch.Tensor):
-        raise TypeError(
-            f"{name} must be a torch.Tensor of shape (num_tokens, {d_in}) or "
-            f"(batch, num_tokens, {d_in}); got {type(x).__name__}."
+        raise ExplainedTypeError(
+            "{name} must be a torch.Tensor of shape (num_tokens, {d_in}) or "
+            "(batch, num_tokens, {d_in}); got {kind}.",
+            name=name, d_in=d_in, kind=type(x).__name__,
         )
     if not torch.is_floating_point(x):
-        raise TypeError(
-            f"{name} must hold floating-point numbers, got dtype {x.dtype}; call .float() on it first."
+        raise ExplainedTypeError(
+            "{name} must hold floating-point numbers, got dtype {dtype}; call .float() on it first.",
+            name=name, dtype=x.dtype,
         )
     if x.dim() not in ranks:
-        expected = " or ".join({2: f"(num_tokens, {d_in})", 3: f"(batch, num_tokens, {d_in})"}[r] for r in ranks)
-        raise ValueError(
-            f"{name} must have shape {expected}; got a tensor with "
-            f"{x.dim()} dimension(s) and shape {tuple(x.shape)}."
+        got = dict(name=name, d_in=d_in, ndim=x.dim(), shape=tuple(x.shape))
+        if tuple(ranks) == (2,):
+            raise ExplainedValueError(
+                "{name} must have shape (num_tokens, {d_in}); got a tensor with "
+                "{ndim} dimension(s) and shape {shape}.", **got,
+            )
+        if tuple(ranks) == (3,):
+            raise ExplainedValueError(
+                "{name} must have shape (batch, num_tokens, {d_in}); got a tensor with "
+                "{ndim} dimension(s) and shape {shape}.", **got,
+            )
+        raise ExplainedValueError(
+            "{name} must have shape (num_tokens, {d_in}) or (batch, num_tokens, {d_in}); got a tensor with "
+            "{ndim} dimension(s) and shape {shape}.", **got,
         )
 
 
 def _check_sizes(x: torch.Tensor, d_in: int, name: str) -> None:
     """At least one token and one sequence, and the module's embedding width."""
     if x.shape[-2] == 0:
-        raise ValueError(f"{name} is an empty sequence: attention needs at least one token.")
+        raise ExplainedValueError("{name} is an empty sequence: attention needs at least one token.", name=name)
     if x.shape[-1] == 0:
-        raise ValueError(f"{name} has embedding width 0: every token needs a vector of at least one number.")
+        raise ExplainedValueError(
+            "{name} has embedding width 0: every token needs a vector of at least one number.", name=name
+        )
     if x.shape[-1] != d_in:
-        raise ValueError(
-            f"{name} has embedding width {x.shape[-1]}, but this module was built with "
-            f"d_in={d_in}. Make every token vector {d_in} numbers long, or rebuild the "
-            f"module with d_in={x.shape[-1]}."
+        raise ExplainedValueError(
+            "{name} has embedding width {width}, but this module was built with "
+            "d_in={d_in}. Make every token vector {d_in} numbers long, or rebuild the "
+            "module with d_in={width}.",
+            name=name, width=x.shape[-1], d_in=d_in,
         )
     if x.dim() == 3 and x.shape[0] == 0:
-        raise ValueError(f"{name} has a batch of size 0: give at least one sequence.")
+        raise ExplainedValueError("{name} has a batch of size 0: give at least one sequence.", name=name)
 
 
 def check_index(index: object, size: int, name: str) -> int:
     """Check a token index such as the query position."""
     if isinstance(index, bool) or not isinstance(index, numbers.Integral):
-        raise TypeError(f"{name} must be an int, got {type(index).__name__} {index!r}.")
+        raise ExplainedTypeError(
+            "{name} must be an int, got {kind} {index!r}.", name=name, kind=type(index).__name__, index=index
+        )
     index = int(index)
     if not 0 <= index < size:
-        raise ValueError(f"{name} must be between 0 and {size - 1}, got {index}.")
+        raise ExplainedValueError(
+            "{name} must be between 0 and {last}, got {index}.", name=name, last=size - 1, index=index
+        )
     return index
 
 
 def check_seed(seed: object) -> int:
     """A seed is a whole number from 0 to 2**63 - 1."""
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"seed must be a whole number, got {type(seed).__name__} {seed!r}.")
+        raise ExplainedTypeError(
+            "seed must be a whole number, got {kind} {seed!r}.", kind=type(seed).__name__, seed=seed
+        )
     seed = int(seed)
     if not 0 <= seed < 2**63:
-        raise ValueError(f"seed must be between 0 and 2**63 - 1, got {seed}.")
+        raise ExplainedValueError("seed must be between 0 and 2**63 - 1, got {seed}.", seed=seed)
     return seed

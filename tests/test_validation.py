@@ -27,14 +27,20 @@ from attention import (
     SelfAttention_v2,
     TextMultiHeadAttention,
 )
+from attention.errors import ExplainedTypeError, ExplainedValueError
 
 # --------------------------------------------------------------------------- helpers
 
 
+# The package raises its ValueErrors and TypeErrors as templated errors (translatable messages).
+TEMPLATED = {ValueError: ExplainedValueError, TypeError: ExplainedTypeError}
+
+
 def raises(exc: type[Exception], match: str, fn, *args, **kwargs) -> Exception:
-    """Call fn and require exactly ``exc`` (not a subclass) with a message matching ``match``."""
+    """Call fn and require exactly ``exc``'s templated class (no other subclass) with a message matching ``match``."""
     with pytest.raises(Exception) as info:
         fn(*args, **kwargs)
+    exc = TEMPLATED.get(exc, exc)
     assert type(info.value) is exc, f"expected {exc.__name__}, got {type(info.value).__name__}: {info.value}"
     message = str(info.value)
     assert len(message) > 20, f"message too terse to help: {message!r}"

@@ -17,6 +17,7 @@ import pandas as pd
 import torch
 
 from attention.data import BOOK_INPUTS, BOOK_TOKENS
+from attention.errors import ExplainedValueError
 
 __all__ = [
     "InputError",
@@ -34,8 +35,8 @@ MAX_TOKEN_NAME = 40  # characters shown for a token; longer names are refused
 MAX_ABS_VALUE = 1e4  # larger embeddings overflow the scores of big matrices
 
 
-class InputError(ValueError):
-    """A learner's input that cannot be used, with a message saying why."""
+class InputError(ExplainedValueError):
+    """A learner's input that cannot be used, with a message saying why (an English template and its fields)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,7 +50,8 @@ class InputMatrix:
     def __post_init__(self) -> None:
         values = np.array(self.values, dtype=np.float32, copy=True)
         if values.ndim != 2 or values.shape[0] != len(self.tokens):
-            raise InputError(f"{len(self.tokens)} token names for a matrix of shape {values.shape}.")
+            raise InputError("{num_names} token names for a matrix of shape {shape}.",
+                             num_names=len(self.tokens), shape=values.shape)
         values.setflags(write=False)
         object.__setattr__(self, "tokens", tuple(self.tokens))
         object.__setattr__(self, "values", values)
@@ -140,37 +142,41 @@ PRESETS: dict[str, str] = {
 
 def clean_token(raw: object, row: int) -> str:
     if raw is None or (isinstance(raw, float) and math.isnan(raw)):
-        raise InputError(f"row {row}: the token name is empty; type a word such as “cat”.")
+        raise InputError("row {row}: the token name is empty; type a word such as “cat”.", row=row)
     name = unicodedata.normalize("NFC", str(raw)).strip()
     name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")  # no control chars
     if not name:
-        raise InputError(f"row {row}: the token name is empty; type a word such as “cat”.")
+        raise InputError("row {row}: the token name is empty; type a word such as “cat”.", row=row)
     if len(name) > MAX_TOKEN_NAME:
         raise InputError(
-            f"row {row}: the token name is {len(name)} characters long; keep it to "
-            f"{MAX_TOKEN_NAME} or fewer."
+            "row {row}: the token name is {length} characters long; keep it to "
+            "{limit} or fewer.",
+            row=row, length=len(name), limit=MAX_TOKEN_NAME,
         )
     return name
 
 
 def clean_value(raw: object, row: int, column: str) -> float:
-    where = f"row {row}, column {column}"
+    """``raw`` as a float; ``row`` counts from 1 and ``column`` is the column's name (d1, d2, ...)."""
     if raw is None or (isinstance(raw, str) and raw.strip() == ""):
-        raise InputError(f"{where} is empty; every cell needs a number.")
+        raise InputError("row {row}, column {column} is empty; every cell needs a number.", row=row, column=column)
     if isinstance(raw, bool):
-        raise InputError(f"{where}: {raw!r} is not a number.")
+        raise InputError("row {row}, column {column}: {value!r} is not a number.", row=row, column=column, value=raw)
     try:
         value = float(raw)  # accepts numeric strings such as "0.5"
     except (TypeError, ValueError):
-        raise InputError(f"{where}: “{str(raw)[:30]}” is not a number.") from None
+        raise InputError("row {row}, column {column}: “{text}” is not a number.",
+                         row=row, column=column, text=str(raw)[:30]) from None
     if math.isnan(value):
-        raise InputError(f"{where} is NaN (not a number); type an ordinary number.")
+        raise InputError("row {row}, column {column} is NaN (not a number); type an ordinary number.",
+                         row=row, column=column)
     if math.isinf(value):
-        raise InputError(f"{where} is infinite; type an ordinary number.")
+        raise InputError("row {row}, column {column} is infinite; type an ordinary number.", row=row, column=column)
     if abs(value) > MAX_ABS_VALUE:
         raise InputError(
-            f"{where} is {value:g}; keep embeddings within ±{MAX_ABS_VALUE:g} "
-            "(bigger values overflow the attention scores)."
+            "row {row}, column {column} is {value:g}; keep embeddings within ±{limit:g} "
+            "(bigger values overflow the attention scores).",
+            row=row, column=column, value=value, limit=MAX_ABS_VALUE,
         )
     return value
 
@@ -182,17 +188,20 @@ def from_rows(
     if len(tokens) == 0:
         raise InputError("the matrix has no tokens; add at least one row.")
     if len(tokens) != len(rows):
-        raise InputError(f"{len(tokens)} token names for {len(rows)} rows of numbers.")
+        raise InputError("{num_names} token names for {num_rows} rows of numbers.",
+                         num_names=len(tokens), num_rows=len(rows))
     if len(tokens) > max_tokens:
-        raise InputError(f"{len(tokens)} tokens is more than the limit of {max_tokens}.")
+        raise InputError("{num_tokens} tokens is more than the limit of {max_tokens}.",
+                         num_tokens=len(tokens), max_tokens=max_tokens)
     widths = {len(r) for r in rows}
     if len(widths) != 1:
-        raise InputError(f"rows have different lengths {sorted(widths)}; give every token the same width.")
+        raise InputError("rows have different lengths {lengths}; give every token the same width.",
+                         lengths=sorted(widths))
     dim = widths.pop()
     if dim == 0:
         raise InputError("the matrix has no embedding columns; add at least one dimension.")
     if dim > max_dim:
-        raise InputError(f"embedding width {dim} is more than the limit of {max_dim}.")
+        raise InputError("embedding width {dim} is more than the limit of {max_dim}.", dim=dim, max_dim=max_dim)
     clean_tokens = tuple(clean_token(t, i + 1) for i, t in enumerate(tokens))
     values = [[clean_value(v, i + 1, f"d{j + 1}") for j, v in enumerate(row)] for i, row in enumerate(rows)]
     return InputMatrix(clean_tokens, np.array(values, dtype=np.float32))
@@ -214,7 +223,8 @@ def from_csv_text(text: str, *, max_tokens: int, max_dim: int) -> InputMatrix:
     try:
         df = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
     except Exception as exc:  # pandas raises several parser error types
-        raise InputError(f"the file is not a readable CSV table ({type(exc).__name__}).") from None
+        raise InputError("the file is not a readable CSV table ({error_kind}).",
+                         error_kind=type(exc).__name__) from None
     if "token" not in df.columns:
         if len(df.columns) and str(df.columns[0]).strip().lower() in {"", "unnamed: 0", "tokens"}:
             df = df.rename(columns={df.columns[0]: "token"})

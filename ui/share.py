@@ -18,6 +18,8 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from attention.errors import ExplainedValueError
+
 from .matrix import InputError, InputMatrix, from_rows, random_matrix
 
 __all__ = ["LinkError", "SharedState", "encode_state", "decode_state", "PARAM"]
@@ -30,8 +32,8 @@ _NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 _PAGE = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
 
 
-class LinkError(ValueError):
-    """A shared link that cannot be used, and why."""
+class LinkError(ExplainedValueError):
+    """A shared link that cannot be used, and why (an English template and its fields)."""
 
 
 @dataclass
@@ -68,7 +70,8 @@ def _inflate(text: str, max_chars: int) -> Any:
     if not isinstance(text, str) or not text:
         raise LinkError("the link's state is empty.")
     if len(text) > max_chars:
-        raise LinkError(f"the link's state is {len(text)} characters long; the limit is {max_chars}.")
+        raise LinkError("the link's state is {length} characters long; the limit is {max_chars}.",
+                        length=len(text), max_chars=max_chars)
     if not re.fullmatch(r"[A-Za-z0-9_-]+={0,2}", text):
         raise LinkError("the link's state contains characters that do not belong in it.")
     try:
@@ -86,25 +89,27 @@ def _inflate(text: str, max_chars: int) -> Any:
 
 
 def _reject_constant(name: str) -> None:
-    raise LinkError(f"the link contains {name}, which is not a number.")
+    raise LinkError("the link contains {constant}, which is not a number.", constant=name)
 
 
-def _check_value(value: Any, where: str) -> Any:
+def _check_value(value: Any, name: str, page_id: str) -> Any:
+    """The value of control ``name`` on page ``page_id``, if it is a plain value of a sane size."""
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, int):
         if abs(value) >= 2**31:
-            raise LinkError(f"{where} is out of range.")
+            raise LinkError("control {name!r} on {page} is out of range.", name=name, page=page_id)
         return value
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise LinkError(f"{where} is not a finite number.")
+            raise LinkError("control {name!r} on {page} is not a finite number.", name=name, page=page_id)
         return value
     if isinstance(value, str):
         if len(value) > 2000:
-            raise LinkError(f"{where} is too long.")
+            raise LinkError("control {name!r} on {page} is too long.", name=name, page=page_id)
         return value
-    raise LinkError(f"{where} has an unexpected type ({type(value).__name__}).")
+    raise LinkError("control {name!r} on {page} has an unexpected type ({kind}).",
+                    name=name, page=page_id, kind=type(value).__name__)
 
 
 def _matrix_from(payload: Any, *, max_tokens: int, max_dim: int) -> InputMatrix:
@@ -115,13 +120,15 @@ def _matrix_from(payload: Any, *, max_tokens: int, max_dim: int) -> InputMatrix:
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (n, d, seed)):
             raise LinkError("the link's random preset needs whole numbers n, d and seed.")
         if not (1 <= n <= max_tokens and 1 <= d <= max_dim and 0 <= seed < 2**31):
-            raise LinkError(f"the link asks for a {n}×{d} matrix; the limits are {max_tokens}×{max_dim}.")
+            raise LinkError("the link asks for a {n}×{d} matrix; the limits are {max_tokens}×{max_dim}.",
+                            n=n, d=d, max_tokens=max_tokens, max_dim=max_dim)
         return random_matrix(n, d, seed)
     tokens, rows = payload.get("t"), payload.get("x")
     if not isinstance(tokens, list) or not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
         raise LinkError("the link's matrix is not in the expected form.")
     if len(tokens) > max_tokens or len(rows) > max_tokens or any(len(r) > max_dim for r in rows):
-        raise LinkError(f"the link's matrix exceeds the limits of {max_tokens} tokens × {max_dim} dims.")
+        raise LinkError("the link's matrix exceeds the limits of {max_tokens} tokens × {max_dim} dims.",
+                        max_tokens=max_tokens, max_dim=max_dim)
     if not all(isinstance(t, str) for t in tokens):
         raise LinkError("the link's token names must be text.")
     for r in rows:
@@ -131,7 +138,10 @@ def _matrix_from(payload: Any, *, max_tokens: int, max_dim: int) -> InputMatrix:
     try:
         return from_rows(tokens, rows, max_tokens=max_tokens, max_dim=max_dim)
     except InputError as exc:
-        raise LinkError(f"the link's matrix is not valid: {exc}") from None
+        # The field is the InputError itself: str() gives its English sentence, and whoever shows
+        # the message can explain that error in the reader's language in turn.
+        # TRANSLATORS: {problem} is the matrix's own error message, a whole sentence (translated on its own).
+        raise LinkError("the link's matrix is not valid: {problem}", problem=exc) from None
 
 
 def decode_state(
@@ -142,7 +152,7 @@ def decode_state(
         raise LinkError("the link was made by another version of this app, or is not one of its links.")
     unknown = set(data) - {"v", "c", "m"}
     if unknown:
-        raise LinkError(f"the link has unexpected fields {sorted(unknown)[:5]}.")
+        raise LinkError("the link has unexpected fields {fields}.", fields=sorted(unknown)[:5])
     state = SharedState()
     if "m" in data:
         state.matrix = _matrix_from(data["m"], max_tokens=max_tokens, max_dim=max_dim)
@@ -153,11 +163,11 @@ def decode_state(
         if not isinstance(page_id, str) or not _PAGE.match(page_id) or page_id not in pages:
             raise LinkError("the link names a page this app does not have.")
         if not isinstance(values, dict) or len(values) > 40:
-            raise LinkError(f"the link's controls for {page_id} are not in the expected form.")
+            raise LinkError("the link's controls for {page} are not in the expected form.", page=page_id)
         clean = {}
         for name, value in values.items():
             if not isinstance(name, str) or not _NAME.match(name):
-                raise LinkError(f"the link has an unknown control on {page_id}.")
-            clean[name] = _check_value(value, f"control {name!r} on {page_id}")
+                raise LinkError("the link has an unknown control on {page}.", page=page_id)
+            clean[name] = _check_value(value, name, page_id)
         state.controls[page_id] = clean
     return state

@@ -31,6 +31,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from attention.errors import ExplainedValueError
+
 from .content import page_text
 from .pages import PAGES
 
@@ -42,8 +44,8 @@ MAX_BYTES, MAX_STEPS = 64_000, 200
 _PAGE_IDS = {p.page_id for p in PAGES}
 
 
-class WalkthroughError(ValueError):
-    """A walkthrough file that cannot be used, and why."""
+class WalkthroughError(ExplainedValueError):
+    """A walkthrough file that cannot be used, and why (an English template and its fields)."""
 
 
 @dataclass(frozen=True)
@@ -63,16 +65,18 @@ class Walkthrough:
 def parse(text: str) -> Walkthrough:
     """A walkthrough from TOML text, checked step by step."""
     if len(text.encode("utf-8")) > MAX_BYTES:
-        raise WalkthroughError(f"the walkthrough is larger than {MAX_BYTES // 1000} kB.")
+        raise WalkthroughError("the walkthrough is larger than {limit_kb} kB.", limit_kb=MAX_BYTES // 1000)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise WalkthroughError(f"the walkthrough is not valid TOML ({exc}).") from None
+        # TRANSLATORS: {problem} is Python's TOML reader's own message, in English (where and what).
+        raise WalkthroughError("the walkthrough is not valid TOML ({problem}).", problem=str(exc)) from None
     steps = data.get("step")
     if not isinstance(steps, list) or not steps:
         raise WalkthroughError("the walkthrough has no [[step]] tables.")
     if len(steps) > MAX_STEPS:
-        raise WalkthroughError(f"the walkthrough has {len(steps)} steps; the limit is {MAX_STEPS}.")
+        raise WalkthroughError("the walkthrough has {count} steps; the limit is {limit}.",
+                               count=len(steps), limit=MAX_STEPS)
     title = data.get("title", "")
     if not isinstance(title, str):
         raise WalkthroughError("the walkthrough's title must be text.")
@@ -80,35 +84,38 @@ def parse(text: str) -> Walkthrough:
 
 
 def _step(number: int, raw: Any) -> WalkStep:
-    where = f"step {number}"
+    """Step ``number`` (counting from 1) of the file, checked."""
     if not isinstance(raw, dict):
-        raise WalkthroughError(f"{where} is not a table.")
+        raise WalkthroughError("step {number} is not a table.", number=number)
     unknown = set(raw) - {"page", "step", "note", "controls"}
     if unknown:
-        raise WalkthroughError(f"{where} has unknown fields {sorted(unknown)}; use page, step, note, controls.")
+        raise WalkthroughError("step {number} has unknown fields {fields}; use page, step, note, controls.",
+                               number=number, fields=sorted(unknown))
     page, name, note = raw.get("page"), raw.get("step"), raw.get("note", "")
     if page not in _PAGE_IDS:
-        raise WalkthroughError(f"{where} names the page {page!r}, which this app does not have; "
-                               f"pages are {sorted(_PAGE_IDS)}.")
+        raise WalkthroughError("step {number} names the page {page!r}, which this app does not have; "
+                               "pages are {pages}.", number=number, page=page, pages=sorted(_PAGE_IDS))
     names = [s.name for s in page_text(page).steps]
     if name not in names:
-        raise WalkthroughError(f"{where}: page {page!r} has no step {name!r}; its steps are {names}.")
+        raise WalkthroughError("step {number}: page {page!r} has no step {step!r}; its steps are {steps}.",
+                               number=number, page=page, step=name, steps=names)
     if not isinstance(note, str) or len(note) > 500:
-        raise WalkthroughError(f"{where}: the note must be text of at most 500 characters.")
-    return WalkStep(page, name, note, _controls(where, raw.get("controls", {})))
+        raise WalkthroughError("step {number}: the note must be text of at most 500 characters.", number=number)
+    return WalkStep(page, name, note, _controls(number, raw.get("controls", {})))
 
 
-def _controls(where: str, raw: Any) -> dict[str, Any]:
+def _controls(number: int, raw: Any) -> dict[str, Any]:
+    """Step ``number``'s control values, checked for their kind (the page's controls check the rest)."""
     if not isinstance(raw, dict):
-        raise WalkthroughError(f"{where}: controls must be a table such as {{ causal = true }}.")
+        raise WalkthroughError("step {number}: controls must be a table such as {{ causal = true }}.", number=number)
     for name, value in raw.items():
         if not (isinstance(name, str) and name.isidentifier() and len(name) <= 40):
-            raise WalkthroughError(f"{where}: {name!r} is not a control name.")
+            raise WalkthroughError("step {number}: {name!r} is not a control name.", number=number, name=name)
         if isinstance(value, float) and value != value:
-            raise WalkthroughError(f"{where}: control {name!r} is NaN.")
+            raise WalkthroughError("step {number}: control {name!r} is NaN.", number=number, name=name)
         if not isinstance(value, bool | int | float | str) or (isinstance(value, str) and len(value) > 2000):
-            raise WalkthroughError(f"{where}: control {name!r} has a value of the wrong kind ({value!r}); "
-                                   "use true/false, a number or short text.")
+            raise WalkthroughError("step {number}: control {name!r} has a value of the wrong kind ({value!r}); "
+                                   "use true/false, a number or short text.", number=number, name=name, value=value)
     return dict(raw)
 
 
