@@ -34,7 +34,7 @@ for i, info in enumerate(PAGES):
                    **({} if i == 0 else {"url_path": info.page_id}))
     page_ids[page.url_path] = info.page_id
     pages.setdefault(group_title(info.group), []).append(page)
-current = st.navigation(pages)
+current = st.navigation(pages, expanded=True)  # every page listed: no "View more" (Streamlit's own English)
 set_current_page(page_ids.get(current.url_path, PAGES[0].page_id))
 load_link_once()
 rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once

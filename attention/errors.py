@@ -24,6 +24,13 @@ class Explained(Exception):
         self.fields = fields
         super().__init__(template.format(**fields))
 
+    def __reduce__(self):  # rebuilt from the template, not the finished message (which may hold braces)
+        return _rebuild, (type(self), self.template, self.fields)
+
+
+def _rebuild(cls: type[Explained], template: str, fields: dict[str, Any]) -> Explained:
+    return cls(template, **fields)
+
 
 class ExplainedValueError(Explained, ValueError):
     """A value a learner or caller can fix, explained."""

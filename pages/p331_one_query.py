@@ -3,6 +3,7 @@ import streamlit as st
 from attention import NORMALISATIONS, simple_attention_for_query, softmax_stability_demo
 from attention.core import attend, attend_one_query
 from attention.ops import normalise, softmax_naive
+from ui.content import app_text
 from ui.draw import show_comparisons, show_source, show_tensor, show_vector
 from ui.page import normalisation_name, start_page
 
@@ -15,7 +16,7 @@ with c2:
 with c3:
     causal = page.causal(default=False)
     p, training = page.dropout(0.0)
-    seed = page.seed(123, page.text("seed_label"))
+    seed = page.seed(123, page.text("seed_label"), help=app_text("dropout_seed_help"))
 
 trace = page.compute(lambda: simple_attention_for_query(page.inputs, q, normalisation=norm, causal=causal,
                                                         dropout=p, seed=seed, training=training))

@@ -2,6 +2,7 @@ import streamlit as st
 
 from attention import attention_scores_loop, simple_self_attention
 from attention.core import attend
+from ui.content import app_text
 from ui.draw import show_comparisons, show_matrix, show_source, show_tensor
 from ui.page import start_page
 
@@ -12,7 +13,7 @@ with c1:
     causal = page.causal(default=False)
 with c2:
     p, training = page.dropout(0.0)
-    seed = page.seed(123, page.text("seed_label"))
+    seed = page.seed(123, page.text("seed_label"), help=app_text("dropout_seed_help"))
 
 trace = page.compute(lambda: simple_self_attention(page.inputs, normalisation=norm, causal=causal, dropout=p,
                                                    seed=seed, training=training))

@@ -1,6 +1,7 @@
 import streamlit as st
 
 from attention import apply_dropout, causal_attention_step_by_step, dropout_demo
+from ui.content import app_text
 from ui.draw import show_matrix, show_source, show_tensor
 from ui.page import start_page
 
@@ -9,7 +10,7 @@ c1, c2, c3 = st.columns(3)
 with c1:
     p = page.control("dropout", 0.5, st.slider, page.text("rate_label"), min_value=0.0, max_value=0.9, step=0.05)
 with c2:
-    seed = page.seed(123, page.text("seed_label"))
+    seed = page.seed(123, page.text("seed_label"), help=app_text("dropout_seed_help"))
     training = page.control("training", True, st.toggle, page.text("training_label"))
 with c3:
     causal = page.causal(default=True)

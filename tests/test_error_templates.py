@@ -153,3 +153,24 @@ def test_a_wrapped_error_keeps_its_own_template():
         _decode({"v": 1, "m": {"t": ["a"], "x": [[1e30]]}})
     inner = info.value.fields["problem"]
     assert isinstance(inner, InputError) and inner.template.startswith("row {row}, column {column} is {value:g}")
+
+
+def test_an_explained_error_survives_pickling_even_with_braces_in_its_message():
+    import pickle
+
+    from ui.walkthrough import WalkthroughError
+
+    error = WalkthroughError("write {{ causal = true }} on step {number}.", number=3)
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is WalkthroughError and str(copy) == str(error) and copy.fields == {"number": 3}
+
+
+def test_a_nested_error_is_translated_inside_the_outer_one(monkeypatch):
+    from ui import i18n
+
+    inner = ExplainedValueError("cell {cell} is empty.", cell="d1")
+    outer = ExplainedValueError("the link's matrix is not valid: {problem}", problem=inner)
+    words = {"cell {cell} is empty.": "sel {cell} kosong.",
+             "the link's matrix is not valid: {problem}": "matriks tautan tidak valid: {problem}"}
+    monkeypatch.setattr(i18n, "translate", lambda text, lang, context=None: words.get(text, text))
+    assert i18n.explain(outer, "id") == "matriks tautan tidak valid: sel d1 kosong."

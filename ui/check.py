@@ -23,6 +23,7 @@ import streamlit as st
 from . import draw, state
 from .answers import Unparsed
 from .content import PageText, QuestionText, app_text
+from .i18n import decimal_comma
 from .questions import (
     CHOICE,
     MAPPING,

@@ -18,14 +18,14 @@ from io import BytesIO
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
-from babel.numbers import get_decimal_symbol
 from babel.messages.pofile import read_po
+from babel.numbers import get_decimal_symbol
 
 from attention.errors import Explained
 
 __all__ = [
-    "DEFAULT_LANG", "DOMAIN", "LANGUAGES", "LOCALES", "WALK_CONTEXT", "catalog_path", "decimal_comma", "explain", "load_catalog",
-    "negotiate", "translate", "translations",
+    "DEFAULT_LANG", "DOMAIN", "LANGUAGES", "LOCALES", "WALK_CONTEXT", "catalog_path", "decimal_comma", "explain",
+    "load_catalog", "negotiate", "translate", "translations",
 ]
 
 DEFAULT_LANG = "en"
@@ -33,7 +33,7 @@ DEFAULT_LANG = "en"
 LANGUAGES: dict[str, str] = {"en": "English", "id": "Bahasa Indonesia", "vi": "Tiếng Việt", "ko": "한국어"}
 LOCALES = Path(__file__).resolve().parents[1] / "locales"
 DOMAIN = "messages"
-WALK_CONTEXT = "walkthrough"  # the gettext context of the bundled walkthrough's title and notes
+WALK_CONTEXT = "chapter walkthrough"  # the context of the bundled walkthrough's title and notes (not the page "walkthrough")
 
 
 def catalog_path(lang: str, root: Path = LOCALES) -> Path:
@@ -70,8 +70,10 @@ def translate(message: str, lang: str, context: str | None = None) -> str:
 def explain(error: BaseException, lang: str) -> str:
     """An error's message in ``lang``: templated errors are translated, others shown as they are."""
     if isinstance(error, Explained):
+        # a field may itself be an explained error (a link whose matrix is bad): translate it too
+        fields = {k: explain(v, lang) if isinstance(v, Explained) else v for k, v in error.fields.items()}
         try:
-            return translate(error.template, lang).format(**error.fields)
+            return translate(error.template, lang).format(**fields)
         except (KeyError, IndexError, ValueError):  # a translation that lost a field: say it in English
             return str(error)
     return str(error)

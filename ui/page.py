@@ -129,9 +129,9 @@ class Page:
         training = self.control("training", True, st.toggle, app_text("training"), help=app_text("training_help"))
         return float(p), bool(training)
 
-    def seed(self, default: int, label: str | None = None, name: str = "seed") -> int:
+    def seed(self, default: int, label: str | None = None, name: str = "seed", help: str | None = None) -> int:
         return int(self.control(name, default, st.number_input, label or app_text("seed"), min_value=0,
-                                max_value=2**31 - 1, step=1, help=app_text("seed_help")))
+                                max_value=2**31 - 1, step=1, help=help or app_text("seed_help")))
 
     def d_out(self, default: int = 2, *, label: str = "d_out", max_value: int = 64) -> int:
         return int(self.control("d_out", default, st.number_input, label, min_value=1, max_value=max_value,
