@@ -112,7 +112,8 @@ def dropout_demo(weights: torch.Tensor, p: float = 0.5, *, seed: int = 123, trai
     dropped_ones, keep = apply_dropout(ones, p, seed=seed) if active else (ones, ones.bool())
     dropped = apply_dropout(weights, p, seed=seed)[0] if active else weights
     trace.add("keep", keep.float(), ("query", "key"), "1 where the cell survives, 0 where dropped")
-    trace.add("dropped_example", dropped_ones, ("query", "key"), f"survivors become 1/(1-p) = {1 / (1 - p):g}")
+    trace.add("dropped_example", dropped_ones, ("query", "key"), "survivors become 1/(1-p) = {scale:g}",
+              fields={"scale": 1 / (1 - p)})
     trace.add("dropped_weights", dropped, ("query", "key"), "weights after dropout")
     return DropoutDemo(trace, float(keep.float().mean()))
 

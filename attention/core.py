@@ -64,7 +64,8 @@ def attend(
         trace.add_mask(mask)
     if scale:
         scores = scores / keys.shape[-1] ** 0.5
-        trace.add("scaled_scores", scores, dims, f"scores divided by sqrt(d_k) = sqrt({keys.shape[-1]})")
+        trace.add("scaled_scores", scores, dims, "scores divided by sqrt(d_k) = sqrt({d_k})",
+                  fields={"d_k": keys.shape[-1]})
     weights = normalise(scores, normalisation, dim=-1)
     trace.add("weights", weights, dims)
     if dropout is not None:
@@ -83,7 +84,7 @@ def attend_one_query(
     context = attend(query.unsqueeze(0), keys, values, one, **options)  # query (d,) -> (1, d)
     for step in one:
         # Drop the query axis of length 1: (1, T) -> (T,), (1, d) -> (d,)
-        trace.add(step.name, step.tensor.squeeze(0), step.dims[1:], step.meaning, step.where)
+        trace.add(step.name, step.tensor.squeeze(0), step.dims[1:], step.meaning, step.where, step.fields)
     if one.mask is not None:
         trace.add_mask(torch.broadcast_to(one.mask, one["weights"].shape).squeeze(0))
     return context.squeeze(0)

@@ -61,12 +61,13 @@ class MultiHeadAttentionWrapper(nn.Module):
             at = 1 if first.dims[0] == "batch" else 0  # the head axis goes after the batch axis
             stacked = torch.stack([t[first.name] for t in per_head], dim=at)
             trace.add(first.name, stacked, (*first.dims[:at], "head", *first.dims[at:]),
-                      f"{first.meaning} (one slice per head)", first.where)
+                      "{meaning} (one slice per head)", first.where, {**first.fields, "meaning": first.meaning})
         if per_head[0].mask is not None:
             trace.add_mask(per_head[0].mask)  # every head hides the same cells
         output = torch.cat([t["context"] for t in per_head], dim=-1)
         trace.add("output", output, (*per_head[0].step("context").dims[:-2], "token", "d_out*heads"),
-                  f"the {self.num_heads} heads' context vectors concatenated along the last axis")
+                  "the {heads} heads' context vectors concatenated along the last axis",
+                  fields={"heads": self.num_heads})
         return trace
 
 

@@ -83,7 +83,7 @@ def simple_attention_for_query(
     trace = Trace()
     trace.add("inputs", inputs, ("token", "dim"))
     query = inputs[q]
-    trace.add("query", query, ("dim",), f"the query x({q + 1}), token {q + 1}'s embedding")
+    trace.add("query", query, ("dim",), "the query x({n}), token {n}'s embedding", fields={"n": q + 1})
     hidden = future_mask(inputs.shape[0])[q] if causal else None  # keys after the query
     context = attend_one_query(query, inputs, inputs, trace, mask=hidden, scale=False,
                                normalisation=normalisation, dropout=drop)

@@ -15,9 +15,10 @@ computation applied (True where a key was hidden from a query), see
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import CodeType
+from typing import Any
 
 import torch
 
@@ -66,8 +67,13 @@ class Step:
     name: str
     tensor: torch.Tensor
     dims: tuple[str, ...]
-    meaning: str
+    meaning: str  # English, a str.format template when ``fields`` fill it in
     where: Where | None = None
+    fields: Mapping[str, Any] = field(default_factory=dict)  # e.g. {"d_k": 2} for "... sqrt({d_k})"
+
+    def describe(self) -> str:
+        """The meaning in English, its fields filled in (an app may translate ``meaning`` first)."""
+        return self.meaning.format(**self.fields) if self.fields else self.meaning
 
     def __post_init__(self) -> None:
         if len(self.dims) != self.tensor.dim():
@@ -111,18 +117,19 @@ class Trace:
         return self.enabled and (self.only is None or name in self.only)
 
     def add(self, name: str, tensor: torch.Tensor, dims: tuple[str, ...], meaning: str | None = None,
-            where: Where | None = None) -> None:
+            where: Where | None = None, fields: Mapping[str, Any] | None = None) -> None:
         """Record a step; ``meaning`` defaults to the shared one in :data:`STEP_MEANINGS`.
 
-        ``where`` defaults to the line that called ``add`` (a step copied from another trace
-        keeps its own).
+        ``meaning`` is a literal English sentence, or a template that ``fields`` fill in (so an
+        app can translate the sentence and keep the numbers). ``where`` defaults to the line
+        that called ``add`` (a step copied from another trace keeps its own).
         """
         if not self.wants(name):
             return
         if name in self:
             raise ExplainedValueError("trace already has a step named {name!r}", name=name)
         text = meaning if meaning is not None else STEP_MEANINGS.get(name, name)
-        self.steps.append(Step(name, tensor.detach(), tuple(dims), text, where or _caller()))
+        self.steps.append(Step(name, tensor.detach(), tuple(dims), text, where or _caller(), dict(fields or {})))
 
     def add_mask(self, hidden: torch.Tensor) -> None:
         """Remember which cells the computation hid (True = hidden from the query)."""
@@ -180,7 +187,7 @@ class Trace:
     def extend(self, other: Trace, prefix: str = "") -> None:
         """Copy another trace's steps (and its mask) in, optionally prefixing their names."""
         for s in other.steps:
-            self.add(prefix + s.name, s.tensor, s.dims, s.meaning, s.where)
+            self.add(prefix + s.name, s.tensor, s.dims, s.meaning, s.where, s.fields)
         if other.mask is not None and self.mask is None:
             self.add_mask(other.mask)
 

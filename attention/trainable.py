@@ -59,14 +59,15 @@ def self_attention_step_by_step(
     trace = Trace()
     trace.add("inputs", inputs, ("token", "d_in"))
     for name, w in weights.items():
-        trace.add(name, w, ("d_in", "d_out"), f"{name}: torch.rand({inputs.shape[1]}, {d_out}) after seed {seed}")
+        trace.add(name, w, ("d_in", "d_out"), "{name}: torch.rand({d_in}, {d_out}) after seed {seed}",
+                  fields={"name": name, "d_in": inputs.shape[1], "d_out": d_out, "seed": seed})
     query = _project_one_token(trace, inputs[q], q, weights)
     keys = inputs @ weights["W_key"]  # (T, d_in) @ (d_in, d_out) -> (T, d_out)
     values = inputs @ weights["W_value"]
     trace.add("keys", keys, ("token", "d_out"), "all keys: X W_key")
     trace.add("values", values, ("token", "d_out"), "all values: X W_value")
     trace.add("omega_qq", query.dot(keys[q]), (),
-              f"omega({q + 1},{q + 1}) = q({q + 1}) . k({q + 1}): the query's score for its own key")
+              "omega({n},{n}) = q({n}) . k({n}): the query's score for its own key", fields={"n": q + 1})
     drop = (lambda w: apply_dropout(w, dropout, seed=dropout_seed)[0]) if dropout and training else None
     hidden = future_mask(inputs.shape[0])[q] if causal else None  # keys after the query
     attend_one_query(query, keys, values, trace, mask=hidden, dropout=drop)
@@ -75,7 +76,7 @@ def self_attention_step_by_step(
 
 def _project_one_token(trace: Trace, x_q: torch.Tensor, q: int, weights: dict[str, torch.Tensor]) -> torch.Tensor:
     """q, k and v of the token that asks the question; returns its query."""
-    trace.add("x_query", x_q, ("d_in",), f"x({q + 1}), the input that asks the question")
+    trace.add("x_query", x_q, ("d_in",), "x({n}), the input that asks the question", fields={"n": q + 1})
     trace.add("query", x_q @ weights["W_query"], ("d_out",), f"q({q + 1}) = x({q + 1}) W_query")
     trace.add("key_of_query", x_q @ weights["W_key"], ("d_out",), f"k({q + 1}) = x({q + 1}) W_key")
     trace.add("value_of_query", x_q @ weights["W_value"], ("d_out",), f"v({q + 1}) = x({q + 1}) W_value")

@@ -8,11 +8,13 @@ The English source is: every string of the content files (``pages/content/en/*.t
 its page id as the gettext context, its key path as a comment for translators; formulas
 are LaTeX and not translated), the bundled walkthrough's title and notes (context
 ``walkthrough``), and the literal template of every :class:`attention.errors.Explained`
-error raised in the code (no context).
+error raised in the code, and the words of the package's traces (step meanings and the
+labels of compared methods), with no context.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 import string
 import sys
@@ -100,9 +102,33 @@ def _code_messages() -> Iterator[Message]:
             yield Message(text, context, f"{folder}/{filename}:{lineno}", " ".join(comments))
 
 
+def _trace_messages() -> Iterator[Message]:
+    """The words of the package's traces: each step's meaning (``trace.add``'s 4th argument, or
+    :data:`attention.trace.STEP_MEANINGS`) and the labels of ``trace.compare``. Formulas and code
+    (no two words in a row) are not words and stay as they are."""
+    from attention.trace import STEP_MEANINGS
+
+    for meaning in STEP_MEANINGS.values():
+        yield Message(meaning, None, "attention/trace.py:1", "the meaning of a step")
+    for path in sorted((ROOT / "attention").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            picked = {"add": (3,), "compare": (0, 2)}.get(node.func.attr, ())
+            args = [node.args[i] for i in picked if i < len(node.args)]
+            args += [k.value for k in node.keywords if k.arg == "meaning" and node.func.attr == "add"]
+            for arg in args:
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and _WORDS.search(arg.value):
+                    kind = "the meaning of a step" if node.func.attr == "add" else "a method the page compares"
+                    yield Message(arg.value, None, f"{path.relative_to(ROOT)}:{node.lineno}", kind)
+
+
+_WORDS = re.compile(r"[A-Za-z]{2,} [A-Za-z]{2,}")  # two words in a row: prose, not a formula
+
+
 def source_messages() -> list[Message]:
     """Every English string the app can show, in source order."""
-    return [*_content_messages(), *_walkthrough_messages(), *_code_messages()]
+    return [*_content_messages(), *_walkthrough_messages(), *_code_messages(), *_trace_messages()]
 
 
 def source_catalog() -> Catalog:

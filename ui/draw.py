@@ -19,7 +19,7 @@ from attention.trace import Step
 
 from . import charts, state
 from .content import app_text
-from .i18n import translate
+from .i18n import fill, translate
 from .source import excerpt
 
 __all__ = [
@@ -101,13 +101,14 @@ def show_shapes(trace: Trace, names: Sequence[str] | None = None) -> None:
 
 def meaning(step: Step) -> str:
     """What a step means, in the reader's language (the package says it in English)."""
-    return translate(step.meaning, state.language())
+    return fill(step.meaning, step.fields, state.language())
 
 
 def show_comparisons(trace: Trace, tol: float = 1e-5) -> None:
     """Each pair of methods that should agree, with their largest difference."""
     for c in trace.comparisons:
-        words = dict(a=c.label_a, b=c.label_b, diff=f"{c.max_abs_diff:.3g}")
+        lang = state.language()
+        words = dict(a=translate(c.label_a, lang), b=translate(c.label_b, lang), diff=f"{c.max_abs_diff:.3g}")
         st.markdown(app_text("comparison_agree", **words) if c.agrees(tol) else app_text("comparison_differ", **words))
 
 

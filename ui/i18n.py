@@ -13,9 +13,11 @@ Plain Python (no Streamlit), so it can be tested on its own.
 from __future__ import annotations
 
 import gettext
+from collections.abc import Mapping
 from functools import cache
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -25,7 +27,7 @@ from attention.errors import Explained
 
 __all__ = [
     "DEFAULT_LANG", "DOMAIN", "LANGUAGES", "LOCALES", "WALK_CONTEXT", "catalog_path", "decimal_comma", "explain",
-    "load_catalog", "negotiate", "translate", "translations",
+    "fill", "load_catalog", "negotiate", "translate", "translations",
 ]
 
 DEFAULT_LANG = "en"
@@ -33,7 +35,8 @@ DEFAULT_LANG = "en"
 LANGUAGES: dict[str, str] = {"en": "English", "id": "Bahasa Indonesia", "vi": "Tiếng Việt", "ko": "한국어"}
 LOCALES = Path(__file__).resolve().parents[1] / "locales"
 DOMAIN = "messages"
-WALK_CONTEXT = "chapter walkthrough"  # the context of the bundled walkthrough's title and notes (not the page "walkthrough")
+# The context of the bundled walkthrough's title and notes (the page itself is "walkthrough").
+WALK_CONTEXT = "chapter walkthrough"
 
 
 def catalog_path(lang: str, root: Path = LOCALES) -> Path:
@@ -77,6 +80,22 @@ def explain(error: BaseException, lang: str) -> str:
         except (KeyError, IndexError, ValueError):  # a translation that lost a field: say it in English
             return str(error)
     return str(error)
+
+
+def fill(template: str, fields: Mapping[str, Any], lang: str) -> str:
+    """A template and its fields in ``lang``: the template translated, and any field that is
+    itself English words (a step meaning inside another) translated and filled in as well."""
+    if not fields:
+        return translate(template, lang)
+    inner = {k: _format(translate(v, lang), fields, v) if isinstance(v, str) else v for k, v in fields.items()}
+    return _format(translate(template, lang), inner, template.format(**fields))
+
+
+def _format(template: str, fields: Mapping[str, Any], fallback: str) -> str:
+    try:
+        return template.format(**fields)
+    except (KeyError, IndexError, ValueError):  # a translation that lost a field: say it in English
+        return fallback
 
 
 def decimal_comma(lang: str) -> bool:

@@ -118,7 +118,7 @@ class Page:
         """How scores become weights (3.3): one of attention's NORMALISATIONS."""
         return str(self.control("normalisation", "softmax", st.radio, app_text("normalisation"),
                                 options=list(NORMALISATIONS), horizontal=horizontal,
-                                format_func=normalisation_name))
+                                format_func={m: normalisation_name(m) for m in NORMALISATIONS}.__getitem__))
 
     def causal(self, default: bool) -> bool:
         return bool(self.control("causal", default, st.toggle, app_text("causal"), help=app_text("causal_help")))

@@ -74,7 +74,9 @@ def _matrix_editor(matrix: InputMatrix, lim: Limits) -> None:
 
 def _presets(lim: Limits) -> None:
     with st.expander(app_text("presets_heading")):
-        st.selectbox(app_text("preset"), list(PRESETS), format_func=_preset_name, key=Key.PRESET)
+        # options named now, in this run's language (a format function runs again after the run in tests)
+        names = {preset: _preset_name(preset) for preset in PRESETS}
+        st.selectbox(app_text("preset"), list(PRESETS), format_func=names.__getitem__, key=Key.PRESET)
         if state.value(Key.PRESET) == "random":
             st.number_input(app_text("random_tokens"), 1, lim.max_tokens, 6, key=Key.RAND_TOKENS)
             st.number_input(app_text("random_dims"), 1, lim.max_dim, 3, key=Key.RAND_DIM)
