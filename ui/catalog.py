@@ -173,6 +173,7 @@ def update(langs: list[str] | None = None) -> list[Path]:
         path = catalog_path(lang)
         catalog = _read(path, lang) if path.exists() else Catalog(locale=lang, project=template.project)
         catalog.update(template, update_header_comment=False)
+        catalog.fuzzy = False  # the header: a catalog in the repository is reviewed, not a draft
         _write(catalog, path)
         written.append(path)
     return written
