@@ -94,7 +94,7 @@ def heatmap_data(
             "masked": hidden.ravel(),
         }
     )
-    frame["label"] = np.where(frame["masked"], "masked", frame["value"].map(lambda v: f"{v:.4f}"))
+    frame["label"] = np.where(frame["masked"], app_text("cell_masked"), frame["value"].map(lambda v: f"{v:.4f}"))
     return HeatmapData(frame, rows, cols, block)
 
 

@@ -59,8 +59,12 @@ def test_korean_pages_draw_hangul_wrap_between_words_and_keep_labels_inside(lapt
     assert page.evaluate("""() => getComputedStyle(document.querySelector('[data-testid="stMain"] p'))
         .wordBreak""") == "keep-all"
     assert not page.evaluate(OVERFLOW_JS)
-    if path:  # the section pages draw charts: their titles are Korean too
-        assert HANGUL.search(page.evaluate(CHART_WORDS_JS))
+    sidebar = page.inner_text('[data-testid="stSidebar"]')
+    assert not page.evaluate(TOFU_JS, [sidebar[:300], '[data-testid="stSidebar"] p'])
+    if path:  # the section pages draw charts: their titles are Korean too, drawn in the chart's font
+        words = page.evaluate(CHART_WORDS_JS)
+        assert HANGUL.search(words), words[:200]
+        assert not page.evaluate(TOFU_JS, [words[:300], '[data-testid="stMain"] .vega-embed svg text'])
     assert "lang=ko" in page.url
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"lang-ko-{path or 'home'}.png"))
@@ -74,6 +78,7 @@ def test_vietnamese_diacritics_render_in_text_and_charts(laptop, app_server):
     assert not page.evaluate(TOFU_JS, [prose[:400], '[data-testid="stMain"] p'])
     words = page.evaluate(CHART_WORDS_JS)
     assert re.search(r"[ơưđạảếềệọộờụứữốồ]", words, re.IGNORECASE), words[:300]
+    assert not page.evaluate(TOFU_JS, [words[:300], '[data-testid="stMain"] .vega-embed svg text'])
     assert not page.evaluate(OVERFLOW_JS)
     # the chapter's numbers, exactly as in English
     assert "0.9544" in page.inner_text('[data-testid="stMain"]')
