@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from benchmarks.bench_latency import MAIN_CONTROL, WIDTH, pct, url_of  # noqa: E402
+from benchmarks.bench_latency import MAIN_CONTROL, pct, url_of  # noqa: E402
 from benchmarks.completion import (  # noqa: E402
     MatrixCell,
     control_at,
@@ -36,6 +36,8 @@ from tests.browser.harness import CHROMIUM_ARGS, Server, chromium_path  # noqa: 
 from ui.i18n import LANGUAGES  # noqa: E402
 
 PAGES = ("home", "one-query", "causal-mask", "stacking-heads", "weight-splits")
+# the sidebar's embedding width, found without its (translated) label
+WIDTH = '[data-testid="stSidebar"] input[data-testid="stNumberInputField"]'
 NOISE = 1.10  # a ratio within 10% is "unchanged within noise" on this 2-core machine
 
 

@@ -101,3 +101,16 @@ def test_the_sidebar_selector_switches_language_and_keeps_the_view(laptop, app_s
     sidebar = page.inner_text('[data-testid="stSidebar"]')
     assert "6" in sidebar and "4" in sidebar and HANGUL.search(sidebar)
     assert page.get_by_role("spinbutton").first.input_value() == "4"  # the matrix kept its 4 dimensions
+
+
+def test_without_a_lang_parameter_the_browsers_language_decides(browser, app_server):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="vi-VN")
+    page = context.new_page()
+    try:
+        page.goto(app_server.url + "/causal-mask")
+        page.wait_for_selector("h1")
+        wait_idle(page)
+        assert re.search(r"[ơưđạảếềệọộờụứữ]", page.inner_text("h1") + page.inner_text('[data-testid="stMain"] p'))
+        page.wait_for_function("() => location.search.includes('lang=vi')")  # and the link now says so
+    finally:
+        context.close()
