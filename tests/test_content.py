@@ -1,5 +1,5 @@
-"""Content files: every page's words live in pages/content/<lang>/, are complete, are all
-used, fill in cleanly, fall back to English, and the page scripts carry no prose."""
+"""Content files: every page's words live in pages/content/en/, are complete, are all
+used, fill in cleanly, translate one string at a time, and the page scripts carry no prose."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ import pytest
 
 from ui import content
 from ui.answers import REASONS
+from ui.charts import KINDS
 from ui.content import APP_FILE, CONTENT_ROOT, DEFAULT_LANG, app_text, load_page_text, page_text
 from ui.entry import entry_files
-from ui.pages import GROUPS, PAGES, group_title
-from ui.charts import KINDS
 from ui.matrix import PRESETS
+from ui.pages import GROUPS, PAGES, group_title
 from ui.questions import GENERIC, NUMBER, PREDICT, QUESTIONS, SHAPE
 
 ROOT = Path(__file__).resolve().parents[1]
