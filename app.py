@@ -2,20 +2,19 @@
 
 The entry point is a frame around every page: it declares the pages with
 st.navigation, grouped by the chapter's headings, restores a shared link's state
-once per session, draws the shared input-matrix panel in the sidebar, runs the
-page, and keeps the URL up to date so the address bar is always a shareable link.
+once per session, draws the shared input-matrix panel in the sidebar, runs the page as a
+fragment (its own controls rerun it alone: ui/frame.py), and keeps the URL up to date so
+the address bar is always a shareable link.
 """
-
-import logging
 
 import streamlit as st
 
 from ui.check import nav_title
 from ui.content import app_text
-from ui.frame import frame_active
+from ui.frame import run_page
 from ui.heap import freeze_import_heap
 from ui.link import choose_language_once, lecture_requested, load_link_once, write_link
-from ui.pages import PAGES, group_title
+from ui.pages import PAGES, PageInfo, group_title
 from ui.reconnect import rerun_after_reconnect
 from ui.sidebar import input_panel
 from ui.state import get_matrix, language, lecture_mode, set_current_page
@@ -27,24 +26,27 @@ choose_language_once()  # ?lang=, else the browser's locale; then the sidebar's 
 st.set_page_config(page_title=app_text("page_title"), page_icon="🔦", layout="wide",
                    initial_sidebar_state="collapsed" if lecture_requested() else "auto")
 
-page_ids: dict[str, str] = {}  # a page's URL path -> its id
+page_of: dict[str, PageInfo] = {}  # a page's URL path -> the page
 pages: dict[str, list] = {}
 for i, info in enumerate(PAGES):
     page = st.Page(info.file, title=nav_title(info.page_id, info.title), default=i == 0,  # ✓ once checked
                    **({} if i == 0 else {"url_path": info.page_id}))
-    page_ids[page.url_path] = info.page_id
+    page_of[page.url_path] = info
     pages.setdefault(group_title(info.group), []).append(page)
 current = st.navigation(pages, expanded=True)  # every page listed: no "View more" (Streamlit's own English)
-set_current_page(page_ids.get(current.url_path, PAGES[0].page_id))
+shown = page_of.get(current.url_path, PAGES[0])
+set_current_page(shown.page_id)
 load_link_once()
 rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once
 apply_style(get_matrix().dim, lecture=lecture_mode(), lang=language())
 input_panel()
-try:
-    with frame_active():
-        current.run()
-except Exception:  # the last line of defence: a learner never sees a traceback
-    logging.getLogger("attention_app").exception("page failed")
-    st.error(app_text("page_failed"))
-finally:  # also after st.stop(): the address bar always holds the current view
-    write_link()
+
+
+def frame_view() -> tuple:
+    """What the frame shows that a page could change: if a page run changes it, the whole app reruns."""
+    return get_matrix(), language(), lecture_mode(), tuple(nav_title(p.page_id, "") for p in PAGES)
+
+
+# The page runs as a fragment: its own controls rerun it alone (ui/frame.py).
+run_page(shown.file, frame_view(), frame_view,
+         on_failure=lambda: st.error(app_text("page_failed")), after=write_link)

@@ -1,4 +1,12 @@
-"""Make sure every page runs inside app.py's frame (navigation, sidebar, links).
+"""Run a page inside app.py's frame (navigation, sidebar, links), as a fragment.
+
+A page runs in an ``st.fragment``: a change to one of the page's own controls reruns the
+page alone, not the frame around it (navigation, the sidebar and its matrix editor), so the
+browser redraws only what can change. Whatever the frame shows (the matrix, language, lecture
+mode, the ✓ of finished sections) is compared before and after the page ran; if the page
+changed any of it (e.g. a button that makes its embeddings the shared input), the whole app
+reruns at once. The page ends by writing the address bar, which a fragment run must keep
+current too.
 
 Streamlit 1.67 still scans a ``pages/`` folder the legacy (v1) way on the first run
 of a server process, before ``st.navigation`` has been called once. The URL paths of the
@@ -10,8 +18,10 @@ app.py instead (which resolves the URL as usual) and stops.
 
 from __future__ import annotations
 
+import logging
+import runpy
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 
 import streamlit as st
@@ -35,3 +45,19 @@ def ensure_frame() -> None:
 
     run_app()
     st.stop()
+
+
+@st.fragment
+def run_page(file: str, frame: Hashable, frame_now: Callable[[], Hashable], on_failure: Callable[[], None],
+             after: Callable[[], None]) -> None:
+    """Run the page script ``file``; ``frame`` is what the frame showed when it was drawn."""
+    try:
+        with frame_active():
+            runpy.run_path(file, run_name="__main__")
+    except Exception:  # the last line of defence: a learner never sees a traceback
+        logging.getLogger("attention_app").exception("page failed")
+        on_failure()
+    finally:  # also after st.stop(): the address bar always holds the current view
+        after()
+    if frame_now() != frame:
+        st.rerun(scope="app")

@@ -46,7 +46,7 @@ def walkthrough(page: Page) -> None:
         state.set_walk_position(_requested_position(len(walk.steps)))
     index = min(state.walk_position(), len(walk.steps) - 1)
     step = walk.steps[index]
-    with st.sidebar:
+    if not state.lecture_mode():  # prepared before the talk; the projector shows only the steps
         _own_file_panel()
     lang = state.language()  # the bundled walkthrough's words are in the catalogs; a lecturer's own stay as written
     st.caption(app_text("walk_where", k=index + 1, n=len(walk.steps), title=translate(walk.title, lang, WALK_CONTEXT),
