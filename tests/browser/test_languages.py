@@ -24,7 +24,8 @@ TOFU_JS = """([text, selector]) => {
     return Array.from(text).filter(ch => ch.trim()).filter(ch => draw(ch) === box); }"""
 # Labels, buttons and expander titles whose text runs out of their box.
 OVERFLOW_JS = """() => Array.from(document.querySelectorAll(
-        '[data-testid="stWidgetLabel"] p, button p, [data-testid="stExpander"] summary p'))
+        '[data-testid="stWidgetLabel"] p, button p, [data-testid="stExpander"] summary p, '
+        + '[data-testid="stSidebarNavLink"] span, [data-testid="stNavSectionHeader"] *'))
     .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
     .map(e => e.textContent)"""
 PROSE_JS = """() => Array.from(document.querySelectorAll('[data-testid="stMain"] p, [data-testid="stMain"] h1'))
@@ -114,3 +115,12 @@ def test_without_a_lang_parameter_the_browsers_language_decides(browser, app_ser
         page.wait_for_function("() => location.search.includes('lang=vi')")  # and the link now says so
     finally:
         context.close()
+
+
+def test_indonesian_page_titles_are_read_whole_in_the_navigation(laptop, app_server):
+    """The longest titles of the four languages: wrapped in the sidebar, never cut short with an ellipsis."""
+    page = laptop
+    open_in(page, app_server, "causal-mask", "id")
+    nav = page.inner_text('[data-testid="stSidebarNav"]')
+    assert "Self-attention tanpa bobot" in nav
+    assert not page.evaluate(OVERFLOW_JS)
