@@ -9,7 +9,7 @@ the address bar is always a shareable link.
 
 import streamlit as st
 
-from ui.check import nav_title
+from ui.check import nav_title, page_complete
 from ui.content import app_text
 from ui.frame import run_page
 from ui.heap import freeze_import_heap
@@ -44,7 +44,7 @@ input_panel()
 
 def frame_view() -> tuple:
     """What the frame shows that a page could change: if a page run changes it, the whole app reruns."""
-    return get_matrix(), language(), lecture_mode(), tuple(nav_title(p.page_id, "") for p in PAGES)
+    return get_matrix(), language(), lecture_mode(), tuple(page_complete(p.page_id) for p in PAGES)
 
 
 # The page runs as a fragment: its own controls rerun it alone (ui/frame.py).

@@ -86,7 +86,7 @@ def attend_one_query(
         # Drop the query axis of length 1: (1, T) -> (T,), (1, d) -> (d,)
         trace.add(step.name, step.tensor.squeeze(0), step.dims[1:], step.meaning, step.where, step.fields)
     if one.mask is not None:
-        trace.add_mask(torch.broadcast_to(one.mask, one["weights"].shape).squeeze(0))
+        trace.add_mask(one.hidden_cells((0,)))  # (1, T) -> (T,)
     return context.squeeze(0)
 
 

@@ -52,24 +52,24 @@ def _causal_hide(t_q: int, t_k: int) -> torch.Tensor:
     return torch.triu(torch.ones(t_q, t_k, dtype=torch.bool), diagonal=1 + t_k - t_q)
 
 
-_ROWS = 64  # rows per block when _fill_hidden_ writes a causal mask
+_ROWS = 64  # rows per block when _fill_future_ writes a causal mask
 
 
-def _fill_hidden_(scores: torch.Tensor, hide: torch.Tensor, fill: float) -> None:
-    """``scores.masked_fill_(hide, fill)``, writing only the hidden cells of a causal mask.
+def _fill_future_(scores: torch.Tensor, fill: float) -> None:
+    """``scores.masked_fill_(_causal_hide(T_q, T_k), fill)``: the future set to ``fill``, in place.
 
-    For the (T, T) upper-triangular mask of a long sequence, each block of rows
-    fills the keys hidden from all of them with one ``fill_`` and applies the
-    mask only to the square on the diagonal. The result is identical.
+    For a long square sequence, each block of rows fills the keys hidden from all of
+    them with one ``fill_`` and masks only the square on the diagonal, without building
+    the (T, T) mask. The result is identical.
     """
-    t = scores.shape[-1]
-    if t < 4 * _ROWS or hide.shape != (t, t) or scores.shape[-2] != t:
-        scores.masked_fill_(hide, fill)
+    t_q, t = scores.shape[-2], scores.shape[-1]
+    if t < 4 * _ROWS or t_q != t:
+        scores.masked_fill_(_causal_hide(t_q, t), fill)
         return
     for r0 in range(0, t, _ROWS):
         r1 = min(t, r0 + _ROWS)
         scores[..., r0:r1, r1:].fill_(fill)  # keys after this block: hidden from every row in it
-        scores[..., r0:r1, r0:r1].masked_fill_(hide[r0:r1, r0:r1], fill)
+        scores[..., r0:r1, r0:r1].masked_fill_(_causal_hide(r1 - r0, r1 - r0), fill)
 
 
 def _softmax_last(scores: torch.Tensor) -> torch.Tensor:
@@ -92,7 +92,7 @@ def eager_backend(
     """
     scores = q @ k.transpose(-2, -1)  # (B, H, T, T)
     if causal:
-        _fill_hidden_(scores, _causal_hide(q.shape[-2], k.shape[-2]), float("-inf"))
+        _fill_future_(scores, float("-inf"))
     scores.div_(k.shape[-1] ** 0.5)
     weights = _softmax_last(scores)
     if dropout_p > 0.0:
@@ -107,7 +107,7 @@ def einsum_backend(
     scale = q.shape[-1] ** -0.5
     scores = torch.einsum("bhqd,bhkd->bhqk", q * scale, k)
     if causal:
-        _fill_hidden_(scores, _causal_hide(q.shape[-2], k.shape[-2]), float("-inf"))
+        _fill_future_(scores, float("-inf"))
     weights = _softmax_last(scores)
     if dropout_p > 0.0:
         weights = F.dropout(weights, dropout_p, training=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal, get_args
 
 import torch
@@ -17,6 +18,7 @@ __all__ = [
     "softmax_stable",
     "normalise",
     "check_normalisation",
+    "seeded_dropout",
     "causal_mask",
     "future_mask",
     "apply_dropout",
@@ -57,14 +59,12 @@ def normalise(scores: torch.Tensor, method: str = "softmax", dim: int = -1) -> t
     for negative scores and rows that sum to zero), ``"softmax_naive"`` is the
     plain exponential formula, ``"softmax"`` is ``torch.softmax``.
     """
+    method = check_normalisation(method)
     if method == "sum":
         return scores / scores.sum(dim=dim, keepdim=True)
     if method == "softmax_naive":
         return softmax_naive(scores, dim=dim)
-    if method == "softmax":
-        return torch.softmax(scores, dim=dim)
-    raise ExplainedValueError("normalisation must be one of {methods}, got {method!r}.",
-                              methods=NORMALISATIONS, method=method)
+    return torch.softmax(scores, dim=dim)
 
 
 def causal_mask(num_tokens: int) -> torch.Tensor:
@@ -93,6 +93,14 @@ def apply_dropout(weights: torch.Tensor, p: float, *, seed: int) -> tuple[torch.
     generator = torch.Generator().manual_seed(seed)
     keep = torch.empty_like(weights).bernoulli_(1.0 - p, generator=generator)
     return weights * keep / (1.0 - p), keep.bool()
+
+
+def seeded_dropout(p: float, seed: int, training: bool) -> Callable[[torch.Tensor], torch.Tensor] | None:
+    """:func:`apply_dropout` with its own seeded generator as a function of the weights, or None
+    when it would do nothing (p = 0, or evaluation mode)."""
+    if p == 0.0 or not training:
+        return None
+    return lambda w: apply_dropout(w, p, seed=seed)[0]
 
 
 def active_dropout(layer: nn.Dropout) -> nn.Dropout | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 
 from .core import attend, attend_one_query
-from .ops import NORMALISATIONS, apply_dropout, check_normalisation, future_mask, normalise
+from .ops import NORMALISATIONS, check_normalisation, future_mask, normalise, seeded_dropout
 from .trace import Trace
 from .validation import check_dropout, check_index, check_inputs, check_seed, embedding_width
 
@@ -53,13 +53,6 @@ def context_vectors_loop(weights: torch.Tensor, inputs: torch.Tensor) -> torch.T
     return context
 
 
-def _dropout(p: float, seed: int, training: bool):
-    """Dropout with its own seeded generator, or None when it would do nothing."""
-    if p == 0.0 or not training:
-        return None
-    return lambda w: apply_dropout(w, p, seed=seed)[0]
-
-
 def simple_attention_for_query(
     inputs: torch.Tensor,
     query_index: int = 1,
@@ -77,7 +70,7 @@ def simple_attention_for_query(
     """
     inputs = check_inputs(inputs, embedding_width(inputs), ranks=(2,))
     q = check_index(query_index, inputs.shape[0], "query_index")
-    drop = _dropout(check_dropout(dropout), check_seed(seed), training)
+    drop = seeded_dropout(check_dropout(dropout), check_seed(seed), training)
     normalisation = check_normalisation(normalisation)
 
     trace = Trace()
@@ -116,7 +109,7 @@ def simple_self_attention(
 ) -> Trace:
     """3.3.2: attention weights and context vectors for every token at once."""
     inputs = check_inputs(inputs, embedding_width(inputs), ranks=(2,))
-    drop = _dropout(check_dropout(dropout), check_seed(seed), training)
+    drop = seeded_dropout(check_dropout(dropout), check_seed(seed), training)
     normalisation = check_normalisation(normalisation)
     trace = Trace()
     trace.add("inputs", inputs, ("token", "dim"))

@@ -72,8 +72,12 @@ class Step:
     fields: Mapping[str, Any] = field(default_factory=dict)  # e.g. {"d_k": 2} for "... sqrt({d_k})"
 
     def describe(self) -> str:
-        """The meaning in English, its fields filled in (an app may translate ``meaning`` first)."""
-        return self.meaning.format(**self.fields) if self.fields else self.meaning
+        """The meaning in English, its fields filled in; a field that is itself a meaning (a step
+        copied per head) is filled too. An app may translate ``meaning`` first (ui/i18n.fill)."""
+        if not self.fields:
+            return self.meaning
+        inner = {k: v.format(**self.fields) if isinstance(v, str) else v for k, v in self.fields.items()}
+        return self.meaning.format(**inner)
 
     def __post_init__(self) -> None:
         if len(self.dims) != self.tensor.dim():

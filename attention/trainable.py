@@ -15,7 +15,7 @@ from torch import nn
 
 from .core import Traceable, attend, attend_one_query, record_qkv
 from .errors import ExplainedValueError
-from .ops import apply_dropout, future_mask
+from .ops import future_mask, seeded_dropout
 from .rng import seeded
 from .trace import NO_TRACE, Trace
 from .validation import check_dropout, check_index, check_inputs, check_positive_int, check_seed, embedding_width
@@ -68,7 +68,7 @@ def self_attention_step_by_step(
     trace.add("values", values, ("token", "d_out"), "all values: X W_value")
     trace.add("omega_qq", query.dot(keys[q]), (),
               "omega({n},{n}) = q({n}) . k({n}): the query's score for its own key", fields={"n": q + 1})
-    drop = (lambda w: apply_dropout(w, dropout, seed=dropout_seed)[0]) if dropout and training else None
+    drop = seeded_dropout(dropout, dropout_seed, training)
     hidden = future_mask(inputs.shape[0])[q] if causal else None  # keys after the query
     attend_one_query(query, keys, values, trace, mask=hidden, dropout=drop)
     return trace

@@ -514,13 +514,13 @@ def test_the_memory_lean_eager_backend_is_the_teaching_kernel_bit_for_bit(shape,
 
 def test_the_lean_causal_fill_writes_exactly_the_masked_cells():
     """The blocked fill used for long sequences equals masked_fill_ with the causal mask."""
-    from attention.efficient import _fill_hidden_
+    from attention.efficient import _fill_future_
 
-    t = 300  # long enough for the blocked path
-    scores = torch.rand(2, t, t, generator=torch.Generator().manual_seed(0))
-    expected = scores.masked_fill(upper(t), float("-inf"))
-    _fill_hidden_(scores, upper(t), float("-inf"))
-    assert torch.equal(scores, expected)
+    for t in (300, 8):  # the blocked path, and the plain one
+        scores = torch.rand(2, t, t, generator=torch.Generator().manual_seed(0))
+        expected = scores.masked_fill(upper(t), float("-inf"))
+        _fill_future_(scores, float("-inf"))
+        assert torch.equal(scores, expected)
 
 
 def test_relative_times_are_milliseconds_and_ratios_to_sdpa():

@@ -72,6 +72,20 @@ def test_the_scan_finds_the_errors():
     assert {"attention/validation.py", "ui/matrix.py", "ui/share.py", "ui/walkthrough.py"} <= where
 
 
+def test_no_learner_facing_error_is_raised_untemplated():
+    """A plain ValueError/TypeError with a message in the package or the ui could not be translated."""
+    plain = []
+    for folder in ("attention", "ui"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+                if (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)
+                        and _called_name(node.exc) in {"ValueError", "TypeError"} and node.exc.args):
+                    plain.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    # content files and chart specs are the developers' input, not the learner's
+    allowed = {p for p in plain if p.startswith(("ui/content.py", "ui/charts.py"))}
+    assert not set(plain) - allowed, f"raise an ExplainedValueError/TypeError instead: {sorted(set(plain) - allowed)}"
+
+
 def test_every_error_template_is_a_literal_string():
     bad = [where for where, call in _error_calls() if _literal_template(call) is None]
     assert not bad, (

@@ -145,12 +145,16 @@ def walk_app(text: str | None = None, **params: str) -> AppTest:
 
 def test_the_walkthrough_moves_across_pages_with_next():
     at = walk_app(lecture="1")
+    steps = load_bundled().steps
     seen = set()
-    for _ in range(len(load_bundled().steps) - 1):
+    for k, step in enumerate(steps):
         seen.add(at.query_params["walk"])
-        button(at, "Next").click().run()
-        assert healthy(at), at.query_params["walk"]
-    assert len(seen) == len(load_bundled().steps) - 1
+        shown = [h.value for h in at.subheader]
+        assert page_text(step.page).title in shown, (k + 1, step.page, shown)  # the step's own page runs
+        if k < len(steps) - 1:
+            button(at, "Next").click().run()
+            assert healthy(at), at.query_params["walk"]
+    assert len(seen) == len(steps)
 
 
 def test_unknown_controls_and_refused_values_are_said_on_the_page():

@@ -7,7 +7,7 @@
 The English source is: every string of the content files (``pages/content/en/*.toml``,
 its page id as the gettext context, its key path as a comment for translators; formulas
 are LaTeX and not translated), the bundled walkthrough's title and notes (context
-``walkthrough``), and the literal template of every :class:`attention.errors.Explained`
+``WALK_CONTEXT``, "chapter walkthrough"), and the literal template of every :class:`attention.errors.Explained`
 error raised in the code, and the words of the package's traces (step meanings and the
 labels of compared methods), with no context.
 """
@@ -29,12 +29,12 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 from .i18n import DEFAULT_LANG, LANGUAGES, LOCALES, WALK_CONTEXT, catalog_path
+from .walkthrough import BUNDLED, load_bundled
 
 __all__ = ["ERROR_CLASSES", "Problems", "check", "extract", "source_catalog", "source_messages", "update"]
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTENT = ROOT / "pages" / "content" / DEFAULT_LANG
-WALKTHROUGH = ROOT / "pages" / "content" / "walkthroughs" / "chapter3.toml"
 TEMPLATE = LOCALES / "messages.pot"
 CODE_DIRS = ("attention", "ui", "pages")
 # Error classes whose first argument is an English template (attention.errors.Explained and its subclasses).
@@ -46,7 +46,8 @@ UNTRANSLATED_KEYS = {"formula"}  # LaTeX: the same in every language
 class Message:
     text: str
     context: str | None
-    where: str  # file:line, for the translator
+    path: str  # where it is written, for the translator
+    line: int | None
     comment: str = ""
 
 
@@ -79,18 +80,16 @@ def _content_messages() -> Iterator[Message]:
         lines = _key_lines(path)
         data = tomllib.loads(path.read_text(encoding="utf-8"))
         for dotted, text in _walk(data):
-            where = f"{path.relative_to(ROOT)}:{lines.get(dotted, 1)}"
-            yield Message(text, path.stem, where, dotted)
+            yield Message(text, path.stem, str(path.relative_to(ROOT)), lines.get(dotted, 1), dotted)
 
 
 def _walkthrough_messages() -> Iterator[Message]:
-    data = tomllib.loads(WALKTHROUGH.read_text(encoding="utf-8"))
-    where = str(WALKTHROUGH.relative_to(ROOT))
-    if data.get("title"):
-        yield Message(data["title"], WALK_CONTEXT, where, "title")
-    for k, step in enumerate(data.get("step", []), start=1):
-        if step.get("note"):
-            yield Message(step["note"], WALK_CONTEXT, where, f"step {k}: {step.get('page')} / {step.get('step')}")
+    walk, where = load_bundled(), str(BUNDLED.relative_to(ROOT))
+    if walk.title:
+        yield Message(walk.title, WALK_CONTEXT, where, None, "title")
+    for k, step in enumerate(walk.steps, start=1):
+        if step.note:
+            yield Message(step.note, WALK_CONTEXT, where, None, f"step {k}: {step.page} / {step.step}")
 
 
 def _code_messages() -> Iterator[Message]:
@@ -99,7 +98,7 @@ def _code_messages() -> Iterator[Message]:
         found = extract_from_dir(ROOT / folder, method_map=[("**.py", "python")], keywords=keywords,
                                  comment_tags=("TRANSLATORS:",))
         for filename, lineno, text, comments, context in found:
-            yield Message(text, context, f"{folder}/{filename}:{lineno}", " ".join(comments))
+            yield Message(text, context, f"{folder}/{filename}", lineno, " ".join(comments))
 
 
 def _trace_messages() -> Iterator[Message]:
@@ -109,7 +108,7 @@ def _trace_messages() -> Iterator[Message]:
     from attention.trace import STEP_MEANINGS
 
     for meaning in STEP_MEANINGS.values():
-        yield Message(meaning, None, "attention/trace.py:1", "the meaning of a step")
+        yield Message(meaning, None, "attention/trace.py", None, "the meaning of a step")
     for path in sorted((ROOT / "attention").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
@@ -120,7 +119,7 @@ def _trace_messages() -> Iterator[Message]:
             for arg in args:
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and _WORDS.search(arg.value):
                     kind = "the meaning of a step" if node.func.attr == "add" else "a method the page compares"
-                    yield Message(arg.value, None, f"{path.relative_to(ROOT)}:{node.lineno}", kind)
+                    yield Message(arg.value, None, str(path.relative_to(ROOT)), node.lineno, kind)
 
 
 _WORDS = re.compile(r"[A-Za-z]{2,} [A-Za-z]{2,}")  # two words in a row: prose, not a formula
@@ -135,8 +134,7 @@ def source_catalog() -> Catalog:
     """The template catalog (what ``messages.pot`` holds)."""
     catalog = Catalog(project="attention-chapter-3", fuzzy=False, creation_date=datetime(2026, 1, 1, tzinfo=UTC))
     for m in source_messages():
-        path, _, line = m.where.rpartition(":")
-        catalog.add(m.text, context=m.context, locations=[(path, int(line) if line.isdigit() else None)],
+        catalog.add(m.text, context=m.context, locations=[(m.path, m.line)],
                     auto_comments=[m.comment] if m.comment else (),
                     flags=("python-brace-format",) if _fields(m.text) else ())
     return catalog

@@ -34,7 +34,6 @@ from . import i18n
 
 __all__ = [
     "APP_FILE", "CONTENT_ROOT", "DEFAULT_LANG", "PageText", "QuestionText", "StepText", "app_text", "clear_cache",
-    "current_language",
     "follow_language", "load_page_text", "page_text",
 ]
 
@@ -67,16 +66,12 @@ class QuestionText:
 
     def __call__(self, key: str, /, **values: Any) -> str:
         """The question's string ``key`` (``"prompt"``, ``"feedback_unscaled"``...), its fields filled."""
-        try:
-            template = self.strings[key]
-        except KeyError:
-            raise KeyError(f"question {self.question_id!r} has no text {key!r}") from None
-        return template.format(**values)
+        return _filled(self.strings, key, values, f"question {self.question_id!r}")
 
 
 @dataclass(frozen=True)
 class PageText:
-    """One page's words in one language (English filling any gaps)."""
+    """One page's words in one language (each string translated; English where a catalog lacks it)."""
 
     page_id: str
     lang: str
@@ -91,11 +86,15 @@ class PageText:
 
     def __call__(self, key: str, /, **values: Any) -> str:
         """The ``[text]`` entry ``key``, with its ``{named}`` fields filled from ``values``."""
-        try:
-            template = self.strings[key]
-        except KeyError:
-            raise KeyError(f"page {self.page_id!r} has no text {key!r} (language {self.lang!r})") from None
-        return template.format(**values)
+        return _filled(self.strings, key, values, f"page {self.page_id!r} (language {self.lang!r})")
+
+
+def _filled(strings: Mapping[str, str], key: str, values: Mapping[str, Any], owner: str) -> str:
+    try:
+        template = strings[key]
+    except KeyError:
+        raise KeyError(f"{owner} has no text {key!r}") from None
+    return template.format(**values)
 
 
 def _read(path: Path) -> dict[str, Any] | None:
@@ -207,10 +206,6 @@ def follow_language(source: Callable[[], str]) -> None:
     """
     global _language_source
     _language_source = source
-
-
-def current_language() -> str:
-    return _language_source()
 
 
 @cache

@@ -47,6 +47,10 @@ def ensure_frame() -> None:
     st.stop()
 
 
+class PageEnded(Exception):
+    """Raised by ``Page.end()``: the page has drawn all it has for now (not an error)."""
+
+
 @st.fragment
 def run_page(file: str, frame: Hashable, frame_now: Callable[[], Hashable], on_failure: Callable[[], None],
              after: Callable[[], None]) -> None:
@@ -54,10 +58,12 @@ def run_page(file: str, frame: Hashable, frame_now: Callable[[], Hashable], on_f
     try:
         with frame_active():
             runpy.run_path(file, run_name="__main__")
+    except PageEnded:
+        pass
     except Exception:  # the last line of defence: a learner never sees a traceback
         logging.getLogger("attention_app").exception("page failed")
         on_failure()
-    finally:  # also after st.stop(): the address bar always holds the current view
+    finally:  # however the page ended: the address bar always holds the current view
         after()
     if frame_now() != frame:
         st.rerun(scope="app")

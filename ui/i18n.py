@@ -75,10 +75,7 @@ def explain(error: BaseException, lang: str) -> str:
     if isinstance(error, Explained):
         # a field may itself be an explained error (a link whose matrix is bad): translate it too
         fields = {k: explain(v, lang) if isinstance(v, Explained) else v for k, v in error.fields.items()}
-        try:
-            return translate(error.template, lang).format(**fields)
-        except (KeyError, IndexError, ValueError):  # a translation that lost a field: say it in English
-            return str(error)
+        return _format(translate(error.template, lang), fields, str(error))
     return str(error)
 
 

@@ -66,18 +66,15 @@ def load_link_once() -> None:
 
 
 def write_link() -> None:
-    """Keep the address bar equal to the current state: ``?s=``, ``lecture`` and ``step``."""
+    """Keep the address bar equal to the current state: ``?s=``, ``lang``, ``lecture`` and ``step``."""
     _write_view()
     matrix = state.get_matrix()
     encoded, note = encode_state(matrix, state.controls())
     state.set_share_note(app_text("matrix_left_out", n=matrix.num_tokens, d=matrix.dim) if note else "")
-    if len(encoded) > limits().max_url_chars:
+    fits = len(encoded) <= limits().max_url_chars
+    if not fits:
         state.set_share_note(app_text("link_too_large"))
-        if PARAM in st.query_params:
-            del st.query_params[PARAM]
-        return
-    if st.query_params.get(PARAM) != encoded:
-        st.query_params[PARAM] = encoded
+    _set_param(PARAM, encoded if fits else None)
 
 
 def _set_param(name: str, value: str | None) -> None:

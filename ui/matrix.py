@@ -133,11 +133,7 @@ def near_duplicate_matrix() -> InputMatrix:
     return InputMatrix(tokens, x.numpy().round(4))
 
 
-PRESETS: dict[str, str] = {
-    "book": "Chapter 3: “Your journey starts with one step”",
-    "random": "Random embeddings (seeded)",
-    "near_duplicate": "Two tokens nearly equal",
-}
+PRESETS: tuple[str, ...] = ("book", "random", "near_duplicate")  # their names: preset_<id> in _app.toml
 
 
 def clean_token(raw: object, row: int) -> str:

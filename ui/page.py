@@ -21,9 +21,8 @@ from attention.explore import RunOptions
 from . import check, state, stepper
 from .content import PageText, app_text, page_text
 from .export import MAX_EXPORT_ELEMENTS, trace_to_csv
-from .frame import ensure_frame
+from .frame import PageEnded, ensure_frame
 from .i18n import explain
-from .link import write_link
 from .matrix import InputMatrix
 from .questions import Live
 from .settings import limits
@@ -171,14 +170,8 @@ class Page:
             self.end()
 
     def end(self) -> None:
-        """Draw nothing more of this page (the address bar still gets the current view)."""
-        walk = state.walk_active()
-        if walk is not None:
-            from .walk import report_refused  # the walkthrough imports this module
-
-            report_refused(walk)
-        write_link()  # query parameters set after st.stop() do not reach the browser
-        st.stop()
+        """Draw nothing more of this page; the frame (ui/frame.py) still writes the address bar."""
+        raise PageEnded
 
     # ----- check yourself -----------------------------------------------------------------------
     def check_yourself(self, result: Any, **given: Any) -> None:
@@ -252,25 +245,22 @@ def _traces_of(result: Any) -> list[tuple[str, Trace]]:
     return []
 
 
-def start_page(page_id: str, *, compact: bool = False) -> Page:
+def start_page(page_id: str) -> Page:
     """Title, explanation and formula from the page's content file; returns the page's controller.
 
     In lecture mode the explanation is the page's one-line idea, the full text one click away.
-    ``compact`` (the walkthrough's own header, and a page inside the walkthrough) shows the title
-    small and the explanation only on request.
+    A page inside the walkthrough shows its title small and no explanation: the walkthrough's
+    speaker note says what the step is about.
     """
     ensure_frame()
-    walking = state.walk_active() is not None
-    if not walking:  # inside the walkthrough, the walkthrough is the page on screen
-        state.set_current_page(page_id)
+    walking = state.walk_active() is not None  # the current page stays the walkthrough (set by app.py)
     text = page_text(page_id)
-    compact = compact or walking
-    st.subheader(text.title) if compact else st.title(text.title)
+    st.subheader(text.title) if walking else st.title(text.title)
     flashed = state.take_flash("page")
     if flashed:
         getattr(st, flashed[0])(flashed[1])
-    if compact:
-        pass  # the walkthrough's speaker note says what this step is about
+    if walking:
+        pass
     elif state.lecture_mode() and text.idea:
         st.markdown(f"**{text.idea}**")
         with st.expander(app_text("full_explanation")):

@@ -51,7 +51,8 @@ PAGES: tuple[PageInfo, ...] = (
 )
 
 # File names deliberately differ from the URL paths: Streamlit 1.67 still scans pages/ the
-# legacy way until st.navigation has run once in the process, and a legacy page whose name
-# matched a URL path would run without app.py's frame (see ui/serve.py; tested in test_app.py).
+# legacy way until st.navigation has run once in the process. The files named like the URL
+# paths are one-line entry files that run app.py (ui/entry.py), so a deep link on a fresh
+# server gets the frame; a page script named in a URL runs app.py instead (ui/frame.py).
 
 GROUPS: tuple[str, ...] = tuple(dict.fromkeys(p.group for p in PAGES))

@@ -509,7 +509,7 @@ def _exercise_3_3(live: Live) -> Answer:
 
 def _splits_parameters(live: Live) -> Answer:
     count, g = live.result.parameters, live.given
-    fields = {"d_in": live.inputs.shape[1], "d_out": g["d_out"], "heads": g["heads"], "bias": g["qkv_bias"]}
+    fields = _head_fields(live)
     d = g["d_out"]
     mistakes = {"no_out_proj": float(count - d * d - d), "no_out_bias": float(count - d),
                 **_bias_mistakes(count, 3 * d, g["qkv_bias"])}

@@ -88,7 +88,7 @@ class Key:
     LAST_GOOD = "_last_good"
     LANG = "_lang"  # the language the app speaks (ui/i18n.py LANGUAGES)
     LANG_SELECT = "lang_select"  # the sidebar's language selector
-    LECTURE = "lecture"  # also the widget key of the lecture-mode toggle
+    LECTURE = "lecture"  # lecture mode on or off (its sidebar toggle is LECTURE_TOGGLE)
     STEP_MODE = "_step_mode"  # page id -> bool: step through instead of the whole page
     STEP = "_step"  # page id -> the name of the step on screen
     PENDING_STEP = "_pending_step"  # a shared link's ?step=, for the first page that steps through

@@ -15,6 +15,7 @@ import streamlit as st
 
 from . import state
 from .content import app_text, page_text
+from .frame import PageEnded
 from .i18n import WALK_CONTEXT, explain, translate
 from .page import Page
 from .pages import PAGES
@@ -58,6 +59,9 @@ def walkthrough(page: Page) -> None:
     state.set_walk_active(WalkContext(step, index, len(walk.steps)))
     try:
         runpy.run_path(str(ROOT / FILES[step.page]), run_name="__walkthrough__")
+    except PageEnded:  # the page ends after its step: say what of the step's controls it could not take
+        report_refused(state.walk_active())
+        raise
     finally:
         state.set_walk_active(None)
 

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from tests.browser.harness import ROOT, wait_idle
+from ui.content import app_text
 
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -100,7 +101,7 @@ def test_the_sidebar_selector_switches_language_and_keeps_the_view(laptop, app_s
     wait_idle(page)
     assert "lang=ko" in page.url
     sidebar = page.inner_text('[data-testid="stSidebar"]')
-    assert "6" in sidebar and "4" in sidebar and HANGUL.search(sidebar)
+    assert app_text("inputs_caption", "ko", n=6, d=4) in sidebar  # the same 6 x 4 matrix, said in Korean
     assert page.get_by_role("spinbutton").first.input_value() == "4"  # the matrix kept its 4 dimensions
 
 
