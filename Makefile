@@ -58,7 +58,7 @@ bench-latency: $(DEV_STAMP) browser-deps
 	$(BIN)/python benchmarks/bench_latency.py
 
 bench-language: $(DEV_STAMP) browser-deps
-	$(BIN)/python benchmarks/bench_language.py
+	$(BIN)/python -m benchmarks.bench_language
 
 bench-concurrency: $(DEV_STAMP) browser-deps
 	$(BIN)/python benchmarks/bench_concurrency.py --sessions 30 --rounds 2

@@ -21,6 +21,7 @@ __all__ = [
     "seeded_dropout",
     "causal_mask",
     "future_mask",
+    "mask_pattern",
     "apply_dropout",
     "active_dropout",
     "softmax_stability_examples",
@@ -77,6 +78,20 @@ def future_mask(num_tokens: int) -> torch.Tensor:
     """Boolean mask that is True above the diagonal: the keys a query must not see."""
     num_tokens = check_positive_int(num_tokens, "num_tokens")
     return torch.triu(torch.ones(num_tokens, num_tokens, dtype=torch.bool), diagonal=1)
+
+
+MASK_PATTERNS = ("above", "diagonal", "below", "none")  # which cells of a square mask are True
+
+
+def mask_pattern(mask: torch.Tensor | None) -> str | None:
+    """Name the cells a square boolean mask hides: ``"above"`` the diagonal (the causal mask),
+    the ``"diagonal"`` and above, ``"below"`` it, or ``"none"``; None for any other pattern."""
+    if mask is None or not bool(mask.any()):
+        return "none"
+    n = mask.shape[-1]
+    ones = torch.ones(n, n, dtype=torch.bool)
+    patterns = {"above": torch.triu(ones, 1), "diagonal": torch.triu(ones), "below": torch.tril(ones, -1)}
+    return next((name for name, p in patterns.items() if mask.shape == p.shape and torch.equal(mask, p)), None)
 
 
 def apply_dropout(weights: torch.Tensor, p: float, *, seed: int) -> tuple[torch.Tensor, torch.Tensor]:

@@ -33,13 +33,7 @@ def _encoder(d_in: int, hidden: int, seed: int, recurrent_scale: float) -> nn.RN
     return rnn
 
 
-def rnn_bottleneck(
-    inputs: torch.Tensor,
-    *,
-    hidden: int = 4,
-    seed: int = 123,
-    recurrent_scale: float = 0.6,
-) -> Trace:
+def rnn_bottleneck(inputs: torch.Tensor, *, hidden: int = 4, seed: int = 123, recurrent_scale: float = 0.6) -> Trace:
     """Encode with a tanh RNN; record every hidden state and each token's influence on the last."""
     inputs = check_inputs(inputs, embedding_width(inputs), ranks=(2,))
     hidden = check_positive_int(hidden, "hidden")
@@ -71,13 +65,8 @@ def rnn_bottleneck(
     return trace
 
 
-def additive_attention(
-    inputs: torch.Tensor,
-    *,
-    hidden: int = 4,
-    seed: int = 123,
-    recurrent_scale: float = 0.6,
-) -> Trace:
+def additive_attention(inputs: torch.Tensor, *, hidden: int = 4, seed: int = 123,
+                       recurrent_scale: float = 0.6) -> Trace:
     """Every decoder step scores every encoder state: e_ij = v . tanh(W_s s_i + W_h h_j).
 
     For this toy the decoder states s_i are the encoder states themselves,

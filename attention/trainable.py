@@ -28,6 +28,7 @@ __all__ = [
     "copy_v2_into_v1",
     "V2_TO_V1_WAYS",
     "v1_from_v2_weights",
+    "transfer_gap",
 ]
 
 V2_TO_V1_WAYS = ("as_is", "transpose", "view")  # how v2's (d_out, d_in) weight may be put into v1 (Exercise 3.1)
@@ -136,17 +137,21 @@ class SelfAttention_v2(Traceable, nn.Module):
         return attend(queries, keys, values, trace, mask=mask)  # softmax(Q Kᵀ / √d_k) V
 
 
+def _check_no_bias(v2: SelfAttention_v2) -> None:
+    if v2.W_query.bias is not None:
+        raise ExplainedValueError(
+            "v2 was built with qkv_bias=True; SelfAttention_v1 has no bias terms, so the "
+            "two cannot compute the same thing. Use qkv_bias=False for this exercise."
+        )
+
+
 def copy_v2_into_v1(v2: SelfAttention_v2, v1: SelfAttention_v1) -> SelfAttention_v1:
     """Exercise 3.1: give v1 v2's weights, transposed, so both compute the same.
 
     nn.Linear computes x @ W.T, so v1's (d_in, d_out) parameter must be the
     transpose of v2's (d_out, d_in) weight. Biases cannot be carried over.
     """
-    if v2.W_query.bias is not None:
-        raise ExplainedValueError(
-            "v2 was built with qkv_bias=True; SelfAttention_v1 has no bias terms, so the "
-            "two cannot compute the same thing. Use qkv_bias=False for this exercise."
-        )
+    _check_no_bias(v2)
     if (v1.d_in, v1.d_out) != (v2.d_in, v2.d_out):
         raise ExplainedValueError(
             "v1 is ({v1_d_in}, {v1_d_out}) but v2 is ({v2_d_in}, {v2_d_out}); build both "
@@ -168,8 +173,7 @@ def v1_from_v2_weights(v2: SelfAttention_v2, ways: dict[str, str]) -> SelfAttent
     ``ways`` maps "W_query", "W_key" and "W_value" to one of :data:`V2_TO_V1_WAYS`. Raises
     ValueError when v2 has biases (v1 has none) or a moved weight does not fit v1's (d_in, d_out).
     """
-    if v2.W_query.bias is not None:
-        raise ExplainedValueError("v2 was built with qkv_bias=True; SelfAttention_v1 has no bias terms to hold them.")
+    _check_no_bias(v2)
     with seeded(0):  # v1's own draws are overwritten below; seeded keeps other sessions' draws apart
         v1 = SelfAttention_v1(v2.d_in, v2.d_out, causal=v2.causal)
     with torch.no_grad():
@@ -187,3 +191,10 @@ def v1_from_v2_weights(v2: SelfAttention_v2, ways: dict[str, str]) -> SelfAttent
                                           target_shape=tuple(target.shape))
             target.copy_(moved)
     return v1
+
+
+def transfer_gap(v2: SelfAttention_v2, ways: dict[str, str], inputs: torch.Tensor) -> float:
+    """How far v1, given v2's weights the learner's ``ways``, is from v2 on ``inputs``: the largest
+    absolute difference of their context vectors (0 up to rounding when the transfer is right)."""
+    with torch.no_grad():
+        return float((v1_from_v2_weights(v2, ways)(inputs) - v2(inputs)).abs().max())

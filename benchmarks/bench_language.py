@@ -1,6 +1,6 @@
 """Does speaking Korean cost the learner time? The same pages in English and in Korean, side by side.
 
-Run: .venv/bin/python benchmarks/bench_language.py [--repeats 8] [--lang ko] [--pages one-query ...]
+Run: .venv/bin/python -m benchmarks.bench_language [--repeats 8] [--lang ko] [--pages one-query ...]
 
 One app server, two browser sessions: one opened with ?lang=en, the other with ?lang=<lang>.
 On every page the same two interactions are timed in both, taking turns (bench_latency's method
@@ -19,20 +19,17 @@ import statistics
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from playwright.sync_api import sync_playwright
 
-from playwright.sync_api import sync_playwright  # noqa: E402
-
-from benchmarks.bench_latency import MAIN_CONTROL, pct, url_of  # noqa: E402
-from benchmarks.completion import (  # noqa: E402
+from benchmarks.bench_latency import MAIN_CONTROL, ROOT, pct, url_of
+from benchmarks.completion import (
     MatrixCell,
     control_at,
     measure_alternating,
     open_probed,
     probed_page,
 )
-from tests.browser.harness import CHROMIUM_ARGS, Server, chromium_path  # noqa: E402
+from tests.browser.harness import CHROMIUM_ARGS, Server, chromium_path
 from ui.i18n import LANGUAGES  # noqa: E402
 
 PAGES = ("home", "one-query", "causal-mask", "stacking-heads", "weight-splits")
@@ -96,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     lines = run(args)
     Path(args.out).write_text(f"# Latency in {LANGUAGES[args.lang]} against English\n\n"
-                              f"`python benchmarks/bench_language.py --repeats {args.repeats} --lang {args.lang}`\n\n"
+                              f"`python -m benchmarks.bench_language --repeats {args.repeats} --lang {args.lang}`\n\n"
                               + "\n".join(lines) + "\n", encoding="utf-8")
     return 0
 

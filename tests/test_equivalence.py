@@ -530,3 +530,33 @@ def test_relative_times_are_milliseconds_and_ratios_to_sdpa():
     assert timed["eager"].median_ms == pytest.approx(5.0) and timed["eager"].vs_sdpa == pytest.approx(2.5)
     assert timed["combined QKV + SDPA"].vs_sdpa == pytest.approx(1.0)
     assert timed["torch"].median_ms is None and timed["torch"].vs_sdpa is None
+
+
+# ----- helpers the Check-yourself questions ask of the package -------------------------------------------
+
+
+def test_transfer_gap_is_zero_for_the_books_transposes_and_large_for_a_view():
+    from attention.trainable import SelfAttention_v2, transfer_gap
+
+    torch.manual_seed(789)
+    v2 = SelfAttention_v2(3, 2)
+    x = torch.rand(6, 3)
+    right = dict.fromkeys(("W_query", "W_key", "W_value"), "transpose")
+    assert transfer_gap(v2, right, x) < 1e-6
+    assert transfer_gap(v2, {**right, "W_key": "view"}, x) > 1e-3
+
+
+@pytest.mark.parametrize("n", [1, 2, 6])
+def test_mask_pattern_names_each_triangle(n):
+    from attention.ops import future_mask, mask_pattern
+
+    ones = torch.ones(n, n, dtype=torch.bool)
+    assert mask_pattern(future_mask(n)) == ("above" if n > 1 else "none")
+    assert mask_pattern(None) == mask_pattern(torch.zeros(n, n, dtype=torch.bool)) == "none"
+    assert mask_pattern(torch.triu(ones)) == "diagonal"
+    if n > 1:
+        assert mask_pattern(torch.tril(ones, -1)) == "below"
+        odd = torch.zeros(n, n, dtype=torch.bool)
+        odd[0, 0] = True
+        odd[-1, -1] = True
+        assert mask_pattern(odd) is None

@@ -24,8 +24,9 @@ from typing import Any
 
 import torch
 
-from attention import GPT2_SMALL, Trace
-from attention.trainable import V2_TO_V1_WAYS, v1_from_v2_weights
+from attention import GPT2_SMALL, Trace, normalise
+from attention.ops import MASK_PATTERNS, mask_pattern
+from attention.trainable import V2_TO_V1_WAYS, transfer_gap
 
 from .answers import Parsed, Unparsed, format_number, format_shape, parse_choice, parse_number, parse_shape
 
@@ -311,14 +312,13 @@ def _trainable_weight(live: Live) -> Answer:
     trace, fields = live.result, _trainable_fields(live)
     scores = trace["masked_scores"] if "masked_scores" in trace else trace["scores"]
     return Answer(_f(_applied(trace)[0]), fields,
-                  {"unscaled": _f(torch.softmax(scores, dim=-1)[0]), "score": _f(trace["scaled_scores"][0])})
+                  {"unscaled": _f(normalise(scores, "softmax")[0]), "score": _f(trace["scaled_scores"][0])})
 
 
 def _exercise_3_1(live: Live) -> Answer | Unavailable:
     v2 = live.result.v2_module
     if v2.W_query.bias is not None:
         return Unavailable("bias")
-    target = live.result.v2["context"]
     fields = {"d_in": v2.d_in, "d_out": v2.d_out, "answer": ", ".join(f"{r} → weight.T" for r in ROLES)}
 
     def check(ways: Any) -> Verdict | Unparsed:
@@ -328,8 +328,7 @@ def _exercise_3_1(live: Live) -> Answer | Unavailable:
             if ways[role] == "as_is" and v2.d_in != v2.d_out:
                 return Verdict(False, "shape", {**fields, "role": role, "shape": (v2.d_out, v2.d_in),
                                                 "expected": (v2.d_in, v2.d_out)})
-        with torch.no_grad():
-            diff = _f((v1_from_v2_weights(v2, dict(ways))(live.inputs) - target).abs().max())
+        diff = transfer_gap(v2, dict(ways), live.inputs)
         words = {**fields, "diff": f"{diff:.3g}"}
         if diff <= AGREE:
             return Verdict(True, "correct", words)
@@ -349,17 +348,14 @@ def _v2_weight_shape(live: Live) -> Answer:
 
 
 def _hidden_cells(live: Live) -> Answer | Unavailable:
-    mask, n = live.result.hidden_cells(), len(live.labels)
-    ones = torch.ones(n, n, dtype=torch.bool)
-    patterns = {"above": torch.triu(ones, 1), "diagonal": torch.triu(ones), "below": torch.tril(ones, -1)}
-    if mask is None or not bool(mask.any()):
-        value, mistakes = "none", {"mask_off": "above"}
+    value = mask_pattern(live.result.hidden_cells())
+    if value is None:
+        return Unavailable("pattern")
+    if value == "none":
+        mistakes = {"mask_off": "above"}
     else:
-        value = next((name for name, p in patterns.items() if torch.equal(mask, p)), None)
-        if value is None:
-            return Unavailable("pattern")
         mistakes = {"diagonal": "diagonal", "below": "below", "none": "none"}
-    return Answer(value, {"n": n}, mistakes, ("above", "diagonal", "below", "none"))
+    return Answer(value, {"n": len(live.labels)}, mistakes, MASK_PATTERNS)
 
 
 def _masked_weight(live: Live) -> Answer | Unavailable:
