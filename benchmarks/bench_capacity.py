@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import statistics
 import sys
@@ -61,6 +62,10 @@ class Measurement:
 
     @property
     def rate(self) -> float:
+        """Edits per second; NaN when any edit failed, since a session stops at its first failure and the
+        wall time then ends early, which would overstate the rate."""
+        if self.failed:
+            return math.nan
         return self.edits / self.wall if self.wall else 0.0
 
     @property
@@ -225,14 +230,16 @@ def per_session_mb(ms: list[Measurement], sessions: int) -> float:
 
 
 def row(n: int, runs: list[Measurement], base: float) -> str:
-    rate = statistics.median(m.rate for m in runs)
+    rates = [m.rate for m in runs if not m.failed]
+    rate = statistics.median(rates) if rates else math.nan  # a run with failed edits earns no rate
     lat = sorted(x for m in runs for x in m.latencies)
     server_ms = statistics.median(1000 * m.cpu["replicas"] / max(m.edits, 1) for m in runs)
     busy = " / ".join(f"{m.cpu['replicas'] / m.wall:.2f} + {m.cpu['haproxy'] / m.wall:.2f} + "
                       f"{m.cpu['load generator'] / m.wall:.2f} = {m.cores_busy:.2f}" for m in runs)
     spread = " / ".join("+".join(map(str, m.sessions_per_replica)) for m in runs)
     others = " / ".join(f"{m.others:.2f}" for m in runs)
-    ceiling = statistics.median(m.rate * (os.cpu_count() or 1) / m.cores_busy for m in runs if m.cores_busy)
+    ceiling = statistics.median([m.rate * (os.cpu_count() or 1) / m.cores_busy for m in runs
+                                 if m.cores_busy and not m.failed] or [math.nan])
     latency = f"{statistics.median(lat):.2f} / {percentile(lat, 0.95):.2f}" if lat else "–"
     return (f"| {n} | {spread} | {', '.join(f'{m.rate:.1f}' for m in runs)} | **{rate:.1f}** | {rate / base:.2f} "
             f"| {latency} | {server_ms:.0f} | {busy} | {others} | {ceiling:.0f} | {sum(m.failed for m in runs)} |")
@@ -244,7 +251,8 @@ def table(ms: list[Measurement], sessions: int, edits: int) -> list[str]:
              "| edit latency median / p95 (s) | server CPU per edit (ms) "
              "| cores busy: replicas + HAProxy + load generator | other jobs' cores | ceiling on all cores (edits/s) "
              "| failed edits |", "|---:|---|---|---:|---:|---:|---:|---|---|---:|---:|"]
-    base = statistics.median(m.rate for m in ms if m.replicas == 1) if any(m.replicas == 1 for m in ms) else 0
+    ones = [m.rate for m in ms if m.replicas == 1 and not m.failed]
+    base = statistics.median(ones) if ones else 0
     for n in sorted({m.replicas for m in ms}):
         lines.append(row(n, [m for m in ms if m.replicas == n], base or float("nan")))
     impossible = [round(m.cores_busy, 2) for m in ms if m.cores_busy > cores * 1.05]
