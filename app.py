@@ -12,15 +12,15 @@ import streamlit as st
 from ui.check import nav_title, page_complete
 from ui.content import app_text
 from ui.frame import run_page
-from ui.heap import freeze_import_heap
 from ui.link import choose_language_once, lecture_requested, load_link_once, write_link
 from ui.pages import PAGES, PageInfo, group_title
+from ui.process import prepare_process
 from ui.reconnect import rerun_after_reconnect
 from ui.sidebar import input_panel
 from ui.state import get_matrix, language, lecture_mode, set_current_page
 from ui.style import apply_style
 
-freeze_import_heap()  # once per process: keeps the after-run GC from walking torch's heap
+prepare_process()  # once per process: one PyTorch thread per run, and a frozen import heap (ui/process.py)
 choose_language_once()  # ?lang=, else the browser's locale; then the sidebar's selector decides
 # A lecture starts with the sidebar collapsed: the main area gets the whole projector.
 st.set_page_config(page_title=app_text("page_title"), page_icon="🔦", layout="wide",
