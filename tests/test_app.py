@@ -309,3 +309,25 @@ def test_every_normalisation_has_a_name_on_screen():
 
     names = [normalisation_name(m) for m in NORMALISATIONS]
     assert all(names) and len(set(names)) == len(NORMALISATIONS)
+
+
+SOURCE_PAGES = [p.page_id for p in PAGES
+                if "show_source(" in (Path(__file__).resolve().parents[1] / p.file).read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("page_id", SOURCE_PAGES)
+def test_the_code_that_ran_is_drawn_once_its_section_is_opened(page_id):
+    # A folded section draws nothing while closed (the browser then rebuilds nothing on an edit),
+    # and the package's own source once the learner opens it.
+    from ui.state import fold_key
+
+    def listings(at: AppTest) -> list[str]:
+        return [c.value for c in at.code if c.language == "python" and ("def " in c.value or "class " in c.value)]
+
+    at = open_at(page_id)
+    assert listings(at) == []
+    at.session_state[fold_key("source")] = True
+    at.run()
+    assert not at.exception
+    shown = listings(at)
+    assert shown, "opening 'The code that ran' shows no source"

@@ -6,11 +6,13 @@ copies), three heatmaps a rerun add ~100 ms, more than the minimal app's whole r
 trip. The tests validate every spec against Altair's bundled Vega-Lite schema instead,
 once, so the rules are still checked.
 
-The data travels in named ``datasets`` and the spec itself depends only on the shape,
-the labels and the kind of chart, never on the values. Streamlit sends named datasets
-beside the spec, and when the spec of a chart is unchanged the browser swaps the data
-into the chart already drawn instead of compiling and drawing a new one. So a new seed
-or an edited cell costs a data update per chart, not a new chart.
+The data travels in named ``datasets`` and the spec itself depends only on the kind of
+chart, its titles and its size class, never on the values or the labels: the axes are
+sorted by a position column (``i``, ``j``) of the data, not by a list of labels. Streamlit
+sends named datasets beside the spec, and when the spec of a chart is unchanged the browser
+swaps the data into the chart already drawn instead of compiling and drawing a new one. So a
+new seed, an edited cell, a renamed token or another d_out costs a data update per chart,
+not a new chart.
 
 Heatmaps write the value in each cell when there are few enough cells to
 read, name the query and key tokens in the tooltip, draw weights on a colour
@@ -90,6 +92,8 @@ def heatmap_data(
         {
             "row": np.asarray(rows, dtype=object)[ii.ravel()],
             "col": np.asarray(cols, dtype=object)[jj.ravel()],
+            "i": ii.ravel(),  # positions: the axes are sorted by them, so the spec never lists the labels
+            "j": jj.ravel(),
             "value": shown.ravel(),
             "masked": hidden.ravel(),
         }
@@ -192,9 +196,9 @@ def _cell_records(data: HeatmapData, kind: str) -> list[dict]:
     else:
         finite = df["value"].dropna()
         strong = df["value"].abs() > 0.6 * (float(finite.abs().max()) if len(finite) else 1.0)
-    cells = zip(df["row"], df["col"], df["value"], df["masked"], df["label"], strong, strict=True)
-    return [{"row": r, "col": c, "value": None if m else float(v), "masked": bool(m), "label": lab,
-             "strong": bool(s and not m)} for r, c, v, m, lab, s in cells]
+    cells = zip(df["row"], df["col"], df["i"], df["j"], df["value"], df["masked"], df["label"], strong, strict=True)
+    return [{"row": r, "col": c, "i": int(i), "j": int(j), "value": None if m else float(v), "masked": bool(m),
+             "label": lab, "strong": bool(s and not m)} for r, c, i, j, v, m, lab, s in cells]
 
 
 def _cell_size(data: HeatmapData, show_values: bool, width: int | None, lecture: bool = False) -> dict:
@@ -210,9 +214,9 @@ def _cell_size(data: HeatmapData, show_values: bool, width: int | None, lecture:
 def _axes(data: HeatmapData, row_title: str, col_title: str) -> dict:
     label_angle = 0 if len(data.col_order) <= 8 else -45
     return {
-        "x": {"field": "col", "type": "nominal", "sort": data.col_order, "title": col_title,
+        "x": {"field": "col", "type": "nominal", "sort": {"field": "j", "op": "min"}, "title": col_title,
               "axis": {"labelAngle": label_angle, "labelLimit": 90, "labelOverlap": True}},
-        "y": {"field": "row", "type": "nominal", "sort": data.row_order, "title": row_title,
+        "y": {"field": "row", "type": "nominal", "sort": {"field": "i", "op": "min"}, "title": row_title,
               "axis": {"labelLimit": 90, "labelOverlap": True}},
         "tooltip": [
             {"field": "row", "type": "nominal", "title": row_title},
@@ -294,7 +298,8 @@ def head_grid(
 def bars(values: Sequence[float], labels: Sequence[str], *, title: str = "", value_title: str | None = None,
          domain: tuple[float, float] | None = None, lecture: bool = False) -> dict:
     """A labelled bar per token (e.g. one query's weights, or each token's influence)."""
-    records = [{"token": t, "value": float(v), "label": f"{float(v):.4f}"} for t, v in zip(labels, values, strict=True)]
+    records = [{"token": t, "i": i, "value": float(v), "label": f"{float(v):.4f}"}
+               for i, (t, v) in enumerate(zip(labels, values, strict=True))]
     value_title = value_title or app_text("axis_value")
     y: dict = {"field": "value", "type": "quantitative", "title": value_title}
     if domain:
@@ -306,7 +311,8 @@ def bars(values: Sequence[float], labels: Sequence[str], *, title: str = "", val
         "data": {"name": "bars"},
         "height": 320 if lecture else 220,
         "encoding": {
-            "x": {"field": "token", "type": "nominal", "sort": list(labels), "title": app_text("axis_token"),
+            "x": {"field": "token", "type": "nominal", "sort": {"field": "i", "op": "min"},
+                  "title": app_text("axis_token"),
                   "axis": {"labelAngle": -45}},
             "y": y,
             "tooltip": [{"field": "token", "type": "nominal"}, {"field": "label", "type": "nominal",

@@ -6,8 +6,10 @@ and draw them; they compute nothing but the chart data.
 
 from __future__ import annotations
 
+import functools
 import inspect
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
@@ -112,17 +114,44 @@ def show_comparisons(trace: Trace, tol: float = 1e-5) -> None:
         st.markdown(app_text("comparison_agree", **words) if c.agrees(tol) else app_text("comparison_differ", **words))
 
 
+@contextmanager
+def folded(label: str, what: str, *, expanded: bool = False) -> Iterator[bool]:
+    """An expander whose contents are drawn only while it is open (Streamlit's lazy expander).
+
+    Yields whether to draw. A closed section costs the browser nothing on a rerun: a code
+    listing is hundreds of highlighted spans that React would otherwise rebuild on every edit.
+    Opening it reruns the page (or only the page's fragment) and draws the contents. ``what``
+    names the section, so it stays open across reruns, steps and languages.
+    """
+    box = st.expander(label, expanded=expanded, key=state.fold_key(what), on_change="rerun")
+    if box.open:
+        with box:
+            yield True
+    else:
+        yield False
+
+
 def show_source(*objects: object) -> None:
     """The package's own source for the step on screen (what ran is what is shown)."""
-    with st.expander(app_text("code_that_ran")):
+    with folded(app_text("code_that_ran"), "source") as shown:
+        if not shown:
+            return
         st.caption(app_text("code_new_marker"))
         for obj in objects:
-            try:
-                source = inspect.getsource(obj)  # type: ignore[arg-type]
-            except (OSError, TypeError):
+            source = _source(obj)
+            if source is None:
                 continue
             st.caption(f"`{getattr(obj, '__module__', '')}.{getattr(obj, '__qualname__', '')}`")
             st.code(source, language="python")
+
+
+@functools.lru_cache(maxsize=256)
+def _source(obj: object) -> str | None:
+    """An object's source, read once per process (the package does not change while it runs)."""
+    try:
+        return inspect.getsource(obj)  # type: ignore[arg-type]
+    except (OSError, TypeError):
+        return None
 
 
 WEIGHT_LIKE = ("weights", "mask", "keep")  # steps drawn on the fixed [0, 1] scale
@@ -166,5 +195,6 @@ def show_step_code(trace: Trace, name: str) -> None:
         return
     st.caption(app_text("step_code", function=code.qualname))
     st.code(code.snippet(), language="python", wrap_lines=True)
-    with st.expander(app_text("code_that_ran")):
-        st.code(code.marked(app_text("code_step_marker")), language="python", line_numbers=True)
+    with folded(app_text("code_that_ran"), "step_source") as shown:
+        if shown:
+            st.code(code.marked(app_text("code_step_marker")), language="python", line_numbers=True)

@@ -18,11 +18,13 @@ app.py instead (which resolves the URL as usual) and stops.
 
 from __future__ import annotations
 
+import functools
 import logging
-import runpy
+import os
 import threading
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
+from types import CodeType
 
 import streamlit as st
 
@@ -47,6 +49,19 @@ def ensure_frame() -> None:
     st.stop()
 
 
+@functools.lru_cache(maxsize=64)
+def _compiled(path: str, mtime_ns: int) -> CodeType:
+    """A page script's code, compiled once per version of the file (not on every run, as runpy does)."""
+    with open(path, encoding="utf-8") as f:
+        return compile(f.read(), path, "exec")
+
+
+def run_script(path: str) -> None:
+    """Run a page script as ``__main__`` in a namespace of its own, like ``runpy.run_path``."""
+    code = _compiled(path, os.stat(path).st_mtime_ns)
+    exec(code, {"__name__": "__main__", "__file__": path, "__builtins__": __builtins__})
+
+
 class PageEnded(Exception):
     """Raised by ``Page.end()``: the page has drawn all it has for now (not an error)."""
 
@@ -57,7 +72,7 @@ def run_page(file: str, frame: Hashable, frame_now: Callable[[], Hashable], on_f
     """Run the page script ``file``; ``frame`` is what the frame showed when it was drawn."""
     try:
         with frame_active():
-            runpy.run_path(file, run_name="__main__")
+            run_script(file)
     except PageEnded:
         pass
     except Exception:  # the last line of defence: a learner never sees a traceback

@@ -10,6 +10,7 @@ computed inside the call (``trace.add("query", x_q @ W, ...)``).
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import textwrap
 from dataclasses import dataclass
@@ -42,6 +43,12 @@ def excerpt(where: Where | None, step: str = "") -> CodeExcerpt | None:
     """The source of the function that recorded a step, with the lines that computed it."""
     if where is None:
         return None
+    return _excerpt(where, step)
+
+
+@functools.lru_cache(maxsize=512)
+def _excerpt(where: Where, step: str) -> CodeExcerpt | None:
+    """:func:`excerpt`, worked out once per place and step (the package's source does not change)."""
     try:
         raw, first = inspect.getsourcelines(where.code)
     except (OSError, TypeError):

@@ -112,6 +112,13 @@ class Key:
     # Never part of controls(), so a shared link carries no answers.
     CHECKS = "_checks"
     CHECK_WIDGET_PREFIX = "check:"  # answer widgets: check:<page>:<question>[:<part>]
+    # Folded sections (ui/draw.py folded): fold:<what>, open or closed; their contents are drawn only while open.
+    FOLD_PREFIX = "fold:"
+
+
+def fold_key(what: str) -> str:
+    """The widget key of a folded section (an expander that draws its contents only while open)."""
+    return f"{Key.FOLD_PREFIX}{what}"
 
 
 def value(key: str, default: Any = None) -> Any:
