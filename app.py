@@ -13,6 +13,7 @@ from ui.check import nav_title, page_complete
 from ui.content import app_text
 from ui.frame import run_page
 from ui.link import choose_language_once, lecture_requested, load_link_once, write_link
+from ui.page import draw_header
 from ui.pages import PAGES, PageInfo, group_title
 from ui.process import prepare_process
 from ui.reconnect import rerun_after_reconnect
@@ -47,6 +48,8 @@ def frame_view() -> tuple:
     return get_matrix(), language(), lecture_mode(), tuple(page_complete(p.page_id) for p in PAGES)
 
 
-# The page runs as a fragment: its own controls rerun it alone (ui/frame.py).
+# The header (title, explanation, formula) is drawn here, outside the page's fragment, and the page
+# runs as a fragment: its own controls rerun it alone (ui/frame.py).
+draw_header(shown.page_id)
 run_page(shown.file, frame_view(), frame_view,
          on_failure=lambda: st.error(app_text("page_failed")), after=write_link)

@@ -83,6 +83,24 @@ def test_the_spec_does_not_depend_on_the_values(kind, n):
     assert spec_without_data(bars_a) == spec_without_data(bars_b)
 
 
+def test_the_spec_does_not_depend_on_the_labels_or_a_width_that_still_shows_values():
+    """Renamed tokens, or d_out / d_model from 2 to 12, change only the datasets too: the axes are
+    sorted by position columns, and short labels stay upright in cells wide enough for values."""
+    rng = np.random.default_rng(0)
+    specs = [valid(charts.heatmap(rng.random((6, d)), tokens, [f"d{j}" for j in range(d)], kind="values", title="t"))
+             for d, tokens in ((2, list("abcdef")), (8, ["Your", "journey", "starts", "with", "one", "step"]),
+                               (12, [f"x{i}" for i in range(6)]))]
+    assert spec_without_data(specs[0]) == spec_without_data(specs[1]) == spec_without_data(specs[2])
+    cells = specs[1]["datasets"]["cells"]  # the order the axes show comes from the data
+    assert [c["col"] for c in cells if c["i"] == 0] == [f"d{j}" for j in range(8)]
+    assert [c["row"] for c in cells if c["j"] == 0] == ["Your", "journey", "starts", "with", "one", "step"]
+    bars = [valid(charts.bars(rng.random(n), [f"t{i}" for i in range(n)])) for n in (3, 6)]
+    assert spec_without_data(bars[0]) == spec_without_data(bars[1])
+    long_tokens = [f"token{j}" for j in range(12)]  # long labels across 12 columns still slant
+    slanted = valid(charts.heatmap(rng.random((6, 12)), list("abcdef"), long_tokens, kind="values"))
+    assert slanted["encoding"]["x"]["axis"]["labelAngle"] == -45
+
+
 def test_large_matrices_are_averaged_and_say_so():
     big = np.random.default_rng(0).random((1024, 1024))
     labels = [f"t{i}" for i in range(1024)]

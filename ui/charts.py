@@ -166,7 +166,7 @@ def heatmap(
         "datasets": {dataset: _cell_records(data, kind)},
         "data": {"name": dataset},
         **_cell_size(data, show_values, width, lecture),
-        "encoding": _axes(data, row_title or app_text("axis_query"), col_title or app_text("axis_key")),
+        "encoding": _axes(data, row_title or app_text("axis_query"), col_title or app_text("axis_key"), show_values),
         "layer": _layers(data, scale, kind, show_values),
     }
     if params:
@@ -211,8 +211,11 @@ def _cell_size(data: HeatmapData, show_values: bool, width: int | None, lecture:
             "height": {"step": max(4, min(30, target // max(len(data.row_order), 1)))}}
 
 
-def _axes(data: HeatmapData, row_title: str, col_title: str) -> dict:
-    label_angle = 0 if len(data.col_order) <= 8 else -45
+def _axes(data: HeatmapData, row_title: str, col_title: str, show_values: bool) -> dict:
+    # Upright labels while they fit: few columns, or short ones ("d12") in cells wide enough for values.
+    # Counting columns alone would change the spec, and redraw the chart, when d_model goes from 8 to 12.
+    fits = len(data.col_order) <= 8 or (show_values and max(map(len, data.col_order), default=0) <= 4)
+    label_angle = 0 if fits else -45
     return {
         "x": {"field": "col", "type": "nominal", "sort": {"field": "j", "op": "min"}, "title": col_title,
               "axis": {"labelAngle": label_angle, "labelLimit": 90, "labelOverlap": True}},

@@ -245,28 +245,38 @@ def _traces_of(result: Any) -> list[tuple[str, Trace]]:
     return []
 
 
-def start_page(page_id: str) -> Page:
-    """Title, explanation and formula from the page's content file; returns the page's controller.
+def draw_header(page_id: str) -> None:
+    """Title, explanation and formula from the page's content file.
 
-    In lecture mode the explanation is the page's one-line idea, the full text one click away.
+    app.py draws it outside the page's fragment: it changes only with the page, the language and
+    lecture mode (each a whole-app rerun), so a page control does not make the browser rebuild it
+    (the formula alone is a couple of hundred KaTeX nodes). In lecture mode the explanation is the
+    page's one-line idea, the full text one click away.
+    """
+    text = page_text(page_id)
+    st.title(text.title)
+    if state.lecture_mode() and text.idea:
+        st.markdown(f"**{text.idea}**")
+        with st.expander(app_text("full_explanation")):
+            _explanation(text)
+    else:
+        _explanation(text)
+
+
+def start_page(page_id: str) -> Page:
+    """The page's controller, with its flash message and step-through toggle (the header is app.py's).
+
     A page inside the walkthrough shows its title small and no explanation: the walkthrough's
     speaker note says what the step is about.
     """
     ensure_frame()
     walking = state.walk_active() is not None  # the current page stays the walkthrough (set by app.py)
     text = page_text(page_id)
-    st.subheader(text.title) if walking else st.title(text.title)
+    if walking:
+        st.subheader(text.title)
     flashed = state.take_flash("page")
     if flashed:
         getattr(st, flashed[0])(flashed[1])
-    if walking:
-        pass
-    elif state.lecture_mode() and text.idea:
-        st.markdown(f"**{text.idea}**")
-        with st.expander(app_text("full_explanation")):
-            _explanation(text)
-    else:
-        _explanation(text)
     stage = None
     if text.steps:
         if state.walk_active() is None:
