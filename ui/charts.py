@@ -29,7 +29,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from .content import app_text
 
@@ -42,7 +41,8 @@ MASKED_COLOUR = "#cfcfcf"
 
 @dataclass(frozen=True)
 class HeatmapData:
-    frame: pd.DataFrame
+    values: np.ndarray  # (rows, cols) what each cell shows; NaN where hidden
+    hidden: np.ndarray  # (rows, cols) bool: masked cells
     row_order: list[str]
     col_order: list[str]
     block: tuple[int, int]  # (1, 1) unless the matrix was aggregated
@@ -50,6 +50,10 @@ class HeatmapData:
     @property
     def aggregated(self) -> bool:
         return self.block != (1, 1)
+
+    @property
+    def cells(self) -> int:
+        return self.values.size
 
 
 def _block_mean(values: np.ndarray, rows: int, cols: int) -> np.ndarray:
@@ -71,7 +75,7 @@ def heatmap_data(
     masked: np.ndarray | None = None,
     max_side: int = MAX_SIDE,
 ) -> HeatmapData:
-    """Long-form data for a heatmap; masked cells carry NaN values and masked=True."""
+    """What a heatmap shows: the values (block means when too large to draw), hidden cells NaN."""
     values = np.asarray(values, dtype=float)
     if values.ndim != 2:
         raise ValueError(f"a heatmap needs a 2-D matrix, got shape {values.shape}")
@@ -87,19 +91,7 @@ def heatmap_data(
         rows = [f"{row_labels[i]}…" if block[0] > 1 else row_labels[i] for i in range(0, h, block[0])]
         cols = [f"{col_labels[j]}…" if block[1] > 1 else col_labels[j] for j in range(0, w, block[1])]
         hidden = np.isnan(shown)
-    ii, jj = np.meshgrid(np.arange(shown.shape[0]), np.arange(shown.shape[1]), indexing="ij")
-    frame = pd.DataFrame(
-        {
-            "row": np.asarray(rows, dtype=object)[ii.ravel()],
-            "col": np.asarray(cols, dtype=object)[jj.ravel()],
-            "i": ii.ravel(),  # positions: the axes are sorted by them, so the spec never lists the labels
-            "j": jj.ravel(),
-            "value": shown.ravel(),
-            "masked": hidden.ravel(),
-        }
-    )
-    frame["label"] = np.where(frame["masked"], app_text("cell_masked"), frame["value"].map(lambda v: f"{v:.4f}"))
-    return HeatmapData(frame, rows, cols, block)
+    return HeatmapData(shown, hidden, rows, cols, block)
 
 
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
@@ -153,7 +145,7 @@ def heatmap(
     if data.aggregated:
         title = app_text("chart_averaged", title=title, rows=data.block[0], cols=data.block[1])
     if show_values is None:
-        show_values = len(data.frame) <= MAX_CELLS_WITH_TEXT
+        show_values = data.cells <= MAX_CELLS_WITH_TEXT
     # Everything that depends on the values lives in the data, never in the spec: a new
     # seed or an edited cell then changes only the dataset, and the browser updates the
     # drawn chart in place instead of compiling a new one (see module docstring).
@@ -189,16 +181,26 @@ def _colour_scale(kind: str, aggregated: bool, dataset: str) -> tuple[dict, list
 
 
 def _cell_records(data: HeatmapData, kind: str) -> list[dict]:
-    """One record per cell; "strong" cells (dark colour) get white text."""
-    df = data.frame
+    """One record per cell, row by row; "strong" cells (dark colour) get white text.
+
+    Plain lists, no DataFrame: this runs for every chart on every rerun, and building a pandas
+    frame per chart cost more than the page's whole computation.
+    """
+    values, hidden = data.values, data.hidden
+    magnitude = np.abs(np.nan_to_num(values, nan=0.0))
     if kind == "weights" and not data.aggregated:
-        strong = df["value"].abs() >= 0.55
+        strong = magnitude >= 0.55
     else:
-        finite = df["value"].dropna()
-        strong = df["value"].abs() > 0.6 * (float(finite.abs().max()) if len(finite) else 1.0)
-    cells = zip(df["row"], df["col"], df["i"], df["j"], df["value"], df["masked"], df["label"], strong, strict=True)
-    return [{"row": r, "col": c, "i": int(i), "j": int(j), "value": None if m else float(v), "masked": bool(m),
-             "label": lab, "strong": bool(s and not m)} for r, c, i, j, v, m, lab, s in cells]
+        finite = np.abs(values[~np.isnan(values)])
+        strong = magnitude > 0.6 * (float(finite.max()) if finite.size else 1.0)
+    masked_word = app_text("cell_masked")
+    records = []
+    for i, row in enumerate(data.row_order):
+        for j, col in enumerate(data.col_order):
+            m, v = bool(hidden[i, j]), float(values[i, j])
+            records.append({"row": row, "col": col, "i": i, "j": j, "value": None if m else v, "masked": m,
+                            "label": masked_word if m else f"{v:.4f}", "strong": bool(strong[i, j]) and not m})
+    return records
 
 
 def _cell_size(data: HeatmapData, show_values: bool, width: int | None, lecture: bool = False) -> dict:
@@ -231,7 +233,7 @@ def _axes(data: HeatmapData, row_title: str, col_title: str, show_values: bool) 
 
 def _layers(data: HeatmapData, scale: dict, kind: str, show_values: bool) -> list[dict]:
     """Coloured cells, hatching on hidden cells, and the values written in the cells."""
-    n_cells = len(data.frame)
+    n_cells = data.cells
     layers: list[dict] = [{
         "mark": {"type": "rect", "stroke": "white", "strokeWidth": 0.5 if n_cells <= 4096 else 0},
         "encoding": {"color": {
@@ -240,7 +242,7 @@ def _layers(data: HeatmapData, scale: dict, kind: str, show_values: bool) -> lis
             "legend": {"orient": "right"},
         }},
     }]
-    if bool(data.frame["masked"].any()) and n_cells <= 4096 and not show_values:
+    if bool(data.hidden.any()) and n_cells <= 4096 and not show_values:
         # A diagonal stroke marks hidden cells, so grey never reads as "weight 0".
         layers.append({"transform": [{"filter": "datum.masked"}],
                        "mark": {"type": "text", "text": "╱", "fontSize": 18, "color": "#8a8a8a"}})

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import streamlit as st
 import torch
 
@@ -31,8 +32,13 @@ __all__ = [
 
 
 def show_chart(spec: dict, width: str = "content") -> None:
-    """Draw a Vega-Lite spec from ui.charts."""
-    st.vega_lite_chart(spec=spec, width=width)
+    """Draw a Vega-Lite spec from ui.charts.
+
+    Its named datasets (lists of records) go to Streamlit as Arrow tables, which it sends as they
+    are; a list of records would go through a pandas DataFrame first, on every chart of every rerun.
+    """
+    datasets = {name: pa.Table.from_pylist(rows) for name, rows in spec.get("datasets", {}).items()}
+    st.vega_lite_chart(spec={**spec, "datasets": datasets} if datasets else spec, width=width)
 
 
 def _numpy(t: torch.Tensor | None) -> np.ndarray | None:
