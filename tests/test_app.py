@@ -331,3 +331,32 @@ def test_the_code_that_ran_is_drawn_once_its_section_is_opened(page_id):
     assert not at.exception
     shown = listings(at)
     assert shown, "opening 'The code that ran' shows no source"
+
+
+def test_the_presets_panel_draws_only_when_opened_and_loads_reset_and_random_presets():
+    from ui.state import Key, fold_key
+
+    at = open_page("all-queries")
+    assert not [s for s in at.sidebar.selectbox if s.key == Key.PRESET]  # folded: nothing drawn
+    at.session_state[fold_key("presets")] = True
+    at.run()
+    at.sidebar.selectbox(key=Key.PRESET).set_value("random").run()
+    at.sidebar.number_input(key=Key.RAND_TOKENS).set_value(4).run()
+    at.sidebar.number_input(key=Key.RAND_DIM).set_value(2).run()
+    at.sidebar.button(key="load_preset").click().run()
+    assert not at.exception
+    assert (at.session_state[Key.MATRIX].num_tokens, at.session_state[Key.MATRIX].dim) == (4, 2)
+    assert any("Random" in s.value or "random" in s.value for s in at.sidebar.success)
+    at.sidebar.button(key="reset_matrix").click().run()
+    assert at.session_state[Key.MATRIX] == book_matrix()
+
+
+def test_the_share_panel_offers_download_and_upload_once_opened():
+    from ui.state import fold_key
+
+    at = open_page("all-queries")
+    assert at.sidebar.get("file_uploader") == [] and at.sidebar.get("download_button") == []  # folded
+    at.session_state[fold_key("share")] = True
+    at.run()
+    assert not at.exception
+    assert len(at.sidebar.get("file_uploader")) == 1 and len(at.sidebar.get("download_button")) == 1

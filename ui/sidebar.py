@@ -6,6 +6,7 @@ import streamlit as st
 
 from . import state
 from .content import app_text
+from .draw import folded
 from .i18n import LANGUAGES, explain
 from .matrix import PRESETS, InputError, InputMatrix, book_matrix, from_csv_text, near_duplicate_matrix, random_matrix
 from .settings import Limits, limits
@@ -73,7 +74,9 @@ def _matrix_editor(matrix: InputMatrix, lim: Limits) -> None:
 
 
 def _presets(lim: Limits) -> None:
-    with st.expander(app_text("presets_heading")):
+    with folded(app_text("presets_heading"), "presets") as shown:  # drawn only while open: a cell edit
+        if not shown:                                              # reruns the sidebar too
+            return
         # options named now, in this run's language (a format function runs again after the run in tests)
         names = {preset: _preset_name(preset) for preset in PRESETS}
         st.selectbox(app_text("preset"), list(PRESETS), format_func=names.__getitem__, key=Key.PRESET)
@@ -87,7 +90,9 @@ def _presets(lim: Limits) -> None:
 
 
 def _share_and_files(matrix: InputMatrix, lim: Limits) -> None:
-    with st.expander(app_text("share_heading")):
+    with folded(app_text("share_heading"), "share") as shown:
+        if not shown:
+            return
         st.caption(app_text("share_caption"))
         if state.share_note():
             st.caption(state.share_note())

@@ -131,3 +131,17 @@ def test_an_edit_is_kept_when_switching_pages(page, app_server):
     page.wait_for_selector("h1")
     wait_idle(page)
     assert "stride" not in chart_texts(page)
+
+
+def test_a_folded_section_draws_its_contents_when_opened_and_keeps_them_across_a_control_change(page, app_server):
+    open_page(page, app_server, "causal-class")
+    assert not any("class CausalAttention" in t for t in code_texts(page))  # folded: not even in the DOM
+    page.get_by_text("The code that ran").first.click()
+    wait_text(page, "class CausalAttention")
+    d_out = page.locator('[data-testid="stMain"] input[aria-label="d_out"]').first
+    d_out.fill("3")
+    d_out.press("Enter")
+    wait_idle(page)
+    assert any("class CausalAttention" in t for t in code_texts(page))  # still open after the page reran
+    page.get_by_text("Presets and reset").first.click()  # the sidebar's folded panels open the same way
+    page.get_by_role("button", name="Load preset").wait_for(timeout=10_000)
