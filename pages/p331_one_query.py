@@ -4,7 +4,7 @@ from attention import NORMALISATIONS, simple_attention_for_query, softmax_stabil
 from attention.core import attend, attend_one_query
 from attention.ops import normalise, softmax_naive
 from ui.content import app_text
-from ui.draw import show_comparisons, show_source, show_tensor, show_vector
+from ui.draw import folded, show_comparisons, show_source, show_tensor, show_vector
 from ui.page import normalisation_name, start_page
 
 page = start_page("one-query")
@@ -42,10 +42,11 @@ st.subheader(page.text("context_heading", q=q + 1))
 show_tensor(trace, "context")
 show_comparisons(trace)
 
-with st.expander(page.text("stability_heading")):
-    st.markdown(page.text("stability_body"))
-    st.dataframe([{k: (str(v.tolist()) if hasattr(v, "tolist") else v) for k, v in r.items()}
-                  for r in softmax_stability_demo()], hide_index=True, width="stretch")
+with folded(page.text("stability_heading"), "stability") as shown:
+    if shown:
+        st.markdown(page.text("stability_body"))
+        st.dataframe([{k: (str(v.tolist()) if hasattr(v, "tolist") else v) for k, v in r.items()}
+                      for r in softmax_stability_demo()], hide_index=True, width="stretch")
 
 show_source(simple_attention_for_query, attend_one_query, attend, normalise, softmax_naive)
 page.check_yourself(trace, query=q)

@@ -38,9 +38,9 @@ info = page.compute(lambda: text_to_attention(sentences, d_model=d_model, num_he
 page.step_through(info, labels=info.query_tokens, key_labels=info.key_tokens)
 trace = info.trace
 st.subheader(page.text("tokens_heading"))
-st.dataframe([{page.text("col_sentence"): i + 1, page.text("col_tokens"): " | ".join(t),
-               page.text("col_ids"): str(trace["ids"][i].tolist())}
-              for i, t in enumerate(info.tokens)], hide_index=True, width="stretch")
+st.table([{page.text("col_sentence"): i + 1, page.text("col_tokens"): " | ".join(t),
+           page.text("col_ids"): str(trace["ids"][i].tolist())}
+          for i, t in enumerate(info.tokens)], hide_index=True, width="stretch")
 st.caption(page.text("vocabulary", count=len(info.vocab),
                      entries=", ".join(f"{w}={i}" for w, i in list(info.vocab.items())[:40])))
 rows = [f"{i + 1}" for i in range(trace["ids"].shape[0])]

@@ -25,7 +25,8 @@ def open_page(page_id: str, **state) -> AppTest:
 
 def shown_text(at: AppTest) -> str:
     parts = [c.value for c in at.code] + [m.value for m in at.markdown] + [str(e.value) for e in at.error]
-    parts += [str(df.value) for df in at.dataframe] + [str(m.value) for m in at.metric]
+    parts += [str(df.value) for df in at.dataframe] + [str(t.value) for t in at.table]
+    parts += [str(m.value) for m in at.metric]
     return "\n".join(parts)
 
 
@@ -360,3 +361,16 @@ def test_the_share_panel_offers_download_and_upload_once_opened():
     at.run()
     assert not at.exception
     assert len(at.sidebar.get("file_uploader")) == 1 and len(at.sidebar.get("download_button")) == 1
+
+
+def test_the_softmax_stability_demo_is_drawn_once_opened():
+    from ui.state import fold_key
+
+    def demo_tables(at: AppTest) -> list[str]:
+        return [str(df.value) for df in at.dataframe if "naive" in str(df.value)]
+
+    at = open_page("one-query")
+    assert demo_tables(at) == []
+    at.session_state[fold_key("stability")] = True
+    at.run()
+    assert not at.exception and len(demo_tables(at)) == 1
