@@ -367,7 +367,7 @@ def test_the_softmax_stability_demo_is_drawn_once_opened():
     from ui.state import fold_key
 
     def demo_tables(at: AppTest) -> list[str]:
-        return [str(df.value) for df in at.dataframe if "naive" in str(df.value)]
+        return [str(df.value) for df in at.dataframe if "overflows" in str(df.value)]
 
     at = open_page("one-query")
     assert demo_tables(at) == []
