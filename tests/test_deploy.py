@@ -53,7 +53,9 @@ def test_the_compose_schema_check_catches_mistakes():
     broken["services"]["app"]["deploy"]["resources"]["limits"]["cpus"] = [2]
     broken["services"]["balancer"]["depends_on"]["app"]["condition"] = "when_ready"
     broken["services"]["app"]["healthcheck"]["intervall"] = "10s"
-    assert len(compose_errors(broken)) == 3
+    places = sorted(error.split(":")[0] for error in compose_errors(broken))
+    assert places == ["services/app/deploy/resources/limits/cpus", "services/app/healthcheck",
+                      "services/balancer/depends_on/app/condition"]  # each mistake found where it is
 
 
 def test_compose_wires_the_balancer_to_the_replicas():
