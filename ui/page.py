@@ -293,7 +293,5 @@ def _explanation(text: PageText) -> None:
 
 
 def _step_mode_toggle(page_id: str) -> None:
-    key = f"step_mode:{page_id}"
-    state.set_value(key, state.step_mode(page_id))
-    st.toggle(app_text("step_mode"), key=key, help=app_text("step_mode_help"),
-              on_change=lambda: state.set_step_mode(page_id, bool(state.value(key))))
+    state.mirrored(st.toggle, app_text("step_mode"), f"step_mode:{page_id}", state.step_mode(page_id),
+                   lambda on: state.set_step_mode(page_id, bool(on)), help=app_text("step_mode_help"))

@@ -29,11 +29,8 @@ def input_panel() -> None:
         if message:
             getattr(st, message[0])(message[1])
         _matrix_editor(matrix, lim)
-        state.set_value(Key.MATRIX_WIDTH, matrix.dim)
-        st.number_input(
-            app_text("embedding_width"), min_value=1, max_value=lim.max_dim, key=Key.MATRIX_WIDTH,
-            on_change=_change_width, help=app_text("embedding_width_help"),
-        )
+        state.mirrored(st.number_input, app_text("embedding_width"), Key.MATRIX_WIDTH, matrix.dim, _change_width,
+                       min_value=1, max_value=lim.max_dim, help=app_text("embedding_width_help"))
         _presets(lim)
         _share_and_files(matrix, lim)
         sizes = {"tokens": lim.max_tokens, "dims": lim.max_dim, "heads": lim.max_heads, "batch": lim.max_batch}
@@ -42,9 +39,9 @@ def input_panel() -> None:
 
 def _language_selector() -> None:
     """The language the app speaks; ``?lang=`` in the address bar follows it (ui/link.py)."""
-    state.set_value(Key.LANG_SELECT, state.language())
-    st.selectbox(app_text("language"), list(LANGUAGES), format_func=LANGUAGES.__getitem__, key=Key.LANG_SELECT,
-                 on_change=lambda: state.set_language(str(state.value(Key.LANG_SELECT))))
+    state.mirrored(st.selectbox, app_text("language"), Key.LANG_SELECT, state.language(),
+                   lambda lang: state.set_language(str(lang)), options=list(LANGUAGES),
+                   format_func=LANGUAGES.__getitem__)
 
 
 def _preset_name(preset: str) -> str:
@@ -52,9 +49,8 @@ def _preset_name(preset: str) -> str:
 
 
 def _lecture_toggle() -> None:
-    state.set_value(Key.LECTURE_TOGGLE, state.lecture_mode())
-    st.toggle(app_text("lecture_mode"), key=Key.LECTURE_TOGGLE, help=app_text("lecture_mode_help"),
-              on_change=lambda: state.set_lecture_mode(bool(state.value(Key.LECTURE_TOGGLE))))
+    state.mirrored(st.toggle, app_text("lecture_mode"), Key.LECTURE_TOGGLE, state.lecture_mode(),
+                   lambda on: state.set_lecture_mode(bool(on)), help=app_text("lecture_mode_help"))
 
 
 def _matrix_editor(matrix: InputMatrix, lim: Limits) -> None:
@@ -132,8 +128,8 @@ def _random_preset(lim: Limits) -> InputMatrix:
     return random_matrix(n, d, int(state.value(Key.RAND_SEED, 0)))
 
 
-def _change_width() -> None:
-    width = int(state.value(Key.MATRIX_WIDTH))
+def _change_width(width: int) -> None:
+    width = int(width)
     lim = limits()
     if not 1 <= width <= lim.max_dim:
         state.flash("error", app_text("width_out_of_range", limit=lim.max_dim))

@@ -130,6 +130,17 @@ def set_value(key: str, new: Any) -> None:
     st.session_state[key] = new
 
 
+def mirrored(widget: Callable[..., Any], label: str, key: str, current: Any, on_set: Callable[[Any], None],
+             **kwargs: Any) -> Any:
+    """A widget that shows a value kept elsewhere in the session and hands the learner's change back.
+
+    The value's home is not the widget (the language, lecture mode, the matrix's width, a page's
+    step mode): the widget is set from it on every run, and ``on_set(new)`` runs when it changes.
+    """
+    set_value(key, current)
+    return widget(label, key=key, on_change=lambda: on_set(value(key)), **kwargs)
+
+
 # ----- the shared input matrix ------------------------------------------------------------
 
 
