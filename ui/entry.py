@@ -17,7 +17,6 @@ involved. ``python -m ui.entry`` writes missing entry files (``tests/test_entry.
 
 from __future__ import annotations
 
-import runpy
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,7 +34,9 @@ __all__ = ["APP", "ENTRY_SOURCE", "entry_files", "run_app", "write_entries"]
 
 def run_app() -> None:
     """Run app.py in the current script run (the frame resolves the URL to the real page)."""
-    runpy.run_path(str(APP), run_name="__main__")
+    from .frame import run_script  # frame runs this module's run_app: imported here, not at the top
+
+    run_script(str(APP))
 
 
 def entry_files() -> dict[str, Path]:

@@ -57,7 +57,7 @@ def _compiled(path: str, mtime_ns: int) -> CodeType:
 
 
 def run_script(path: str) -> None:
-    """Run a page script as ``__main__`` in a namespace of its own, like ``runpy.run_path``."""
+    """Run a script (a page, or app.py) as ``__main__`` in a namespace of its own, like ``runpy.run_path``."""
     code = _compiled(path, os.stat(path).st_mtime_ns)
     exec(code, {"__name__": "__main__", "__file__": path, "__builtins__": __builtins__})
 

@@ -8,9 +8,10 @@ and the "run finished" message waits. Those objects are the imported libraries; 
 as long as the process. ``gc.freeze()`` moves them to the collector's permanent generation
 once, so every later collection only walks what the sessions created.
 
-ui.process.prepare_process calls this at the top of the first run in the process (app.py). The first session's own
-objects of that moment are frozen too; they are still freed by reference counting when the
-session ends, and only a reference cycle among them would outlive it: a bounded, one-off cost.
+ui.process.prepare_process (app.py) calls this at the top of the first run in the process.
+The first session's own objects of that moment are frozen too; they are still freed by
+reference counting when the session ends, and only a reference cycle among them would
+outlive it: a bounded, one-off cost.
 """
 
 from __future__ import annotations

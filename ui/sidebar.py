@@ -70,8 +70,9 @@ def _matrix_editor(matrix: InputMatrix, lim: Limits) -> None:
 
 
 def _presets(lim: Limits) -> None:
-    with folded(app_text("presets_heading"), "presets") as shown:  # drawn only while open: a cell edit
-        if not shown:                                              # reruns the sidebar too
+    # Folded: drawn only while open, since every cell edit reruns the sidebar too.
+    with folded(app_text("presets_heading"), "presets") as shown:
+        if not shown:
             return
         # options named now, in this run's language (a format function runs again after the run in tests)
         names = {preset: _preset_name(preset) for preset in PRESETS}

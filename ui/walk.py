@@ -7,7 +7,6 @@ own control values and the step on screen set by the walkthrough; the page's Bac
 
 from __future__ import annotations
 
-import runpy
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,7 +14,7 @@ import streamlit as st
 
 from . import state
 from .content import app_text, page_text
-from .frame import PageEnded
+from .frame import PageEnded, run_script
 from .i18n import WALK_CONTEXT, explain, translate
 from .page import Page
 from .pages import PAGES
@@ -58,7 +57,7 @@ def walkthrough(page: Page) -> None:
     state.arrive_at_walk_step(index, step.page, step.controls)
     state.set_walk_active(WalkContext(step, index, len(walk.steps)))
     try:
-        runpy.run_path(str(ROOT / FILES[step.page]), run_name="__walkthrough__")
+        run_script(str(ROOT / FILES[step.page]))
     except PageEnded:  # the page ends after its step: say what of the step's controls it could not take
         report_refused(state.walk_active())
         raise

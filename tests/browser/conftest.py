@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.harness import CHROMIUM_ARGS, ROOT, Server, chromium_path
+from tests.browser.harness import CHROMIUM_ARGS, ROOT, Server, chromium_path, sized_page
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +38,5 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 2200})
-    pg = context.new_page()
-    yield pg
-    context.close()
+    with sized_page(browser, 1400, 2200) as pg:
+        yield pg

@@ -10,6 +10,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -162,3 +164,13 @@ def open_matrix_cell(page, row: int, col: int, value: str, attempts: int = 3) ->
     page.keyboard.press("Control+a")
     page.keyboard.type(value)
     page.wait_for_timeout(100)  # let the grid take the typed value before committing it
+
+
+@contextmanager
+def sized_page(browser, width: int, height: int) -> Iterator:
+    """A page in a browser context of its own, with a viewport of width x height CSS pixels."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        yield context.new_page()
+    finally:
+        context.close()

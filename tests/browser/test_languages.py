@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.browser.harness import ROOT, wait_idle
+from tests.browser.harness import ROOT, sized_page, wait_idle
 from ui.content import app_text
 
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
@@ -37,10 +37,8 @@ CHART_WORDS_JS = """() => Array.from(document.querySelectorAll('[data-testid="st
 
 @pytest.fixture
 def laptop(browser):
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
-    page = context.new_page()
-    yield page
-    context.close()
+    with sized_page(browser, 1440, 900) as page:
+        yield page
 
 
 def open_in(page, server, path: str, lang: str) -> None:

@@ -7,7 +7,7 @@ import statistics
 
 import pytest
 
-from tests.browser.harness import ROOT, wait_idle
+from tests.browser.harness import ROOT, sized_page, wait_idle
 from ui.walkthrough import load_bundled
 
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
@@ -25,10 +25,8 @@ CHANGED_JS = """(before) => { const m = document.querySelector('[data-testid="st
 
 @pytest.fixture
 def projector(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    yield page
-    context.close()
+    with sized_page(browser, 1280, 720) as page:
+        yield page
 
 
 def shown(page) -> str:
