@@ -14,9 +14,11 @@ heap, beat easily.) Then on every page of ui.pages.PAGES three interactions are 
 taking turns with the same kind of edit on the minimal app, with 0.4 s of quiet before every edit (so
 that one server's after-run clean-up never lands in the other's measurement):
   (i)   a cell edit in the sidebar matrix (both apps), timed from the Enter that commits it;
-  (ii)  the page's main control: the first number input or slider in the main area (the home
-        page has none: the sidebar's "Embedding width"); a new number and Enter, or one arrow
-        key on a slider; against the minimal app's number input;
+  (ii)  the page's main control: the first number input or slider in the main area; a new
+        number and Enter, or one arrow key on a slider; against the minimal app's number input.
+        The home page has none: there the sidebar's "Embedding width" changes, against the
+        minimal app's own "Embedding width" (in both, a new column rebuilds the data editor,
+        which Streamlit 1.67 gives a new identity whenever a dynamic editor's data changes);
   (iii) the number of heads, where the page has a control whose label contains "heads".
 Every series starts with one untimed warm-up edit, and alternates between two values. Then the
 GPT-2-size scenario (Exercise 3.3: 1024 tokens x 768 dims from a shared link, d_out 768, 12 heads
@@ -164,7 +166,9 @@ def app_interactions(page) -> list[tuple[str, Interaction]]:
     """The page's interactions, found by stable things: data-testids, widget aria-labels."""
     found: list[tuple[str, Interaction]] = [("cell edit", MatrixCell(page))]
     main = page.locator(MAIN_CONTROL)
-    found.append(("main control", control_at(main.first if main.count() else page.locator(WIDTH).first)))
+    # A page without a control of its own (home): the sidebar's matrix width, against the minimal app's.
+    found.append(("main control", control_at(main.first)) if main.count() else
+                 ("matrix width", control_at(page.locator(WIDTH).first)))
     heads = page.locator(HEADS)
     if heads.count():
         found.append(("heads", control_at(heads.first)))
@@ -172,7 +176,10 @@ def app_interactions(page) -> list[tuple[str, Interaction]]:
 
 
 def minimal_interaction(page, kind: str) -> Interaction:
-    return MatrixCell(page) if kind == "cell edit" else control_at(page.locator(MINIMAL_CONTROL).first)
+    """The same job on the minimal app: a cell edit, its matrix width, or its one control (for the rest)."""
+    if kind == "cell edit":
+        return MatrixCell(page)
+    return control_at(page.locator(WIDTH if kind == "matrix width" else MINIMAL_CONTROL).first)
 
 
 def latency_row(report: Report, label: str, app_times: list[Timing], min_times: list[Timing]) -> None:

@@ -1,6 +1,7 @@
 """The latency baseline: the app's job in one plain script, with nothing of the app in it.
 
-An editable 6x3 input matrix in the sidebar (the book's six tokens), one control in the main
+An editable 6x3 input matrix in the sidebar (the book's six tokens) with its width below it
+(a new width gives the editor new columns, as the app's "Embedding width" does), one control in the main
 area, and one 6x6 heatmap with the values written in its cells: the softmax of X Xᵀ scaled by
 the control. The chart's data travels in a named dataset and its spec never changes, so a new
 matrix or scale updates the drawn chart in place, as in the app (ui/charts.py).
@@ -25,14 +26,17 @@ SLOW_CHART_S = int(os.environ.get("BENCH_SLOW_CHART_MS") or 0) / 1000
 
 with st.sidebar:
     st.subheader("Input embeddings")
+    width = int(st.session_state.get("width", 3))
+    dims = [f"d{j + 1}" for j in range(width)]
     edited = st.data_editor(
-        pd.DataFrame({"token": TOKENS, **{f"d{j + 1}": [row[j] for row in BOOK] for j in range(3)}}),
+        pd.DataFrame({"token": TOKENS, **{d: [row[j] if j < 3 else 0.0 for row in BOOK] for j, d in enumerate(dims)}}),
         key="matrix", num_rows="dynamic", hide_index=True, width="stretch",
-        column_config={f"d{j + 1}": st.column_config.NumberColumn(f"d{j + 1}", format="%.4f") for j in range(3)},
+        column_config={d: st.column_config.NumberColumn(d, format="%.4f") for d in dims},
     )
+    st.number_input("Embedding width", min_value=1, max_value=8, value=3, step=1, key="width")
 scale = st.number_input("Scale", min_value=0, max_value=100, value=1, step=1)
 
-x = edited[["d1", "d2", "d3"]].to_numpy(dtype=float)
+x = edited[dims].to_numpy(dtype=float)
 scores = scale * x @ x.T
 weights = np.exp(scores - scores.max(axis=1, keepdims=True))
 weights /= weights.sum(axis=1, keepdims=True)

@@ -52,7 +52,7 @@ with c1:
 with c2:
     show_matrix(trace, "positions", cols, [f"d{j}" for j in range(d_model)], kind="values",
                 row_title=page.text("axis_position"), col_title=page.text("axis_dimension"),
-                title=page.text("positions_title"), printed=False)
+                title=page.text("positions_title"), printed=False, pattern=True)
 st.caption(page.text("own_embeddings"))
 query_text = " ".join(info.query_tokens)
 source = (page.text("source_with_positions", text=query_text[:40]) if positional

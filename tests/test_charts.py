@@ -137,9 +137,11 @@ def test_head_grid_has_one_heatmap_per_head():
 
 def test_changing_the_number_of_heads_keeps_the_head_grid_spec():
     rng = np.random.default_rng(2)
-    two = valid(charts.head_grid(rng.random((2, 6, 6)), LABELS, LABELS))
-    four = valid(charts.head_grid(rng.random((4, 6, 6)), LABELS, LABELS))
-    assert spec_without_data(two) == spec_without_data(four)
+    specs = [spec_without_data(valid(charts.head_grid(rng.random((h, 6, 6)), LABELS, LABELS))) for h in (1, 2, 4, 8)]
+    assert all(spec == specs[0] for spec in specs)  # 1, 2, 4, 8 heads: one spec, the chart updates in place
+    eight = charts.head_grid(rng.random((8, 6, 6)), LABELS, LABELS)
+    tooltip = [t["field"] for t in eight["spec"]["encoding"]["tooltip"]]
+    assert "label" in tooltip  # each cell's value is in its tooltip
 
 
 def test_bars_and_bad_shapes():
@@ -147,3 +149,14 @@ def test_bars_and_bad_shapes():
     assert spec["encoding"]["y"]["scale"]["domain"] == [0, 1]
     with pytest.raises(ValueError, match="2-D"):
         charts.heatmap_data(np.zeros(3), ["a"], ["b"])
+
+
+def test_a_pattern_keeps_its_size_and_spec_when_its_columns_change():
+    """The positional-encoding picture: d_model 8 -> 12 -> 64 redraws its cells in place (no resize)."""
+    rng = np.random.default_rng(3)
+    rows = [f"{p}" for p in range(6)]
+    specs = [valid(charts.heatmap(rng.standard_normal((6, d)), rows, [f"d{j}" for j in range(d)], kind="values",
+                                  pattern=True)) for d in (2, 8, 12, 64)]
+    assert all(spec_without_data(s) == spec_without_data(specs[0]) for s in specs)
+    assert specs[0]["width"] == charts.PATTERN_WIDTH
+    assert not any(layer["mark"]["type"] == "text" for layer in specs[0]["layer"])  # values are in the tooltip

@@ -34,6 +34,7 @@ from ui.content import page_text
 from ui.matrix import random_matrix
 from ui.pages import PAGES
 from ui.questions import CHOICE, MAPPING, NUMBER, PREDICT, QUESTIONS, SHAPE, TASK, Live, Unavailable, Verdict, judge
+from ui.state import fold_key
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 BY_ID = {p.page_id: p for p in PAGES}
@@ -49,7 +50,8 @@ TRANSPOSE_ALL = {"W_query": "transpose", "W_key": "transpose", "W_value": "trans
 
 
 def open_page(page_id: str, **state: Any) -> AppTest:
-    return open_at(page_id, state=state)
+    """The page with its Check yourself panel open, as a learner who answers has it."""
+    return open_at(page_id, state={fold_key(f"check:{page_id}"): True, **state})
 
 
 def kind_of(page_id: str, qid: str) -> str:
@@ -181,12 +183,28 @@ def test_every_question_of_every_section_has_a_book_answer_here():
 # ----- every page: a Check button, blank answers explained, the package's answer accepted ------------------
 
 
+def test_the_panel_is_folded_until_opened_and_then_stays_open_when_a_control_changes():
+    at = open_at("causal-mask")  # a fresh session: folded, so a control change redraws none of its widgets
+    assert [e.label for e in at.expander if e.label.startswith("Check yourself")] == ["Check yourself: 3 questions"]
+    assert not [b for b in at.button if b.key and b.key.startswith("check:")]
+    at.session_state[fold_key("check:causal-mask")] = True  # what a click on the label does
+    at.run()
+    keys = [b.key for b in at.button if b.key and b.key.startswith("check:causal-mask:")]
+    assert len(keys) == 3
+    at.number_input[0].increment().run()
+    assert [b.key for b in at.button if b.key and b.key.startswith("check:causal-mask:")] == keys
+    # Open from the start where the page hides a result until the learner has predicted it (3.3.2).
+    at = open_at("all-queries")
+    assert [b.key for b in at.button if b.key and b.key.startswith("check:all-queries:")]
+
+
 @pytest.mark.parametrize("page_id", SECTIONS)
 def test_each_section_has_at_least_two_questions_with_check_buttons_and_blank_answers_are_explained(page_id):
     at = open_page(page_id)
     questions = QUESTIONS[page_id]
     assert len(questions) >= 2
-    assert any(s.value == "Check yourself" for s in at.subheader)
+    assert [e.label for e in at.expander if e.label.startswith("Check yourself")] == [
+        f"Check yourself: {len(questions)} questions"]
     for q in questions:
         before = len(warnings(at))
         check(at, page_id, q.id)

@@ -36,6 +36,9 @@ __all__ = ["HeatmapData", "heatmap_data", "heatmap", "head_grid", "bars", "MAX_C
 
 MAX_CELLS_WITH_TEXT = 144  # up to 12 x 12 the numbers are written in the cells
 MAX_SIDE = 64  # larger matrices are averaged down to at most 64 x 64 blocks
+PATTERN_WIDTH = 280  # a pattern heatmap's width: it fits half the main area at 1280 px, legend included
+HEADS_IN_FULL = 8  # a head grid of up to 8 heads has full-size panels
+HEAD_PANEL_PX = 276  # two panels side by side fill the main area at 1280 px; 46 px per token of six
 MASKED_COLOUR = "#cfcfcf"
 
 
@@ -136,16 +139,19 @@ def heatmap(
     note_scale: bool = True,
     dataset: str = DATASET,
     lecture: bool = False,
+    pattern: bool = False,
 ) -> dict:
     """One heatmap. ``kind``: "weights" (fixed [0, 1] scale), "scores" or "values" (diverging).
 
-    ``lecture`` draws larger cells and text, readable projected in a lecture hall.
+    ``lecture`` draws larger cells and text, readable projected in a lecture hall. ``pattern``: a
+    picture read as a whole (the sinusoidal positions), ``width`` or PATTERN_WIDTH wide, values in
+    the tooltip only: more columns redraw its cells in place; a resized chart is laid out anew.
     """
     data = heatmap_data(values, row_labels, col_labels, masked, max_side)
     if data.aggregated:
         title = app_text("chart_averaged", title=title, rows=data.block[0], cols=data.block[1])
-    if show_values is None:
-        show_values = data.cells <= MAX_CELLS_WITH_TEXT
+    if show_values is None or pattern:
+        show_values = not pattern and data.cells <= MAX_CELLS_WITH_TEXT
     # Everything that depends on the values lives in the data, never in the spec: a new
     # seed or an edited cell then changes only the dataset, and the browser updates the
     # drawn chart in place instead of compiling a new one (see module docstring).
@@ -157,8 +163,9 @@ def heatmap(
         "title": title,
         "datasets": {dataset: _cell_records(data, kind)},
         "data": {"name": dataset},
-        **_cell_size(data, show_values, width, lecture),
-        "encoding": _axes(data, row_title or app_text("axis_query"), col_title or app_text("axis_key"), show_values),
+        **_cell_size(data, show_values, width, lecture, pattern),
+        "encoding": _axes(data, row_title or app_text("axis_query"), col_title or app_text("axis_key"), show_values,
+                          upright=pattern),
         "layer": _layers(data, scale, kind, show_values),
     }
     if params:
@@ -203,8 +210,11 @@ def _cell_records(data: HeatmapData, kind: str) -> list[dict]:
     return records
 
 
-def _cell_size(data: HeatmapData, show_values: bool, width: int | None, lecture: bool = False) -> dict:
-    """Streamlit sizes charts itself; a step (pixels per cell) is the size that survives."""
+def _cell_size(data: HeatmapData, show_values: bool, width: int | None, lecture: bool = False,
+               pattern: bool = False) -> dict:
+    """Streamlit sizes charts itself; a step (pixels per cell), or a fixed width, is the size that survives."""
+    if pattern:
+        return {"width": (width or PATTERN_WIDTH) * (2 if lecture else 1), "height": {"step": 40 if lecture else 28}}
     if show_values:
         return {"width": {"step": 72}, "height": {"step": 40}} if lecture else {"width": {"step": 46},
                                                                                  "height": {"step": 28}}
@@ -213,14 +223,15 @@ def _cell_size(data: HeatmapData, show_values: bool, width: int | None, lecture:
             "height": {"step": max(4, min(30, target // max(len(data.row_order), 1)))}}
 
 
-def _axes(data: HeatmapData, row_title: str, col_title: str, show_values: bool) -> dict:
-    # Upright labels while they fit: few columns, or short ones ("d12") in cells wide enough for values.
-    # Counting columns alone would change the spec, and redraw the chart, when d_model goes from 8 to 12.
-    fits = len(data.col_order) <= 8 or (show_values and max(map(len, data.col_order), default=0) <= 4)
+def _axes(data: HeatmapData, row_title: str, col_title: str, show_values: bool, upright: bool = False) -> dict:
+    # Upright labels while they fit: few columns, or short ones ("d12") in cells wide enough for values
+    # (or always, for a pattern, whose labels thin out). Counting columns alone would change the spec,
+    # and redraw the chart, when d_model goes from 8 to 12.
+    fits = upright or len(data.col_order) <= 8 or (show_values and max(map(len, data.col_order), default=0) <= 4)
     label_angle = 0 if fits else -45
     return {
         "x": {"field": "col", "type": "nominal", "sort": {"field": "j", "op": "min"}, "title": col_title,
-              "axis": {"labelAngle": label_angle, "labelLimit": 90, "labelOverlap": True}},
+              "axis": {"labelAngle": label_angle, "labelLimit": 90, "labelOverlap": "greedy"}},
         "y": {"field": "row", "type": "nominal", "sort": {"field": "i", "op": "min"}, "title": row_title,
               "axis": {"labelLimit": 90, "labelOverlap": True}},
         "tooltip": [
@@ -267,20 +278,22 @@ def head_grid(
 ) -> dict:
     """One weights heatmap per head, in a grid: one faceted chart, a panel per head.
 
-    The heads are a column of the data, so the spec does not depend on how many heads
-    there are (up to 4 with values written in the cells, or more without): changing the
-    number of heads updates the drawn chart in place too.
+    The heads are a column of the data, so the spec does not depend on how many heads there
+    are, up to HEADS_IN_FULL, and again above it (smaller panels): changing 1, 2, 4 or 8 heads
+    updates the drawn chart in place. The grid shows the pattern of each head; the values are
+    in the tooltip, not written in the cells: 8 heads of 6 tokens would be 288 numbers, and
+    writing them cost more than drawing the rest of the page (one text mark per cell, redrawn
+    on every edit).
     """
     n_heads = weights.shape[0]
-    side = 220 if n_heads <= 4 else 160
-    with_values = len(col_labels) <= 6 and n_heads <= 4
-    columns = 2 if with_values else (3 if len(col_labels) > MAX_SIDE else columns)
+    few = n_heads <= HEADS_IN_FULL
+    columns = 2 if len(col_labels) <= 8 else (3 if len(col_labels) > MAX_SIDE else columns)
     records: list[dict] = []
     unit: dict = {}
     for h in range(n_heads):
         unit = heatmap(
-            weights[h], row_labels, col_labels, masked=masked, width=side, show_values=with_values,
-            max_side=MAX_SIDE if n_heads <= 4 else 32, note_scale=False, dataset="heads", lecture=lecture,
+            weights[h], row_labels, col_labels, masked=masked, width=HEAD_PANEL_PX if few else 150, show_values=False,
+            max_side=MAX_SIDE if few else 32, note_scale=False, dataset="heads", lecture=lecture,
         )
         records += [{**cell, "head": h + 1} for cell in unit["datasets"]["heads"]]
     title = unit["title"].strip()  # "(averaged over ...)" for large matrices, else empty

@@ -64,8 +64,14 @@ def check_yourself(page_id: str, words: PageText, live: Live) -> None:
     questions = QUESTIONS.get(page_id, ())
     if not questions or state.walk_active() is not None:
         return
-    with st.container(border=True):
-        st.subheader(app_text("check_yourself"))
+    # Folded until the learner opens it (then it stays open while they work on the page): a closed
+    # panel costs nothing when a control changes, and its widgets are a third of a page's elements.
+    # Open from the start where a prediction hides part of the page's result until it is made.
+    predicts = any(q.kind == PREDICT for q in questions)
+    with draw.folded(app_text("check_yourself_fold", n=len(questions)), f"check:{page_id}",
+                     expanded=predicts) as shown:
+        if not shown:
+            return
         st.caption(app_text("check_yourself_intro", n=len(questions), done=len(state.done_questions(page_id))))
         for number, question in enumerate(questions, 1):
             try:

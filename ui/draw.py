@@ -61,16 +61,18 @@ def show_tensor(trace: Trace, name: str, *, caption: str | None = None) -> None:
 def show_matrix(
     trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str], *, kind: str = "weights",
     index: tuple[int, ...] = (), title: str | None = None, row_title: str | None = None, col_title: str | None = None,
-    masked: bool = False, printed: bool = True,
+    masked: bool = False, printed: bool = True, pattern: bool = False,
 ) -> None:
     """A heatmap of a 2-D slice of a step (``index`` picks batch/head), with its printed tensor.
 
-    ``masked`` hatches the cells the computation hid (:meth:`Trace.hidden_cells`).
+    ``masked`` hatches the cells the computation hid (:meth:`Trace.hidden_cells`); ``pattern``
+    draws a picture of fixed width, values in the tooltip (:func:`ui.charts.heatmap`).
     """
     tensor = trace[name][index] if index else trace[name]
     hidden = _numpy(trace.hidden_cells(index)) if masked else None
     show_chart(charts.heatmap(_numpy(tensor), rows, cols, title=title or name, kind=kind, masked=hidden,
-                              row_title=row_title, col_title=col_title, lecture=state.lecture_mode()))
+                              row_title=row_title, col_title=col_title, lecture=state.lecture_mode(),
+                              pattern=pattern))
     if printed:
         with st.expander(app_text("printed_tensor", name=name, shape=tuple(tensor.shape))):
             st.code(tensor_text(tensor), language="text", wrap_lines=tensor.dim() <= 1)
