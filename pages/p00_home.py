@@ -1,14 +1,13 @@
 import streamlit as st
 
 from ui.page import start_page
-from ui.pages import PAGES, group_title
+from ui.pages import PAGES
 
 page = start_page("home")
 
-st.subheader(page.text("sections"))
-group = None
-for info in PAGES[1:]:
-    if info.group != group:
-        group = info.group
-        st.markdown(f"**{group_title(group)}**")
-    st.page_link(info.file, label=info.title)
+# Where to begin: two links (every section is also in the navigation, grouped as in the chapter).
+walkthrough, first_section = PAGES[1], PAGES[2]
+st.subheader(page.text("start_heading"))
+st.page_link(first_section.file, label=page.text("start_first", title=first_section.title), icon=":material/menu_book:")
+st.page_link(walkthrough.file, label=page.text("start_walk", title=walkthrough.title), icon=":material/slideshow:")
+st.caption(page.text("start_nav"))
