@@ -6,7 +6,7 @@ RUN_STAMP  := $(VENV)/.run-installed
 DEV_STAMP  := $(VENV)/.dev-installed
 PORT ?= 8501
 
-.PHONY: run test lint unit browser-deps balancer-deps bench bench-latency bench-language bench-concurrency bench-failover \
+.PHONY: run test lint unit browser-deps balancer-deps bench bench-latency bench-elements bench-language bench-concurrency bench-failover \
 	bench-capacity clean
 
 $(VENV)/bin/python:
@@ -56,6 +56,9 @@ bench: $(DEV_STAMP)
 
 bench-latency: $(DEV_STAMP) browser-deps
 	$(BIN)/python benchmarks/bench_latency.py
+
+bench-elements: $(DEV_STAMP) browser-deps
+	$(BIN)/python -m benchmarks.bench_elements
 
 bench-language: $(DEV_STAMP) browser-deps
 	$(BIN)/python -m benchmarks.bench_language

@@ -24,7 +24,7 @@ from tests.browser.harness import open_matrix_cell, wait_idle
 
 __all__ = ["PROBE", "Timing", "Interaction", "NumberInput", "Slider", "MatrixCell", "Click", "control_at",
            "proto_fields", "probed_page", "open_probed", "slow_chart_redraws", "time_interaction",
-           "measure_alternating"]
+           "measure_alternating", "wait_cpu_quiet"]
 
 log = logging.getLogger(__name__)
 
@@ -155,6 +155,31 @@ def proto_fields() -> dict[str, int]:
     fields = ForwardMsg.DESCRIPTOR.fields_by_name
     return {"newSession": fields["new_session"].number, "scriptFinished": fields["script_finished"].number,
             "finishedEarlyForRerun": ForwardMsg.FINISHED_EARLY_FOR_RERUN}
+
+
+def _cpu_busy_idle() -> tuple[int, int]:
+    """Jiffies the whole machine has spent busy and idle since boot (/proc/stat, Linux)."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle + iowait
+    return sum(fields) - idle, idle
+
+
+def wait_cpu_quiet(busy_below: float = 0.15, window_s: float = 0.25, timeout_s: float = 10.0) -> float:
+    """Wait until the machine's CPUs are mostly idle over ``window_s``: a process that has just been
+    stopped, or a browser tab that has just been closed, is done with its clean-up. Returns the
+    seconds waited (at most ``timeout_s``; without /proc/stat, waits one window)."""
+    start = time.monotonic()
+    while time.monotonic() - start < timeout_s:
+        try:
+            b0, i0 = _cpu_busy_idle()
+            time.sleep(window_s)
+            b1, i1 = _cpu_busy_idle()
+        except OSError:
+            time.sleep(window_s)
+            break
+        if (b1 - b0) <= busy_below * max(1, (b1 - b0) + (i1 - i0)):
+            break
+    return time.monotonic() - start
 
 
 def probed_page(browser, slow_chart_ms: int = 0):

@@ -23,6 +23,8 @@ TOKENS = ["Your", "journey", "starts", "with", "one", "step"]
 BOOK = [[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64],
         [0.22, 0.58, 0.33], [0.77, 0.25, 0.10], [0.05, 0.80, 0.55]]
 SLOW_CHART_S = int(os.environ.get("BENCH_SLOW_CHART_MS") or 0) / 1000
+if os.environ.get("BENCH_IMPORT_TORCH") == "1":
+    import torch  # noqa: F401
 
 with st.sidebar:
     st.subheader("Input embeddings")

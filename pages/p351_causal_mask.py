@@ -23,8 +23,7 @@ with c1:
     show_matrix(trace, "weights", labels, labels, title=page.text("unmasked_title"))
 with c2:
     if causal:
-        show_matrix(trace, "masked_scores", labels, labels, kind="scores", masked=True,
-                    title=page.text("masked_scores_title"))
+        show_matrix(trace, "masked_weights", labels, labels, masked=True, title=page.text("masked_weights_title"))
 if not causal:
     st.info(page.text("mask_off"))
     show_tensor(trace, "context")
@@ -38,7 +37,6 @@ else:
         show_tensor(trace, "masked_simple_norm")
     st.subheader(page.text("way2_heading"))
     show_tensor(trace, "masked_scores")
-    show_matrix(trace, "masked_weights", labels, labels, masked=True, title=page.text("masked_weights_title"))
     show_comparisons(trace)
     show_tensor(trace, "context")
     show_source(causal_attention_step_by_step)
