@@ -113,6 +113,23 @@ def wait_text(page, text: str, timeout_ms: float = 30_000, where: str = "body") 
                            arg=[text, where], timeout=timeout_ms, polling="raf")
 
 
+def choose_option(page, selectbox, option: str, attempts: int = 3) -> None:
+    """Open a selectbox and pick ``option``; a click that lands while the box is redrawn is tried again."""
+    for attempt in range(attempts):
+        selectbox.click()
+        choice = page.get_by_role("option", name=option)
+        try:
+            choice.wait_for(state="visible", timeout=5_000)
+        except Exception:
+            if attempt == attempts - 1:
+                raise
+            page.keyboard.press("Escape")
+            wait_idle(page)
+            continue
+        choice.click()
+        return
+
+
 def chart_texts(page) -> list[str]:
     """Every text label drawn in the Vega charts (cell values, titles, axis labels)."""
     return page.evaluate("""() => Array.from(document.querySelectorAll('.vega-embed svg text'))

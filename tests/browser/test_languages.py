@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.browser.harness import ROOT, sized_page, wait_idle
+from tests.browser.harness import ROOT, choose_option, sized_page, wait_idle
 from ui.content import app_text
 
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
@@ -93,8 +93,7 @@ def test_the_sidebar_selector_switches_language_and_keeps_the_view(laptop, app_s
     page.get_by_role("spinbutton", name="Embedding width").press("Enter")
     page.wait_for_function("() => document.body.innerText.includes('6 tokens × 4 dimensions')")
     wait_idle(page)
-    page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').first.click()
-    page.get_by_role("option", name="한국어").click()
+    choose_option(page, page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').first, "한국어")
     page.wait_for_function("() => /[\\uac00-\\ud7a3]/.test(document.querySelector('h1').textContent)")
     wait_idle(page)
     assert "lang=ko" in page.url
