@@ -28,8 +28,8 @@ with right:  # the heatmap is revealed in Check yourself, once the learner has p
         show_tensor(trace, trace.applied_weights.name)
 st.subheader(page.text("context_heading"))
 dims = [f"d{j + 1}" for j in range(page.matrix.dim)]
-show_matrix(trace, "context", labels, dims, kind="values", row_title=page.text("axis_token"),
-            col_title=page.text("axis_dimension"), title=page.text("context_title"))
+show_matrix(trace, "context", labels, dims, kind="values", row_title=page.text("axis_token"),  # printed once, below
+            col_title=page.text("axis_dimension"), title=page.text("context_title"), printed=False)
 show_tensor(trace, "context")
 st.subheader(page.text("comparison_heading"))
 show_comparisons(trace)
