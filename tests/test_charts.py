@@ -160,3 +160,37 @@ def test_a_pattern_keeps_its_size_and_spec_when_its_columns_change():
     assert all(spec_without_data(s) == spec_without_data(specs[0]) for s in specs)
     assert specs[0]["width"] == charts.PATTERN_WIDTH
     assert not any(layer["mark"]["type"] == "text" for layer in specs[0]["layer"])  # values are in the tooltip
+
+
+def _spec_without_data(spec: dict) -> str:
+    return json.dumps({k: v for k, v in spec.items() if k != "datasets"}, sort_keys=True)
+
+
+def test_a_step_through_swaps_data_from_scores_to_weights_instead_of_building_a_new_chart():
+    """Swappable charts: the kind and the title travel in the data, so one spec serves both steps."""
+    rng = np.random.default_rng(0)
+    scores = rng.normal(size=(6, 6))
+    weights = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
+    hidden = np.triu(np.ones((6, 6), dtype=bool), 1)
+    a = valid(charts.heatmap(scores, LABELS, LABELS, title="scores", kind="scores", swappable=True))
+    b = valid(charts.heatmap(weights, LABELS, LABELS, title="weights", kind="weights", masked=hidden,
+                             swappable=True))
+    assert _spec_without_data(a) == _spec_without_data(b)
+    assert {c["kind"] for c in a["datasets"]["cells"]} == {"scores"}
+    assert {c["title"] for c in b["datasets"]["cells"]} == {"weights"}
+    scale = a["layer"][0]["encoding"]["color"]["scale"]  # chosen in the browser by the data's kind
+    assert "[0, 1]" in scale["domain"]["expr"] and "blues" in scale["scheme"]["expr"]
+    # a grid of heads as well, with the mask's hatching in both
+    grid_a = valid(charts.head_grid(np.stack([scores, -scores]), LABELS, LABELS, kind="scores", title="scores",
+                                    swappable=True))
+    grid_b = valid(charts.head_grid(np.stack([weights, weights]), LABELS, LABELS, masked=hidden, title="weights",
+                                    swappable=True))
+    assert _spec_without_data(grid_a) == _spec_without_data(grid_b)
+    assert grid_a["params"] and any(layer["mark"]["type"] == "text" for layer in grid_a["spec"]["layer"])
+
+
+def test_without_swappable_the_kinds_keep_their_own_scales_and_titles():
+    w = np.full((6, 6), 1 / 6)
+    plain = charts.heatmap(w, LABELS, LABELS, title="weights")
+    assert plain["title"] == "weights" and "kind" not in plain["datasets"]["cells"][0]
+    assert plain != charts.heatmap(w, LABELS, LABELS, title="weights", swappable=True)

@@ -140,8 +140,13 @@ def heatmap(
     dataset: str = DATASET,
     lecture: bool = False,
     pattern: bool = False,
+    swappable: bool = False,
 ) -> dict:
     """One heatmap. ``kind``: "weights" (fixed [0, 1] scale), "scores" or "values" (diverging).
+
+    ``swappable``: the title and the kind travel in the data, so heatmaps of one shape share one
+    spec whatever they show (a step-through going from scores to weights swaps the data into the
+    drawn chart instead of building a new one); the title names the tensor, the legend has none.
 
     ``lecture`` draws larger cells and text, readable projected in a lecture hall. ``pattern``: a
     picture read as a whole (the sinusoidal positions), ``width`` or PATTERN_WIDTH wide, values in
@@ -155,36 +160,48 @@ def heatmap(
     # Everything that depends on the values lives in the data, never in the spec: a new
     # seed or an edited cell then changes only the dataset, and the browser updates the
     # drawn chart in place instead of compiling a new one (see module docstring).
-    scale, params = _colour_scale(kind, data.aggregated, dataset)
+    scale, params = _colour_scale(kind, data.aggregated, dataset, swappable)
     if kind == "weights" and data.aggregated and note_scale:
         title = app_text("chart_scale_note", title=title)
+    records = _cell_records(data, kind)
+    if swappable:
+        records = [{**cell, "kind": kind, "title": title} for cell in records]
     spec = {
         "$schema": SCHEMA,
-        "title": title,
-        "datasets": {dataset: _cell_records(data, kind)},
+        "title": {"text": {"expr": f"pluck(data('{dataset}'), 'title')[0]"}} if swappable else title,
+        "datasets": {dataset: records},
         "data": {"name": dataset},
         **_cell_size(data, show_values, width, lecture, pattern),
         "encoding": _axes(data, row_title or app_text("axis_query"), col_title or app_text("axis_key"), show_values,
                           upright=pattern),
-        "layer": _layers(data, scale, kind, show_values),
+        "layer": _layers(data, scale, None if swappable else kind, show_values, always_hatch=swappable),
     }
     if params:
         spec["params"] = params
     return styled(spec, lecture)
 
 
-def _colour_scale(kind: str, aggregated: bool, dataset: str) -> tuple[dict, list[dict]]:
-    """The colour scale, and the Vega parameters it needs (computed in the browser from the data)."""
+def _colour_scale(kind: str, aggregated: bool, dataset: str, swappable: bool = False) -> tuple[dict, list[dict]]:
+    """The colour scale, and the Vega parameters it needs (computed in the browser from the data).
+
+    ``swappable``: one scale for every kind, chosen in the browser by the data's ``kind`` column.
+    """
     if kind == "weights" and aggregated:
         # Block means of long rows are tiny (about 1/T): on [0, 1] they would all look white.
         return {"domainMin": 0, "scheme": "blues"}, []
-    if kind == "weights":
+    if kind == "weights" and not swappable:
         return {"domain": [0, 1], "scheme": "blues", "clamp": True}, []
     # Symmetric around zero: equal colour for equal magnitude, white at 0.
     values_of = f"pluck(data('{dataset}'), 'value')"
     bound = f"{dataset}_bound"
     params = [{"name": bound, "expr": f"max(1e-9, abs(extent({values_of})[0]), abs(extent({values_of})[1]))"}]
-    return {"domain": {"expr": f"[-{bound}, {bound}]"}, "scheme": "redblue", "reverse": True}, params
+    if not swappable:
+        return {"domain": {"expr": f"[-{bound}, {bound}]"}, "scheme": "redblue", "reverse": True}, params
+    weights = f"{dataset}_is_weights"
+    params.append({"name": weights, "expr": f"indexof(pluck(data('{dataset}'), 'kind'), 'weights') >= 0"})
+    return {"domain": {"expr": f"{weights} ? [0, 1] : [-{bound}, {bound}]"},
+            "scheme": {"expr": f"{weights} ? 'blues' : 'redblue'"},
+            "reverse": {"expr": f"!{weights}"}, "clamp": True}, params
 
 
 def _cell_records(data: HeatmapData, kind: str) -> list[dict]:
@@ -242,18 +259,24 @@ def _axes(data: HeatmapData, row_title: str, col_title: str, show_values: bool, 
     }
 
 
-def _layers(data: HeatmapData, scale: dict, kind: str, show_values: bool) -> list[dict]:
-    """Coloured cells, hatching on hidden cells, and the values written in the cells."""
+def _layers(data: HeatmapData, scale: dict, kind: str | None, show_values: bool,
+            always_hatch: bool = False) -> list[dict]:
+    """Coloured cells, hatching on hidden cells, and the values written in the cells.
+
+    ``kind`` None: a legend without a title. ``always_hatch``: the hatching layer even when no cell
+    is hidden (it then draws nothing), so that a mask coming and going does not change the spec.
+    """
     n_cells = data.cells
     layers: list[dict] = [{
         "mark": {"type": "rect", "stroke": "white", "strokeWidth": 0.5 if n_cells <= 4096 else 0},
         "encoding": {"color": {
             "condition": {"test": "datum.masked", "value": MASKED_COLOUR},
-            "field": "value", "type": "quantitative", "scale": scale, "title": app_text(f"legend_{kind}"),
+            "field": "value", "type": "quantitative", "scale": scale,
+            "title": app_text(f"legend_{kind}") if kind else None,
             "legend": {"orient": "right"},
         }},
     }]
-    if bool(data.hidden.any()) and n_cells <= 4096 and not show_values:
+    if (always_hatch or bool(data.hidden.any())) and n_cells <= 4096 and not show_values:
         # A diagonal stroke marks hidden cells, so grey never reads as "weight 0".
         layers.append({"transform": [{"filter": "datum.masked"}],
                        "mark": {"type": "text", "text": "╱", "fontSize": 18, "color": "#8a8a8a"}})
@@ -275,8 +298,11 @@ def head_grid(
     columns: int = 4,
     title_prefix: str | None = None,  # default: "head" in the current language
     lecture: bool = False,
+    kind: str = "weights",
+    title: str = "",
+    swappable: bool = False,
 ) -> dict:
-    """One weights heatmap per head, in a grid: one faceted chart, a panel per head.
+    """One heatmap per head (weights by default), in a grid: one faceted chart, a panel per head.
 
     The heads are a column of the data, so the spec does not depend on how many heads there
     are, up to HEADS_IN_FULL, and again above it (smaller panels): changing 1, 2, 4 or 8 heads
@@ -293,10 +319,12 @@ def head_grid(
     for h in range(n_heads):
         unit = heatmap(
             weights[h], row_labels, col_labels, masked=masked, width=HEAD_PANEL_PX if few else 150, show_values=False,
-            max_side=MAX_SIDE if few else 32, note_scale=False, dataset="heads", lecture=lecture,
+            max_side=MAX_SIDE if few else 32, note_scale=False, dataset="heads", lecture=lecture, kind=kind,
+            title=title, swappable=swappable,
         )
         records += [{**cell, "head": h + 1} for cell in unit["datasets"]["heads"]]
-    title = unit["title"].strip()  # "(averaged over ...)" for large matrices, else empty
+    # swappable: the title is read from the data; else "(averaged over ...)" for large matrices, or empty
+    title = unit["title"] if swappable else unit["title"].strip()
     spec: dict = {
         "$schema": SCHEMA,
         "datasets": {"heads": records},
@@ -310,6 +338,8 @@ def head_grid(
     }
     if title:
         spec["title"] = title
+    if unit.get("params"):  # the diverging scale's bound (and kind), computed from the data
+        spec["params"] = unit["params"]
     return styled(spec, lecture)
 
 

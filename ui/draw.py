@@ -61,28 +61,33 @@ def show_tensor(trace: Trace, name: str, *, caption: str | None = None) -> None:
 def show_matrix(
     trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str], *, kind: str = "weights",
     index: tuple[int, ...] = (), title: str | None = None, row_title: str | None = None, col_title: str | None = None,
-    masked: bool = False, printed: bool = True, pattern: bool = False,
+    masked: bool = False, printed: bool = True, pattern: bool = False, swappable: bool = False,
 ) -> None:
     """A heatmap of a 2-D slice of a step (``index`` picks batch/head), with its printed tensor.
 
     ``masked`` hatches the cells the computation hid (:meth:`Trace.hidden_cells`); ``pattern``
-    draws a picture of fixed width, values in the tooltip (:func:`ui.charts.heatmap`).
+    draws a picture of fixed width, values in the tooltip; ``swappable`` keeps one spec whatever
+    the step shows (:func:`ui.charts.heatmap`).
     """
     tensor = trace[name][index] if index else trace[name]
     hidden = _numpy(trace.hidden_cells(index)) if masked else None
     show_chart(charts.heatmap(_numpy(tensor), rows, cols, title=title or name, kind=kind, masked=hidden,
                               row_title=row_title, col_title=col_title, lecture=state.lecture_mode(),
-                              pattern=pattern))
+                              pattern=pattern, swappable=swappable))
     if printed:
         with st.expander(app_text("printed_tensor", name=name, shape=tuple(tensor.shape))):
             st.code(tensor_text(tensor), language="text", wrap_lines=tensor.dim() <= 1)
 
 
-def show_heads(trace: Trace, rows: Sequence[str], cols: Sequence[str], *, batch: int = 0) -> None:
-    """One heatmap per head of the applied weights (batch element ``batch``), hidden cells hatched."""
-    weights = trace.applied_weights.tensor[batch]  # (heads, queries, keys)
-    hidden = trace.hidden_cells((batch, 0))
-    show_chart(charts.head_grid(_numpy(weights), rows, cols, masked=_numpy(hidden), lecture=state.lecture_mode()))
+def show_heads(trace: Trace, rows: Sequence[str], cols: Sequence[str], *, batch: int = 0, name: str | None = None,
+               kind: str = "weights", masked: bool = True, swappable: bool = False) -> None:
+    """One heatmap per head of a (batch, head, query, key) step (the applied weights unless ``name``),
+    batch element ``batch``; ``masked`` hatches the hidden cells."""
+    step = trace.step(name) if name else trace.applied_weights
+    per_head = step.tensor[batch]  # (heads, queries, keys)
+    hidden = _numpy(trace.hidden_cells((batch, 0))) if masked else None
+    show_chart(charts.head_grid(_numpy(per_head), rows, cols, masked=hidden, lecture=state.lecture_mode(), kind=kind,
+                                title=step.name if swappable else "", swappable=swappable))
 
 
 def show_vector(trace: Trace, name: str, labels: Sequence[str], *, title: str | None = None,
@@ -177,17 +182,20 @@ def show_step(trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str] 
     kind = "weights" if any(w in name for w in WEIGHT_LIKE) else "scores"
     lead = tuple(0 for _ in dims[:-2])  # batch element 0 (and head 0 unless drawn per head)
     applied = trace.applied_weights.name if ("weights" in trace or "dropped_weights" in trace) else None
-    if dims[-2:] == ("query", "key") and "head" in dims and name == applied:
-        show_heads(trace, _axis(rows, tensor.shape[-2]), _axis(cols, tensor.shape[-1]))
+    hides = name == applied or name.startswith("masked")  # never the unmasked weights
+    # Swappable charts: going from one step to the next (scores to weights) swaps data, not the chart.
+    if dims[-2:] == ("query", "key") and "head" in dims:  # every head, as its own panel
+        show_heads(trace, _axis(rows, tensor.shape[-2]), _axis(cols, tensor.shape[-1]), name=name, kind=kind,
+                   masked=hides and trace.mask is not None, swappable=True)
     elif dims[-2:] == ("query", "key"):
-        hides = name == applied or name.startswith("masked")  # never the unmasked weights
         show_matrix(trace, name, _axis(rows, tensor.shape[-2]), _axis(cols, tensor.shape[-1]), kind=kind,
-                    index=lead, masked=hides and trace.mask is not None, printed=False)
+                    index=lead, masked=hides and trace.mask is not None, printed=False, swappable=True)
     elif len(dims) == 1 and dims[0] in ("key", "token") and tensor.shape[0] == len(cols if dims[0] == "key" else rows):
         show_vector(trace, name, cols if dims[0] == "key" else rows, domain=(0, 1) if kind == "weights" else None)
     elif len(dims) >= 2 and dims[-2] == "token" and tensor.shape[-1] <= 64:
         show_matrix(trace, name, _axis(rows, tensor.shape[-2]), [str(j + 1) for j in range(tensor.shape[-1])],
-                    kind="values", index=lead, row_title=app_text("axis_token"), col_title=dims[-1], printed=False)
+                    kind="values", index=lead, row_title=app_text("axis_token"), col_title=dims[-1], printed=False,
+                    swappable=True)
     show_tensor(trace, name)
 
 
