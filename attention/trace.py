@@ -188,6 +188,24 @@ class Trace:
         shape = self.applied_weights.shape
         return torch.broadcast_to(self.mask, shape)[index] if index else torch.broadcast_to(self.mask, shape)
 
+    def hides(self, name: str) -> bool:
+        """Whether step ``name`` carries the mask: every hidden cell of it is 0 or -inf.
+
+        True for the masked scores and the weights after masking (or dropout), False for the
+        weights computed before the mask (3.5.1 shows both) and for steps of another shape.
+        """
+        tensor = self.step(name).tensor
+        if self.mask is None or self.step(name).dims[-2:] != ("query", "key"):
+            return False
+        try:
+            hidden = torch.broadcast_to(self.mask, tensor.shape)  # (..., query, key)
+        except RuntimeError:  # a step of another sequence (cross-attention keys)
+            return False
+        if not bool(hidden.any()):
+            return False
+        cut = tensor[hidden]
+        return bool(((cut == 0) | torch.isneginf(cut)).all())
+
     def extend(self, other: Trace, prefix: str = "") -> None:
         """Copy another trace's steps (and its mask) in, optionally prefixing their names."""
         for s in other.steps:

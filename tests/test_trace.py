@@ -405,3 +405,17 @@ def test_results_are_typed_records_not_info_dicts():
     assert big.reduced and big.batch_shape == (1, 700, 4) and "scores" not in big.trace
     with pytest.raises(ValueError, match="batch_size"):
         RunOptions(batch_size=0)
+
+
+def test_hides_tells_the_masked_steps_from_the_weights_before_the_mask():
+    """3.5.1 records the weights before masking and after: only the steps the mask reached are hatched."""
+    trace = attention.causal_attention_step_by_step(torch.tensor(attention.BOOK_INPUTS), d_out=2, seed=789)
+    assert trace.mask is not None
+    assert {name: trace.hides(name) for name in ("scores", "weights", "masked_scores", "masked_weights",
+                                                 "masked_simple", "masked_simple_norm")} == {
+        "scores": False, "weights": False, "masked_scores": True, "masked_weights": True,
+        "masked_simple": True, "masked_simple_norm": True}
+    assert not trace.hides("queries")  # (token, d_out): not a (query, key) step
+    unmasked = attention.causal_attention_step_by_step(torch.tensor(attention.BOOK_INPUTS), d_out=2, seed=789,
+                                                       causal=False)
+    assert not unmasked.hides("weights")

@@ -181,15 +181,14 @@ def show_step(trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str] 
     cols = rows if cols is None else cols
     kind = "weights" if any(w in name for w in WEIGHT_LIKE) else "scores"
     lead = tuple(0 for _ in dims[:-2])  # batch element 0 (and head 0 unless drawn per head)
-    applied = trace.applied_weights.name if ("weights" in trace or "dropped_weights" in trace) else None
-    hides = name == applied or name.startswith("masked")  # never the unmasked weights
+    hides = trace.hides(name)  # hatched only where the step itself is masked: not the weights before the mask
     # Swappable charts: going from one step to the next (scores to weights) swaps data, not the chart.
     if dims[-2:] == ("query", "key") and "head" in dims:  # every head, as its own panel
         show_heads(trace, _axis(rows, tensor.shape[-2]), _axis(cols, tensor.shape[-1]), name=name, kind=kind,
-                   masked=hides and trace.mask is not None, swappable=True)
+                   masked=hides, swappable=True)
     elif dims[-2:] == ("query", "key"):
         show_matrix(trace, name, _axis(rows, tensor.shape[-2]), _axis(cols, tensor.shape[-1]), kind=kind,
-                    index=lead, masked=hides and trace.mask is not None, printed=False, swappable=True)
+                    index=lead, masked=hides, printed=False, swappable=True)
     elif len(dims) == 1 and dims[0] in ("key", "token") and tensor.shape[0] == len(cols if dims[0] == "key" else rows):
         show_vector(trace, name, cols if dims[0] == "key" else rows, domain=(0, 1) if kind == "weights" else None)
     elif len(dims) >= 2 and dims[-2] == "token" and tensor.shape[-1] <= 64:

@@ -30,10 +30,13 @@ def projector(browser):
 
 
 def shown(page) -> str:
-    """What the step shows: its position, caption, printed tensor and drawn chart labels."""
+    """What the step shows: its position, caption, printed tensor and drawn chart labels.
+
+    The labels are sorted: a chart updated in place may keep its legend's labels in another DOM order."""
     return page.evaluate("""() => { const m = document.querySelector('[data-testid="stMain"]');
         const text = Array.from(m.querySelectorAll('p, code')).map(e => e.textContent).join('|');
-        const charts = Array.from(m.querySelectorAll('.vega-embed svg text')).map(t => t.textContent).join(',');
+        const charts = Array.from(m.querySelectorAll('.vega-embed svg text')).map(t => t.textContent).sort()
+            .join(',');
         return text + '#' + charts; }""")
 
 
