@@ -12,7 +12,9 @@ sorted by a position column (``i``, ``j``) of the data, not by a list of labels.
 sends named datasets beside the spec, and when the spec of a chart is unchanged the browser
 swaps the data into the chart already drawn instead of compiling and drawing a new one. So a
 new seed, an edited cell, a renamed token or another d_out costs a data update per chart,
-not a new chart.
+not a new chart. The step-through goes further (``swappable``): its charts carry their title and
+kind in the data and pick the colour scale in the browser, so going from one step to the next
+of the same shape (scores to weights) swaps data too.
 
 Heatmaps write the value in each cell when there are few enough cells to
 read, name the query and key tokens in the tooltip, draw weights on a colour
@@ -144,31 +146,25 @@ def heatmap(
 ) -> dict:
     """One heatmap. ``kind``: "weights" (fixed [0, 1] scale), "scores" or "values" (diverging).
 
-    ``swappable``: the title and the kind travel in the data, so heatmaps of one shape share one
-    spec whatever they show (a step-through going from scores to weights swaps the data into the
-    drawn chart instead of building a new one); the title names the tensor, the legend has none.
-
-    ``lecture`` draws larger cells and text, readable projected in a lecture hall. ``pattern``: a
-    picture read as a whole (the sinusoidal positions), ``width`` or PATTERN_WIDTH wide, values in
-    the tooltip only: more columns redraw its cells in place; a resized chart is laid out anew.
+    ``lecture``: larger cells and text, for a lecture hall. ``pattern``: a picture read as a whole
+    (the sinusoidal positions), ``width`` or PATTERN_WIDTH wide, values in the tooltip only.
+    ``swappable``: one spec for every kind and title (see :func:`_swappable`).
     """
     data = heatmap_data(values, row_labels, col_labels, masked, max_side)
     if data.aggregated:
         title = app_text("chart_averaged", title=title, rows=data.block[0], cols=data.block[1])
     if show_values is None or pattern:
         show_values = not pattern and data.cells <= MAX_CELLS_WITH_TEXT
-    # Everything that depends on the values lives in the data, never in the spec: a new
-    # seed or an edited cell then changes only the dataset, and the browser updates the
-    # drawn chart in place instead of compiling a new one (see module docstring).
+    # What depends on the values lives in the data, never in the spec: see the module docstring.
     scale, params = _colour_scale(kind, data.aggregated, dataset, swappable)
     if kind == "weights" and data.aggregated and note_scale:
         title = app_text("chart_scale_note", title=title)
     records = _cell_records(data, kind)
     if swappable:
-        records = [{**cell, "kind": kind, "title": title} for cell in records]
+        records, title = _swappable(records, kind, title, dataset)
     spec = {
         "$schema": SCHEMA,
-        "title": {"text": {"expr": f"pluck(data('{dataset}'), 'title')[0]"}} if swappable else title,
+        "title": title,
         "datasets": {dataset: records},
         "data": {"name": dataset},
         **_cell_size(data, show_values, width, lecture, pattern),
@@ -179,6 +175,16 @@ def heatmap(
     if params:
         spec["params"] = params
     return styled(spec, lecture)
+
+
+def _swappable(records: list[dict], kind: str, title: str, dataset: str) -> tuple[list[dict], dict]:
+    """The records with their kind and title in them, and a title read from the data.
+
+    Heatmaps of one shape then share one spec whatever they show, and a step-through going from
+    scores to weights swaps the data into the drawn chart instead of building a new one.
+    """
+    return [{**cell, "kind": kind, "title": title} for cell in records], {
+        "text": {"expr": f"pluck(data('{dataset}'), 'title')[0]"}}
 
 
 def _colour_scale(kind: str, aggregated: bool, dataset: str, swappable: bool = False) -> tuple[dict, list[dict]]:
@@ -304,12 +310,9 @@ def head_grid(
 ) -> dict:
     """One heatmap per head (weights by default), in a grid: one faceted chart, a panel per head.
 
-    The heads are a column of the data, so the spec does not depend on how many heads there
-    are, up to HEADS_IN_FULL, and again above it (smaller panels): changing 1, 2, 4 or 8 heads
-    updates the drawn chart in place. The grid shows the pattern of each head; the values are
-    in the tooltip, not written in the cells: 8 heads of 6 tokens would be 288 numbers, and
-    writing them cost more than drawing the rest of the page (one text mark per cell, redrawn
-    on every edit).
+    The heads are a column of the data, so changing 1, 2, 4 or 8 heads (up to HEADS_IN_FULL, and
+    again above it) updates the drawn chart in place. Each panel shows its head's pattern, the
+    values in the tooltip: 8 heads of 6 tokens written out would be 288 numbers to redraw per edit.
     """
     n_heads = weights.shape[0]
     few = n_heads <= HEADS_IN_FULL
@@ -323,8 +326,7 @@ def head_grid(
             title=title, swappable=swappable,
         )
         records += [{**cell, "head": h + 1} for cell in unit["datasets"]["heads"]]
-    # swappable: the title is read from the data; else "(averaged over ...)" for large matrices, or empty
-    title = unit["title"] if swappable else unit["title"].strip()
+    title = unit["title"] if swappable else unit["title"].strip()  # else "(averaged over ...)", or empty
     spec: dict = {
         "$schema": SCHEMA,
         "datasets": {"heads": records},
