@@ -178,8 +178,12 @@ class Trace:
 
     @property
     def applied_weights(self) -> Step:
-        """The weights that multiplied the values: after dropout if dropout ran, else the softmax."""
-        return self.step("dropped_weights" if "dropped_weights" in self else "weights")
+        """The weights that multiplied the values: after dropout if dropout ran, else the softmax
+        (the masked one where a trace records the weights before and after the mask, as 3.5.1's)."""
+        for name in ("dropped_weights", "masked_weights"):
+            if name in self:
+                return self.step(name)
+        return self.step("weights")
 
     def hidden_cells(self, index: tuple[int, ...] = ()) -> torch.Tensor | None:
         """Where keys were hidden from queries, shaped like ``applied_weights[index]``; None if nothing was."""

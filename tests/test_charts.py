@@ -191,6 +191,10 @@ def test_a_step_through_swaps_data_from_scores_to_weights_instead_of_building_a_
 
 def test_without_swappable_the_kinds_keep_their_own_scales_and_titles():
     w = np.full((6, 6), 1 / 6)
-    plain = charts.heatmap(w, LABELS, LABELS, title="weights")
+    plain = valid(charts.heatmap(w, LABELS, LABELS, title="weights"))
     assert plain["title"] == "weights" and "kind" not in plain["datasets"]["cells"][0]
-    assert plain != charts.heatmap(w, LABELS, LABELS, title="weights", swappable=True)
+    colour = plain["layer"][0]["encoding"]["color"]
+    assert colour["scale"] == {"domain": [0, 1], "scheme": "blues", "clamp": True} and colour["title"]
+    scores = valid(charts.heatmap(w - 0.5, LABELS, LABELS, title="scores", kind="scores"))
+    assert scores["layer"][0]["encoding"]["color"]["scale"]["scheme"] == "redblue"
+    assert _spec_without_data(plain) != _spec_without_data(scores)  # a new kind is a new chart here

@@ -416,6 +416,9 @@ def test_hides_tells_the_masked_steps_from_the_weights_before_the_mask():
         "scores": False, "weights": False, "masked_scores": True, "masked_weights": True,
         "masked_simple": True, "masked_simple_norm": True}
     assert not trace.hides("queries")  # (token, d_out): not a (query, key) step
+    # the weights that multiplied the values are the masked ones
+    assert trace.applied_weights.name == "masked_weights"
+    assert torch.allclose(trace["context"], trace.applied_weights.tensor @ trace["values"])
     unmasked = attention.causal_attention_step_by_step(torch.tensor(attention.BOOK_INPUTS), d_out=2, seed=789,
                                                        causal=False)
     assert not unmasked.hides("weights")

@@ -115,12 +115,14 @@ def wait_text(page, text: str, timeout_ms: float = 30_000, where: str = "body") 
 
 def choose_option(page, selectbox, option: str, attempts: int = 3) -> None:
     """Open a selectbox and pick ``option``; a click that lands while the box is redrawn is tried again."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     for attempt in range(attempts):
         selectbox.click()
         choice = page.get_by_role("option", name=option)
         try:
             choice.wait_for(state="visible", timeout=5_000)
-        except Exception:
+        except PlaywrightTimeoutError:
             if attempt == attempts - 1:
                 raise
             page.keyboard.press("Escape")
