@@ -36,7 +36,7 @@ with right:
 st.subheader(page.text("normalise_heading"))
 st.markdown(page.text("normalise_body"))
 for method in NORMALISATIONS:
-    show_tensor(trace, f"weights_{method}", caption=f"**{normalisation_name(method)}**")
+    show_tensor(trace, f"weights_{method}", label=normalisation_name(method))
 
 st.subheader(page.text("context_heading", q=q + 1))
 show_tensor(trace, "context")

@@ -4,7 +4,7 @@ import streamlit as st
 from attention import ATTENTION_BACKENDS, BACKEND_RETURNS_WEIGHTS, FastMultiHeadAttention, time_variants
 from attention.efficient import relative_times
 from attention.explore import efficient_variants
-from ui.draw import show_heads, show_source, tensor_text
+from ui.draw import print_tensor, show_heads, show_source
 from ui.page import start_page
 from ui.settings import limits
 
@@ -32,7 +32,7 @@ rows = [
 ]
 st.table(pd.DataFrame(rows).set_index(page.text("col_variant")))  # static: cheaper to redraw than a grid
 with st.expander(page.text("printed_output", shape=tuple(variants.book.output.shape)), expanded=False):
-    st.code(tensor_text(variants.book.output), language="text")
+    print_tensor(variants.book.output)
 st.subheader(page.text("weights_heading"))
 heads = (page.text("heads_many", n=config.num_heads) if config.num_heads > 1
          else page.text("heads_one", n=config.num_heads))

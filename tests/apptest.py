@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
 from typing import Any
 
@@ -28,3 +30,16 @@ def open_page(page_id: str, *, state: dict[str, Any] | None = None, params: dict
     at.switch_page(BY_ID[page_id].file)
     at.run()
     return at
+
+
+PRINTED = re.compile(r'<div class="printed-tensor[^"]*">.*?<pre><code>(.*?)</code></pre></div>', re.DOTALL)
+
+
+def printed_tensors(at: AppTest) -> list[str]:
+    """The tensors a run printed (ui/draw.py: print_tensor), as the learner reads them."""
+    return [html.unescape(m) for el in at.get("html") for m in PRINTED.findall(el.proto.body)]
+
+
+def code_text(at: AppTest) -> str:
+    """Every printed tensor and code listing of a run (tensors first, each kind in page order)."""
+    return "".join(printed_tensors(at) + [c.value for c in at.code])

@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.apptest import open_page as open_at
+from tests.apptest import printed_tensors
 from ui.matrix import InputMatrix, book_matrix
 from ui.pages import PAGES
 
@@ -24,7 +25,8 @@ def open_page(page_id: str, **state) -> AppTest:
 
 
 def shown_text(at: AppTest) -> str:
-    parts = [c.value for c in at.code] + [m.value for m in at.markdown] + [str(e.value) for e in at.error]
+    parts = printed_tensors(at) + [c.value for c in at.code] + [m.value for m in at.markdown]
+    parts += [str(e.value) for e in at.error]
     parts += [str(df.value) for df in at.dataframe] + [str(t.value) for t in at.table]
     parts += [str(m.value) for m in at.metric]
     return "\n".join(parts)

@@ -29,6 +29,7 @@ from attention import (
 )
 from attention.explore import RunOptions, causal_class_demo, self_attention_classes, stacking_heads, weight_splits
 from tests.apptest import open_page as open_at
+from tests.apptest import printed_tensors
 from ui.answers import Unparsed, format_shape, parse_shape
 from ui.content import page_text
 from ui.matrix import random_matrix
@@ -319,7 +320,7 @@ def test_predict_then_reveal_draws_the_weights_only_once_a_guess_is_committed():
     enter(at, "all-queries", "predict_top", "2")  # "starts" itself: wrong, it attends most to "journey"
     check(at, "all-queries", "predict_top")
     assert len(at.get("vega_lite_chart")) == charts + 1
-    printed = "\n".join(c.value for c in at.code)
+    printed = "\n".join(printed_tensors(at))
     assert all(row in printed for row in rows)
     assert any("not always closest to itself" in w for w in warnings(at))
     enter(at, "all-queries", "predict_top", "1")  # "journey"

@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.apptest import open_page as open_at
+from tests.apptest import printed_tensors
 from ui.content import page_text
 from ui.pages import PAGES
 from ui.walkthrough import WalkthroughError, decode, encode, load_bundled, parse
@@ -36,7 +37,7 @@ def button(at: AppTest, label: str):
 
 def on_screen(at: AppTest) -> str:
     """The step on screen: its position, caption, printed tensors and charts."""
-    parts = [m.value for m in at.markdown] + [c.value for c in at.code]
+    parts = [m.value for m in at.markdown] + printed_tensors(at) + [c.value for c in at.code]
     parts += [str(el.proto) for el in at.get("vega_lite_chart")]  # spec and data
     return "\n".join(parts)
 

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
+from tests.apptest import code_text
 from ui.matrix import (
     MAX_TOKEN_NAME,
     InputError,
@@ -286,7 +287,7 @@ def test_bad_links_show_a_message_and_defaults(param):
         at = run_with_link(page, param)
         assert not at.exception, [e.value for e in at.exception]
         assert at.session_state["matrix"] == book_matrix() or "inf" not in param
-        text = "".join(c.value for c in at.code)
+        text = code_text(at)
         assert "tensor(" in text  # the page still computes and shows its results
 
 
@@ -299,7 +300,7 @@ def test_a_shared_link_restores_matrix_and_controls():
     at.number_input(key="w:causal-mask:seed").set_value(42).run()
     link = at.query_params["s"]
     link = link[0] if isinstance(link, list) else link
-    shown = "".join(c.value for c in at.code)
+    shown = code_text(at)
 
     fresh = run_with_link(None, link)
     assert any("shared link" in s.value for s in fresh.success)  # said on the landing page
@@ -308,7 +309,7 @@ def test_a_shared_link_restores_matrix_and_controls():
     assert not fresh.exception
     assert fresh.session_state["matrix"] == random_matrix(5, 4, 3)
     assert fresh.number_input(key="w:causal-mask:seed").value == 42
-    assert "".join(c.value for c in fresh.code) == shown
+    assert code_text(fresh) == shown
 
 
 def test_invalid_config_keeps_last_good_state_with_message():
@@ -316,12 +317,12 @@ def test_invalid_config_keeps_last_good_state_with_message():
     at.run()
     at.switch_page("pages/p353_causal_class.py")
     at.run()
-    good = "".join(c.value for c in at.code)
+    good = code_text(at)
     at.number_input(key="w:causal-class:context_length").set_value(3).run()  # fewer than 6 tokens
     assert not at.exception
     assert any("context_length" in e.value for e in at.error)
     assert any("last valid" in i.value for i in at.info)
-    assert "".join(c.value for c in at.code) == good
+    assert code_text(at) == good
 
 
 def test_caps_are_settings_shown_in_the_ui_and_enforced(monkeypatch):

@@ -10,6 +10,7 @@ import functools
 import inspect
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from html import escape
 
 import numpy as np
 import pandas as pd
@@ -27,7 +28,7 @@ from .source import excerpt
 
 __all__ = [
     "show_chart", "show_comparisons", "show_heads", "show_matrix", "show_row", "show_shapes", "show_source",
-    "show_step", "show_step_code", "show_tensor", "show_vector", "tensor_text",
+    "print_tensor", "show_step", "show_step_code", "show_tensor", "show_vector", "tensor_text",
 ]
 
 
@@ -50,12 +51,23 @@ def tensor_text(t: torch.Tensor) -> str:
     return repr(t.detach().cpu())
 
 
-def show_tensor(trace: Trace, name: str, *, caption: str | None = None) -> None:
-    """A step printed as PyTorch prints it, under its name, shape and meaning."""
+def print_tensor(tensor: torch.Tensor, caption_html: str = "") -> None:
+    """The tensor as PyTorch prints it, under an optional caption, drawn as one HTML element.
+
+    One element where a caption and an ``st.code`` would be two: a third of their cost on every
+    rerun (``make bench-elements``), and 3.4.1 prints twelve tensors. Styled in ui/style.css.
+    """
+    shape = "vector" if tensor.dim() <= 1 else "matrix"  # vectors wrap; matrices keep rows whole, scroll sideways
+    head = f"<p>{caption_html}</p>" if caption_html else ""
+    st.html(f'<div class="printed-tensor {shape}">{head}<pre><code>{escape(tensor_text(tensor))}</code></pre></div>')
+
+
+def show_tensor(trace: Trace, name: str, *, label: str | None = None) -> None:
+    """A step printed as PyTorch prints it, under its name, shape and meaning (or a bold ``label``)."""
     step = trace.step(name)
-    st.caption(caption or f"`{name}` {step.shape_text()}: {meaning(step)}")
-    # Vectors wrap; matrices keep their rows intact and scroll sideways when narrow.
-    st.code(tensor_text(step.tensor), language="text", wrap_lines=step.tensor.dim() <= 1)
+    caption = (f"<strong>{escape(label)}</strong>" if label
+               else f"<code>{escape(name)}</code> {escape(step.shape_text())}: {escape(meaning(step))}")
+    print_tensor(step.tensor, caption)
 
 
 def show_matrix(
@@ -76,7 +88,7 @@ def show_matrix(
                               pattern=pattern, swappable=swappable))
     if printed:
         with st.expander(app_text("printed_tensor", name=name, shape=tuple(tensor.shape))):
-            st.code(tensor_text(tensor), language="text", wrap_lines=tensor.dim() <= 1)
+            print_tensor(tensor)
 
 
 def show_heads(trace: Trace, rows: Sequence[str], cols: Sequence[str], *, batch: int = 0, name: str | None = None,

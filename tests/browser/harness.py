@@ -139,8 +139,9 @@ def chart_texts(page) -> list[str]:
 
 
 def code_texts(page) -> list[str]:
-    return page.evaluate("""() => Array.from(document.querySelectorAll('[data-testid="stCode"] code'))
-        .map(c => c.textContent)""")
+    """Every printed tensor (ui/draw.py: print_tensor) and code listing on the page."""
+    return page.evaluate("""() => Array.from(
+        document.querySelectorAll('[data-testid="stCode"] code, .printed-tensor pre code')).map(c => c.textContent)""")
 
 
 def edit_matrix_cell(page, row: int, col: int, value: str, attempts: int = 3) -> None:
