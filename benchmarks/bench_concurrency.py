@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from attention import simple_self_attention  # noqa: E402
-from tests.browser.harness import CHROMIUM_ARGS, IDLE_JS, Server, chromium_path  # noqa: E402
+from tests.browser.harness import CHROMIUM_ARGS, CODE_SELECTOR, IDLE_JS, Server, chromium_path  # noqa: E402
 from ui.matrix import InputMatrix  # noqa: E402
 from ui.share import encode_state  # noqa: E402
 
@@ -56,10 +56,10 @@ class Result:
 
 
 async def check_page(page, i: int, matrix: InputMatrix, result: Result) -> None:
-    texts = await page.evaluate("""() => [
-        ...Array.from(document.querySelectorAll('[data-testid="stCode"] code')).map(c => c.textContent),
+    texts = await page.evaluate("""sel => [
+        ...Array.from(document.querySelectorAll(sel)).map(c => c.textContent),
         ...Array.from(document.querySelectorAll('.vega-embed svg text')).map(t => t.textContent),
-        document.querySelector('[data-testid="stSidebar"]').innerText]""")
+        document.querySelector('[data-testid="stSidebar"]').innerText]""", CODE_SELECTOR)
     others = {int(m) for t in texts for m in MARKER.findall(t)} - {i}
     if others:
         result.violations.append(f"session {i} saw tokens of sessions {sorted(others)}")
@@ -69,8 +69,8 @@ async def check_page(page, i: int, matrix: InputMatrix, result: Result) -> None:
 
 async def wait_for(page, text: str, timeout_ms: int) -> None:
     await page.wait_for_function(
-        "t => Array.from(document.querySelectorAll('[data-testid=\"stCode\"] code')).some(c => c.textContent === t)",
-        arg=text, timeout=timeout_ms, polling=100)
+        "([sel, t]) => Array.from(document.querySelectorAll(sel)).some(c => c.textContent === t)",
+        arg=[CODE_SELECTOR, text], timeout=timeout_ms, polling=100)
     await page.wait_for_function(IDLE_JS, timeout=timeout_ms, polling=100)
 
 

@@ -31,7 +31,8 @@ from tests.browser.harness import CHROMIUM_ARGS, Server, chromium_path  # noqa: 
 from ui import charts  # noqa: E402
 
 DEFAULT = ["markdown:20", "caption:20", "subheader:20", "code_text:20", "code_python:20", "text_input:20",
-           "button:20", "table:10", "heatmap:4", "heatmap:4:still", "heatmap_resized:1", "head_grid:1"]
+           "button:20", "tensor:12", "tensor_html:12", "table:10", "heatmap:4", "heatmap:4:still",
+           "heatmap_resized:1", "head_grid:1"]
 TOKENS = [f"t{i}" for i in range(6)]
 
 

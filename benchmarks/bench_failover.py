@@ -36,7 +36,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 from attention import simple_self_attention  # noqa: E402
 from benchmarks.bench_concurrency import MARKER, session_matrix, wait_for  # noqa: E402
 from benchmarks.cluster import COOKIE, Cluster, balancer_path  # noqa: E402
-from tests.browser.harness import CHROMIUM_ARGS, chromium_path  # noqa: E402
+from tests.browser.harness import CHROMIUM_ARGS, CODE_SELECTOR, chromium_path  # noqa: E402
 from ui.content import app_text  # noqa: E402
 from ui.matrix import InputMatrix  # noqa: E402
 from ui.share import encode_state  # noqa: E402
@@ -149,10 +149,10 @@ async def await_recovery(learner: Learner, killed_at: float, victim: str) -> Non
 
 
 async def shown_texts(page) -> list[str]:
-    return await page.evaluate("""() => [
-        ...Array.from(document.querySelectorAll('[data-testid="stCode"] code')).map(c => c.textContent),
+    return await page.evaluate("""sel => [
+        ...Array.from(document.querySelectorAll(sel)).map(c => c.textContent),
         ...Array.from(document.querySelectorAll('.vega-embed svg text')).map(t => t.textContent),
-        document.querySelector('[data-testid="stSidebar"]').innerText]""")
+        document.querySelector('[data-testid="stSidebar"]').innerText]""", CODE_SELECTOR)
 
 
 async def check_own_state(learner: Learner) -> None:

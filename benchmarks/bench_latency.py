@@ -1,7 +1,8 @@
 """Interaction latency in a real browser: every page of the app against a minimal Streamlit app.
 
-Run: .venv/bin/python benchmarks/bench_latency.py [--repeats 10] [--pages all-queries ...]
-(about 20 minutes with the defaults on 2 cores; --repeats 3 takes about 8).
+Run: .venv/bin/python benchmarks/bench_latency.py [--repeats 21] [--pages all-queries ...]
+(about 35 minutes with the defaults on 2 cores; --repeats 3 takes about 8). 21 edits per row: with 11,
+a row's ratio moved by up to +-0.1 between two runs of the same code on this machine.
 
 What is measured. In one run the app and benchmarks/minimal_app.py (the same job in one plain
 script: a 6x3 data editor in the sidebar, one number input, one 6x6 heatmap updated in place) are
@@ -291,7 +292,7 @@ def report_gpt2(report: Report, browser, app: Server, sessions: int) -> None:
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--repeats", type=int, default=10)
+    ap.add_argument("--repeats", type=int, default=21)
     ap.add_argument("--pages", nargs="*", default=[p.page_id for p in PAGES])
     ap.add_argument("--sessions", type=int, default=4, help="extra sessions for the memory measurement")
     ap.add_argument("--cold-starts", type=int, default=3, help="cold starts of each app (the median is reported)")

@@ -23,13 +23,15 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
+from ui.draw import printed_in
+
 __all__ = ["ProtocolLearner", "RunResult"]
 
 
 @dataclass
 class RunResult:
     widgets: dict[str, str] = field(default_factory=dict)  # label -> widget id (number inputs)
-    code: list[str] = field(default_factory=list)  # every st.code text of the run
+    code: list[str] = field(default_factory=list)  # every st.code text and printed tensor of the run
 
 
 def _cookies(base_url: str) -> dict[str, str]:
@@ -89,6 +91,8 @@ class ProtocolLearner:
                 element = msg.delta.new_element
                 if element.WhichOneof("type") == "code":
                     result.code.append(element.code.code_text)
+                elif element.WhichOneof("type") == "html":  # printed tensors (ui/draw.py: print_tensor)
+                    result.code.extend(printed_in(element.html.body))
                 elif element.WhichOneof("type") == "number_input":
                     result.widgets[element.number_input.label] = element.number_input.id
             elif kind == "script_finished":

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import html
-import re
 from pathlib import Path
 from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
+from ui.draw import printed_in
 from ui.pages import PAGES
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -32,12 +31,9 @@ def open_page(page_id: str, *, state: dict[str, Any] | None = None, params: dict
     return at
 
 
-PRINTED = re.compile(r'<div class="printed-tensor[^"]*">.*?<pre><code>(.*?)</code></pre></div>', re.DOTALL)
-
-
 def printed_tensors(at: AppTest) -> list[str]:
     """The tensors a run printed (ui/draw.py: print_tensor), as the learner reads them."""
-    return [html.unescape(m) for el in at.get("html") for m in PRINTED.findall(el.proto.body)]
+    return [text for el in at.get("html") for text in printed_in(el.proto.body)]
 
 
 def code_text(at: AppTest) -> str:

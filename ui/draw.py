@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from html import escape
+from html import escape, unescape
 
 import numpy as np
 import pandas as pd
@@ -27,8 +28,9 @@ from .i18n import fill, translate
 from .source import excerpt
 
 __all__ = [
-    "show_chart", "show_comparisons", "show_heads", "show_matrix", "show_row", "show_shapes", "show_source",
-    "print_tensor", "show_step", "show_step_code", "show_tensor", "show_vector", "tensor_text",
+    "PRINTED_SELECTOR", "print_tensor", "printed_in", "show_chart", "show_comparisons", "show_heads", "show_matrix",
+    "show_row", "show_shapes", "show_source", "show_step", "show_step_code", "show_tensor", "show_vector",
+    "tensor_text",
 ]
 
 
@@ -51,6 +53,11 @@ def tensor_text(t: torch.Tensor) -> str:
     return repr(t.detach().cpu())
 
 
+PRINTED_SELECTOR = ".printed-tensor pre code"  # a printed tensor's text on the page (browser tests, benchmarks)
+_PRINTED = re.compile(r'<div class="printed-tensor [a-z]+">(?:<p>.*?</p>)?<pre><code>(.*?)</code></pre></div>',
+                      re.DOTALL)
+
+
 def print_tensor(tensor: torch.Tensor, caption_html: str = "") -> None:
     """The tensor as PyTorch prints it, under an optional caption, drawn as one HTML element.
 
@@ -60,6 +67,11 @@ def print_tensor(tensor: torch.Tensor, caption_html: str = "") -> None:
     shape = "vector" if tensor.dim() <= 1 else "matrix"  # vectors wrap; matrices keep rows whole, scroll sideways
     head = f"<p>{caption_html}</p>" if caption_html else ""
     st.html(f'<div class="printed-tensor {shape}">{head}<pre><code>{escape(tensor_text(tensor))}</code></pre></div>')
+
+
+def printed_in(html_body: str) -> list[str]:
+    """The tensors that :func:`print_tensor` printed in an HTML element's body, as the learner reads them."""
+    return [unescape(text) for text in _PRINTED.findall(html_body)]
 
 
 def show_tensor(trace: Trace, name: str, *, label: str | None = None) -> None:

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from ui.draw import PRINTED_SELECTOR
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -138,10 +140,13 @@ def chart_texts(page) -> list[str]:
         .map(t => t.textContent)""")
 
 
+CODE_SELECTOR = f'[data-testid="stCode"] code, {PRINTED_SELECTOR}'  # code listings and printed tensors
+CODE_TEXTS_JS = "sel => Array.from(document.querySelectorAll(sel)).map(c => c.textContent)"
+
+
 def code_texts(page) -> list[str]:
     """Every printed tensor (ui/draw.py: print_tensor) and code listing on the page."""
-    return page.evaluate("""() => Array.from(
-        document.querySelectorAll('[data-testid="stCode"] code, .printed-tensor pre code')).map(c => c.textContent)""")
+    return page.evaluate(CODE_TEXTS_JS, CODE_SELECTOR)
 
 
 def edit_matrix_cell(page, row: int, col: int, value: str, attempts: int = 3) -> None:
