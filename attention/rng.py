@@ -29,6 +29,7 @@ def seeded(seed: int) -> Iterator[None]:
     check_seed(seed)
     with _LOCK, torch.random.fork_rng(devices=[]):
         # The CPU generator alone: the values are torch.manual_seed's, without its lazy seeding of
-        # CUDA, XPU and MTIA, which formats a stack trace per device on every call (about 1 ms here).
+        # CUDA, XPU and MTIA, which formats a stack trace per device on every call (the deeper the
+        # caller's stack, the dearer: a Streamlit script run's is deep).
         torch.random.default_generator.manual_seed(seed)
         yield

@@ -198,16 +198,16 @@ class Trace:
         True for the masked scores and the weights after masking (or dropout), False for the
         weights computed before the mask (3.5.1 shows both) and for steps of another shape.
         """
-        tensor = self.step(name).tensor
-        if self.mask is None or self.step(name).dims[-2:] != ("query", "key"):
+        step = self.step(name)
+        if self.mask is None or step.dims[-2:] != ("query", "key"):
             return False
         try:
-            hidden = torch.broadcast_to(self.mask, tensor.shape)  # (..., query, key)
+            hidden = torch.broadcast_to(self.mask, step.tensor.shape)  # (..., query, key)
         except RuntimeError:  # a step of another sequence (cross-attention keys)
             return False
         if not bool(hidden.any()):
             return False
-        cut = tensor[hidden]
+        cut = step.tensor[hidden]
         return bool(((cut == 0) | torch.isneginf(cut)).all())
 
     def extend(self, other: Trace, prefix: str = "") -> None:

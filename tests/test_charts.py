@@ -162,10 +162,6 @@ def test_a_pattern_keeps_its_size_and_spec_when_its_columns_change():
     assert not any(layer["mark"]["type"] == "text" for layer in specs[0]["layer"])  # values are in the tooltip
 
 
-def _spec_without_data(spec: dict) -> str:
-    return json.dumps({k: v for k, v in spec.items() if k != "datasets"}, sort_keys=True)
-
-
 def test_a_step_through_swaps_data_from_scores_to_weights_instead_of_building_a_new_chart():
     """Swappable charts: the kind and the title travel in the data, so one spec serves both steps."""
     rng = np.random.default_rng(0)
@@ -175,7 +171,7 @@ def test_a_step_through_swaps_data_from_scores_to_weights_instead_of_building_a_
     a = valid(charts.heatmap(scores, LABELS, LABELS, title="scores", kind="scores", swappable=True))
     b = valid(charts.heatmap(weights, LABELS, LABELS, title="weights", kind="weights", masked=hidden,
                              swappable=True))
-    assert _spec_without_data(a) == _spec_without_data(b)
+    assert spec_without_data(a) == spec_without_data(b)
     assert {c["kind"] for c in a["datasets"]["cells"]} == {"scores"}
     assert {c["title"] for c in b["datasets"]["cells"]} == {"weights"}
     scale = a["layer"][0]["encoding"]["color"]["scale"]  # chosen in the browser by the data's kind
@@ -185,7 +181,7 @@ def test_a_step_through_swaps_data_from_scores_to_weights_instead_of_building_a_
                                     swappable=True))
     grid_b = valid(charts.head_grid(np.stack([weights, weights]), LABELS, LABELS, masked=hidden, title="weights",
                                     swappable=True))
-    assert _spec_without_data(grid_a) == _spec_without_data(grid_b)
+    assert spec_without_data(grid_a) == spec_without_data(grid_b)
     assert grid_a["params"] and any(layer["mark"]["type"] == "text" for layer in grid_a["spec"]["layer"])
 
 
@@ -197,4 +193,4 @@ def test_without_swappable_the_kinds_keep_their_own_scales_and_titles():
     assert colour["scale"] == {"domain": [0, 1], "scheme": "blues", "clamp": True} and colour["title"]
     scores = valid(charts.heatmap(w - 0.5, LABELS, LABELS, title="scores", kind="scores"))
     assert scores["layer"][0]["encoding"]["color"]["scale"]["scheme"] == "redblue"
-    assert _spec_without_data(plain) != _spec_without_data(scores)  # a new kind is a new chart here
+    assert spec_without_data(plain) != spec_without_data(scores)  # a new kind is a new chart here

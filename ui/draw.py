@@ -59,14 +59,15 @@ _PRINTED = re.compile(r'<div class="printed-tensor [a-z]+">(?:<p>.*?</p>)?<pre><
 
 
 def print_tensor(tensor: torch.Tensor, caption_html: str = "") -> None:
-    """The tensor as PyTorch prints it, under an optional caption, drawn as one HTML element.
+    """The tensor as PyTorch prints it, under an optional caption (HTML, escaped by the caller), drawn
+    as one HTML element.
 
     One element where a caption and an ``st.code`` would be two: 2.6 instead of 3.7 ms on every
     rerun (``make bench-elements``), and 3.4.1 prints twelve tensors. Styled in ui/style.css.
     """
-    shape = "vector" if tensor.dim() <= 1 else "matrix"  # vectors wrap; matrices keep rows whole, scroll sideways
+    layout = "vector" if tensor.dim() <= 1 else "matrix"  # vectors wrap; matrices keep rows whole, scroll sideways
     head = f"<p>{caption_html}</p>" if caption_html else ""
-    st.html(f'<div class="printed-tensor {shape}">{head}<pre><code>{escape(tensor_text(tensor))}</code></pre></div>')
+    st.html(f'<div class="printed-tensor {layout}">{head}<pre><code>{escape(tensor_text(tensor))}</code></pre></div>')
 
 
 def printed_in(html_body: str) -> list[str]:
