@@ -22,4 +22,4 @@ EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD python -c "import urllib.request,sys; sys.exit(0 if urllib.request.urlopen('http://localhost:8501/_stcore/health', timeout=4).status == 200 else 1)"
 
-CMD ["python", "-m", "ui.serve", "app.py", "--server.port=8501", "--server.address=0.0.0.0"]
+CMD ["python", "-m", "ui.shell.serve", "app.py", "--server.port=8501", "--server.address=0.0.0.0"]

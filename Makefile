@@ -22,7 +22,7 @@ $(DEV_STAMP): requirements.txt requirements-dev.txt | $(VENV)/bin/python
 	touch $(RUN_STAMP) $@
 
 run: $(RUN_STAMP)
-	$(BIN)/python -m ui.serve app.py --server.port $(PORT)
+	$(BIN)/python -m ui.shell.serve app.py --server.port $(PORT)
 
 # Debian's chromium drives the real-browser tests (Playwright cannot download browsers here), and
 # Noto CJK gives it Hangul: the Korean screenshots must show letters, not tofu boxes.

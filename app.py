@@ -3,25 +3,27 @@
 The entry point is a frame around every page: it declares the pages with
 st.navigation, grouped by the chapter's headings, restores a shared link's state
 once per session, draws the shared input-matrix panel in the sidebar, runs the page as a
-fragment (its own controls rerun it alone: ui/frame.py), and keeps the URL up to date so
+fragment (its own controls rerun it alone: ui/shell/frame.py), and keeps the URL up to date so
 the address bar is always a shareable link.
 """
 
 import streamlit as st
 
-from ui.check import nav_title, page_complete
-from ui.content import app_text
-from ui.frame import run_page
-from ui.link import choose_language_once, lecture_requested, load_link_once, write_link
+from ui.chapter import PAGES, PageInfo, group_title
+from ui.check.panel import nav_title, page_complete
+from ui.inputs.sidebar import input_panel
+from ui.inputs.state import get_matrix
 from ui.page import draw_header
-from ui.pages import PAGES, PageInfo, group_title
-from ui.process import prepare_process
-from ui.reconnect import rerun_after_reconnect
-from ui.sidebar import input_panel
-from ui.state import get_matrix, language, lecture_mode, set_current_page
-from ui.style import apply_style
+from ui.sharing.link import choose_language_once, lecture_requested, load_link_once, write_link
+from ui.sharing.state import share_note
+from ui.shell.frame import run_page
+from ui.shell.process import prepare_process
+from ui.shell.reconnect import rerun_after_reconnect
+from ui.shell.style import apply_style
+from ui.state import language, lecture_mode, set_current_page
+from ui.words.content import app_text
 
-prepare_process()  # once per process: one PyTorch thread per run, and a frozen import heap (ui/process.py)
+prepare_process()  # once per process: one PyTorch thread per run, and a frozen import heap (ui/shell/process.py)
 choose_language_once()  # ?lang=, else the browser's locale; then the sidebar's selector decides
 # A lecture starts with the sidebar collapsed: the main area gets the whole projector.
 st.set_page_config(page_title=app_text("page_title"), page_icon="🔦", layout="wide",
@@ -40,7 +42,7 @@ set_current_page(shown.page_id)
 load_link_once()
 rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once
 apply_style(get_matrix().dim, lecture=lecture_mode(), lang=language())
-input_panel()
+input_panel(link_note=share_note())
 
 
 def frame_view() -> tuple:
@@ -49,7 +51,7 @@ def frame_view() -> tuple:
 
 
 # The header (title, explanation, formula) is drawn here, outside the page's fragment, and the page
-# runs as a fragment: its own controls rerun it alone (ui/frame.py).
+# runs as a fragment: its own controls rerun it alone (ui/shell/frame.py).
 draw_header(shown.page_id)
 run_page(shown.file, frame_view(), frame_view,
          on_failure=lambda: st.error(app_text("page_failed")), after=write_link)

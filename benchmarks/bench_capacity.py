@@ -42,8 +42,8 @@ from benchmarks.bench_failover import PAGE, STEP_TIMEOUT_MS, Learner, edit_width
 from benchmarks.cluster import Cluster, balancer_path, cpu_seconds  # noqa: E402
 from benchmarks.protocol import ProtocolLearner  # noqa: E402
 from tests.browser.harness import CHROMIUM_ARGS, chromium_path  # noqa: E402
-from ui.matrix import random_matrix  # noqa: E402
-from ui.share import encode_state  # noqa: E402
+from ui.inputs.matrix import random_matrix  # noqa: E402
+from ui.sharing.codec import encode_state  # noqa: E402
 
 
 @dataclass

@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT))
 
 from attention import simple_self_attention  # noqa: E402
 from tests.browser.harness import CHROMIUM_ARGS, CODE_SELECTOR, IDLE_JS, Server, chromium_path  # noqa: E402
-from ui.matrix import InputMatrix  # noqa: E402
-from ui.share import encode_state  # noqa: E402
+from ui.inputs.matrix import InputMatrix  # noqa: E402
+from ui.sharing.codec import encode_state  # noqa: E402
 
 MARKER = re.compile(r"\bs(\d+)[a-f]\b")
 

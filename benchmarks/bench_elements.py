@@ -28,7 +28,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from benchmarks.bench_latency import MINIMAL_CONTROL  # noqa: E402
 from benchmarks.completion import control_at, measure_alternating, open_probed, probed_page  # noqa: E402
 from tests.browser.harness import CHROMIUM_ARGS, Server, chromium_path  # noqa: E402
-from ui import charts  # noqa: E402
+from ui.draw import charts  # noqa: E402
 
 DEFAULT = ["markdown:20", "caption:20", "subheader:20", "code_text:20", "code_python:20", "text_input:20",
            "button:20", "tensor:12", "tensor_html:12", "table:10", "heatmap:4", "heatmap:4:still",
@@ -37,7 +37,7 @@ TOKENS = [f"t{i}" for i in range(6)]
 
 
 def chart_specs() -> dict[str, dict]:
-    """The app's own chart specs (ui/charts.py), two of each, for the chart kinds."""
+    """The app's own chart specs (ui/draw/charts.py), two of each, for the chart kinds."""
     rng = np.random.default_rng(0)
     specs = {}
     for i, dims in enumerate((8, 12)):

@@ -3,7 +3,7 @@
 Run: .venv/bin/python benchmarks/bench_failover.py [--replicas 3] [--sessions 21]   (make bench-failover;
 writes benchmarks/FAILOVER.md)
 
-Everything runs on 127.0.0.1: the replicas (``python -m ui.serve app.py``, hosted mode) and
+Everything runs on 127.0.0.1: the replicas (``python -m ui.shell.serve app.py``, hosted mode) and
 HAProxy with the configuration of ``deploy/haproxy.py`` (see ``benchmarks/cluster.py``). One
 Chromium opens every session in its own context, through the balancer, on 3.3.2 with its own
 shared link: a matrix whose token names only it uses (``s7a``...). Each learner then edits in
@@ -37,9 +37,9 @@ from attention import simple_self_attention  # noqa: E402
 from benchmarks.bench_concurrency import MARKER, session_matrix, wait_for  # noqa: E402
 from benchmarks.cluster import COOKIE, Cluster, balancer_path  # noqa: E402
 from tests.browser.harness import CHROMIUM_ARGS, CODE_SELECTOR, chromium_path  # noqa: E402
-from ui.content import app_text  # noqa: E402
-from ui.matrix import InputMatrix  # noqa: E402
-from ui.share import encode_state  # noqa: E402
+from ui.inputs.matrix import InputMatrix  # noqa: E402
+from ui.sharing.codec import encode_state  # noqa: E402
+from ui.words.content import app_text  # noqa: E402
 
 PAGE = "all-queries"
 RECOVERY_TIMEOUT = 60.0  # seconds for a moved session to run again on a live replica

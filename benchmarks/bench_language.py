@@ -30,7 +30,7 @@ from benchmarks.completion import (
     probed_page,
 )
 from tests.browser.harness import CHROMIUM_ARGS, Server, chromium_path
-from ui.i18n import LANGUAGES  # noqa: E402
+from ui.words.i18n import LANGUAGES  # noqa: E402
 
 PAGES = ("home", "one-query", "causal-mask", "stacking-heads", "weight-splits")
 # the sidebar's embedding width, found without its (translated) label

@@ -9,13 +9,13 @@ script: a 6x3 data editor in the sidebar, one number input, one 6x6 heatmap upda
 started, taking turns, three times each (--cold-starts), each on a quiet machine (no CPU busy from
 the last start's clean-up), and their cold starts timed (process start until the first page is
 complete, as defined below; the median is reported, since a single start varies by a quarter on this
-machine). The app starts with its launcher (ui.serve); the minimal app with plain `streamlit run`,
+machine). The app starts with its launcher (ui.shell.serve); the minimal app with plain `streamlit run`,
 as Streamlit ships it. A third app takes its turn too, for reference: the minimal app that also
 imports PyTorch (BENCH_IMPORT_TORCH=1), the floor for any app whose math is PyTorch: importing it
 takes about a second here, which the minimal app never pays. (Earlier versions of this benchmark
-started the minimal app with ui.serve too, whose preloaded PyTorch made Streamlit's after-run
+started the minimal app with ui.shell.serve too, whose preloaded PyTorch made Streamlit's after-run
 garbage collection in the minimal app's process about 100 ms slower per edit: a baseline that the
-app, which freezes its heap, beat easily.) Then on every page of ui.pages.PAGES three interactions
+app, which freezes its heap, beat easily.) Then on every page of ui.chapter.PAGES three interactions
 are timed, each taking turns with the same kind of edit on the minimal app, with 0.4 s of quiet
 before every edit (so that one server's after-run clean-up never lands in the other's measurement):
   (i)   a cell edit in the sidebar matrix (both apps), timed from the Enter that commits it;
@@ -103,10 +103,10 @@ from benchmarks.completion import (  # noqa: E402
     wait_cpu_quiet,
 )
 from tests.browser.harness import CHROMIUM_ARGS, Server, chromium_path  # noqa: E402
-from ui.content import page_text  # noqa: E402
-from ui.matrix import random_matrix  # noqa: E402
-from ui.pages import PAGES  # noqa: E402
-from ui.share import encode_state  # noqa: E402
+from ui.chapter import PAGES  # noqa: E402
+from ui.inputs.matrix import random_matrix  # noqa: E402
+from ui.sharing.codec import encode_state  # noqa: E402
+from ui.words.content import page_text  # noqa: E402
 
 MAIN_CONTROL = ('[data-testid="stMain"] input[data-testid="stNumberInputField"], '
                 '[data-testid="stMain"] input[type="range"]')

@@ -1,6 +1,6 @@
 """N replicas of the app behind HAProxy, all on 127.0.0.1: what the failover and capacity runs start.
 
-Each replica is ``python -m ui.serve app.py`` in hosted mode (as in the Docker image) on a
+Each replica is ``python -m ui.shell.serve app.py`` in hosted mode (as in the Docker image) on a
 free loopback port; HAProxy (Debian's package) listens on another one, with the configuration
 ``deploy/haproxy.py`` renders (cookie stickiness, active health checks, redispatch). HAProxy's
 stats socket, in a private temporary directory, tells which replicas it considers up.

@@ -3,7 +3,7 @@
 BENCH_ELEMENTS="<kind>:<n>[:still]" adds n elements of the kind below the minimal app's chart. Their
 content follows the minimal app's number input (so every edit changes them), or stays the same
 with ":still". Chart kinds draw specs from the file BENCH_SPECS names (written by the benchmark
-with ui/charts.py, so they are the app's own charts), alternating between two of them.
+with ui/draw/charts.py, so they are the app's own charts), alternating between two of them.
 """
 
 import json
@@ -36,7 +36,7 @@ DRAW = {
     "code_python": lambda k: st.code(TENSOR, language="python"),
     "text_input": lambda k: st.text_input(f"Answer {k}", key=f"answer{k}"),
     "button": lambda k: st.button(f"Check {k}", key=f"check{k}"),
-    # a printed tensor under its caption: two elements (as the app drew them), or one HTML element (ui/draw.py)
+    # a printed tensor under its caption: two elements (as the app drew them), or one HTML element (ui/draw/show.py)
     "tensor": lambda k: (st.caption(TEXT.format(k=k)), st.code(TENSOR, language="text")),
     "tensor_html": lambda k: st.html(f'<div class="printed-tensor matrix"><p><code>x</code> step {k}, {v}</p>'
                                      f"<pre><code>{TENSOR}</code></pre></div>"),

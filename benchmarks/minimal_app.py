@@ -4,7 +4,7 @@ An editable 6x3 input matrix in the sidebar (the book's six tokens) with its wid
 (a new width gives the editor new columns, as the app's "Embedding width" does), one control in the main
 area, and one 6x6 heatmap with the values written in its cells: the softmax of X Xᵀ scaled by
 the control. The chart's data travels in a named dataset and its spec never changes, so a new
-matrix or scale updates the drawn chart in place, as in the app (ui/charts.py).
+matrix or scale updates the drawn chart in place, as in the app (ui/draw/charts.py).
 
 BENCH_SLOW_CHART_MS=300 makes the chart's update 300 ms late, to prove that the latency
 benchmark sees it: the script sleeps before drawing the chart, so the run ends later. (The

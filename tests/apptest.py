@@ -7,8 +7,8 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
+from ui.chapter import PAGES
 from ui.draw import printed_in
-from ui.pages import PAGES
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 BY_ID = {p.page_id: p for p in PAGES}
@@ -32,7 +32,7 @@ def open_page(page_id: str, *, state: dict[str, Any] | None = None, params: dict
 
 
 def printed_tensors(at: AppTest) -> list[str]:
-    """The tensors a run printed (ui/draw.py: print_tensor), as the learner reads them."""
+    """The tensors a run printed (ui/draw/show.py: print_tensor), as the learner reads them."""
     return [text for el in at.get("html") for text in printed_in(el.proto.body)]
 
 

@@ -1,4 +1,4 @@
-"""The answer parser (ui/answers.py): reads what learners type, explains what it cannot read, never raises."""
+"""The answer parser (ui/check/answers.py): reads what learners type, explains what it cannot read, never raises."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ui.answers import (
+from ui.check.answers import (
     MAX_AXES,
     MAX_CHARS,
     REASONS,
@@ -22,7 +22,7 @@ from ui.answers import (
     parse_number,
     parse_shape,
 )
-from ui.content import app_text
+from ui.words.content import app_text
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PARSERS = (parse_number, parse_shape, lambda raw: parse_choice(raw, ("0", "1", "above"), ("x(1) “Your”",)))

@@ -13,8 +13,8 @@ from streamlit.testing.v1 import AppTest
 
 from tests.apptest import open_page as open_at
 from tests.apptest import printed_tensors
-from ui.matrix import InputMatrix, book_matrix
-from ui.pages import PAGES
+from ui.chapter import PAGES
+from ui.inputs.matrix import InputMatrix, book_matrix
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 BY_ID = {p.page_id: p for p in PAGES}
@@ -289,7 +289,7 @@ def test_text_embeddings_become_the_input_of_every_page():
 
 def test_the_matrix_editor_shows_every_decimal_the_matrix_holds():
     """The editor shows each value's own digits: never rounded (0.8768 as 0.88), never padded."""
-    from ui.matrix import InputMatrix, format_value
+    from ui.inputs.matrix import InputMatrix, format_value
 
     values = np.array([[0.8768, 0.43, -1.0], [123.25, 0.0001, 0.1]], dtype=np.float32)
     frame = InputMatrix(("a", "b"), values).editor_frame()
@@ -301,7 +301,7 @@ def test_the_matrix_editor_shows_every_decimal_the_matrix_holds():
 
 
 def test_page_files_are_not_named_after_their_url_paths():
-    """Streamlit's legacy pages/ scan would run such a file without app.py's frame (ui/serve.py)."""
+    """Streamlit's legacy pages/ scan would run such a file without app.py's frame (ui/shell/serve.py)."""
     assert all(Path(p.file).stem != p.page_id for p in PAGES)
     assert all((Path(APP).parent / p.file).is_file() for p in PAGES)
 

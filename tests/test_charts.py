@@ -9,7 +9,7 @@ import pytest
 from altair.utils.schemapi import validate_jsonschema
 from altair.vegalite.v6.schema import load_schema
 
-from ui import charts
+from ui.draw import charts
 
 SCHEMA = load_schema()
 LABELS = ["Your", "journey", "starts", "with", "one", "step"]

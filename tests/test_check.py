@@ -30,12 +30,24 @@ from attention import (
 from attention.explore import RunOptions, causal_class_demo, self_attention_classes, stacking_heads, weight_splits
 from tests.apptest import open_page as open_at
 from tests.apptest import printed_tensors
-from ui.answers import Unparsed, format_shape, parse_shape
-from ui.content import page_text
-from ui.matrix import random_matrix
-from ui.pages import PAGES
-from ui.questions import CHOICE, MAPPING, NUMBER, PREDICT, QUESTIONS, SHAPE, TASK, Live, Unavailable, Verdict, judge
+from ui.chapter import PAGES
+from ui.check.answers import Unparsed, format_shape, parse_shape
+from ui.check.questions import (
+    CHOICE,
+    MAPPING,
+    NUMBER,
+    PREDICT,
+    QUESTIONS,
+    SHAPE,
+    TASK,
+    Live,
+    Unavailable,
+    Verdict,
+    judge,
+)
+from ui.inputs.matrix import random_matrix
 from ui.state import fold_key
+from ui.words.content import page_text
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 BY_ID = {p.page_id: p for p in PAGES}

@@ -12,20 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from ui import content
-from ui.answers import REASONS
-from ui.charts import KINDS
-from ui.content import APP_FILE, CONTENT_ROOT, DEFAULT_LANG, app_text, load_page_text, page_text
-from ui.entry import entry_files
-from ui.matrix import PRESETS
-from ui.pages import GROUPS, PAGES, group_title
-from ui.questions import GENERIC, NUMBER, PREDICT, QUESTIONS, SHAPE
+from ui.chapter import GROUPS, PAGES, group_title
+from ui.check.answers import REASONS
+from ui.check.questions import GENERIC, NUMBER, PREDICT, QUESTIONS, SHAPE
+from ui.draw.charts import KINDS
+from ui.inputs.matrix import PRESETS
+from ui.words import content
+from ui.words.content import APP_FILE, CONTENT_ROOT, DEFAULT_LANG, app_text, load_page_text, page_text
 
 ROOT = Path(__file__).resolve().parents[1]
-ENTRY_FILES = set(entry_files().values())  # one-line entry files for Streamlit's legacy scan (ui/entry.py)
-SCRIPTS = sorted(p for p in (ROOT / "pages").glob("*.py") if p not in ENTRY_FILES)
+SCRIPTS = sorted((ROOT / "pages").glob("*.py"))
 PAGE_OF_SCRIPT = {ROOT / p.file: p.page_id for p in PAGES}
-APP_SOURCES = [ROOT / "app.py", *sorted((ROOT / "ui").glob("*.py")), *SCRIPTS]
+APP_SOURCES = [ROOT / "app.py", *sorted((ROOT / "ui").rglob("*.py")), *SCRIPTS]
 
 
 # ----- finding the keys the code uses ---------------------------------------------------
@@ -71,15 +69,15 @@ def page_uses(page_id: str) -> list[Use]:
 
 def app_uses() -> list[Use]:
     """app_text lookups with a literal key, plus the keys ui/ builds from a name: the navigation groups
-    (ui.pages.group_title), and Check yourself's messages (ui/check.py: why an answer could not be read,
+    (ui.chapter.group_title), and Check yourself's messages (ui/check/panel.py: why an answer could not be read,
     the feedback any question may give, the placeholder of a typed answer)."""
     uses = [u for path in APP_SOURCES for u in _lookups(path, _is_app_text) if u.key is not None]
-    uses += [Use("ui/pages.py:group_title", f"group_{g}", frozenset()) for g in GROUPS]
-    uses += [Use("ui/check.py:answer_<reason>", f"answer_{r}", None) for r in REASONS]
-    uses += [Use("ui/check.py:check_<feedback>", f"check_{g}", None) for g in GENERIC]
-    uses += [Use("ui/check.py:placeholder_<kind>", f"placeholder_{k}", None) for k in (NUMBER, SHAPE)]
-    uses += [Use("ui/charts.py:legend_<kind>", f"legend_{k}", frozenset()) for k in KINDS]
-    uses += [Use("ui/sidebar.py:preset_<preset>", f"preset_{p}", frozenset()) for p in PRESETS]
+    uses += [Use("ui/chapter.py:group_title", f"group_{g}", frozenset()) for g in GROUPS]
+    uses += [Use("ui/check/panel.py:answer_<reason>", f"answer_{r}", None) for r in REASONS]
+    uses += [Use("ui/check/panel.py:check_<feedback>", f"check_{g}", None) for g in GENERIC]
+    uses += [Use("ui/check/panel.py:placeholder_<kind>", f"placeholder_{k}", None) for k in (NUMBER, SHAPE)]
+    uses += [Use("ui/draw/charts.py:legend_<kind>", f"legend_{k}", frozenset()) for k in KINDS]
+    uses += [Use("ui/inputs/sidebar.py:preset_<preset>", f"preset_{p}", frozenset()) for p in PRESETS]
     return uses
 
 
@@ -124,11 +122,11 @@ def test_every_content_file_parses_and_belongs_to_a_page():
     for path in files:
         with path.open("rb") as f:
             tomllib.load(f)  # raises on a syntax error
-        assert path.stem in {*PAGE_IDS, APP_FILE}, f"{path} is not a page id (ui/pages.py) nor {APP_FILE}"
+        assert path.stem in {*PAGE_IDS, APP_FILE}, f"{path} is not a page id (ui/chapter.py) nor {APP_FILE}"
 
 
 def test_every_page_script_is_a_listed_page_and_starts_with_its_own_id():
-    assert set(SCRIPTS) == set(PAGE_OF_SCRIPT), "pages/*.py and ui.pages.PAGES disagree"
+    assert set(SCRIPTS) == set(PAGE_OF_SCRIPT), "pages/*.py and ui.chapter.PAGES disagree"
     for script, page_id in PAGE_OF_SCRIPT.items():
         calls = [n for n in ast.walk(ast.parse(script.read_text()))
                  if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "start_page"]
@@ -194,10 +192,10 @@ def _expected_question_keys(question) -> set[str]:
 
 @pytest.mark.parametrize("page_id", PAGE_IDS)
 def test_every_question_has_exactly_its_words_in_the_pages_content_file(page_id):
-    """ui/questions.py declares each question's mistakes, options and reasons; the content file words them all."""
+    """ui/check/questions.py declares each question's mistakes, options and reasons; the content file words them all."""
     raw = _raw(page_id).get("questions", {})
     questions = QUESTIONS.get(page_id, ())
-    assert list(raw) == [q.id for q in questions], f"{page_id}.toml [questions.*] and ui/questions.py disagree"
+    assert list(raw) == [q.id for q in questions], f"{page_id}.toml [questions.*] and ui/check/questions.py disagree"
     for q in questions:
         expected, defined = _expected_question_keys(q), set(raw[q.id])
         assert not expected - defined, f"{page_id} question {q.id} lacks {sorted(expected - defined)}"

@@ -19,11 +19,11 @@ import torch
 import attention
 from attention.errors import Explained, ExplainedValueError
 from ui.catalog import ERROR_CLASSES, source_messages
-from ui.i18n import explain
-from ui.matrix import InputError, from_rows
-from ui.pages import PAGES
-from ui.share import LinkError, decode_state
-from ui.walkthrough import WalkthroughError, parse
+from ui.chapter import PAGES
+from ui.inputs.matrix import InputError, from_rows
+from ui.lecture.walkthrough import WalkthroughError, parse
+from ui.sharing.codec import LinkError, decode_state
+from ui.words.i18n import explain
 
 ROOT = Path(__file__).resolve().parents[1]
 CODE_DIRS = ("attention", "ui", "pages")
@@ -69,7 +69,8 @@ def _field_names(template: str) -> set[str]:
 def test_the_scan_finds_the_errors():
     """A guard for the guard: the scan below sees the raises it is meant to check."""
     where = {w.split(":")[0] for w, _ in _error_calls()}
-    assert {"attention/validation.py", "ui/matrix.py", "ui/share.py", "ui/walkthrough.py"} <= where
+    assert {"attention/validation.py", "ui/inputs/matrix.py", "ui/sharing/codec.py",
+            "ui/lecture/walkthrough.py"} <= where
 
 
 def test_no_learner_facing_error_is_raised_untemplated():
@@ -82,7 +83,7 @@ def test_no_learner_facing_error_is_raised_untemplated():
                         and _called_name(node.exc) in {"ValueError", "TypeError"} and node.exc.args):
                     plain.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     # content files and chart specs are the developers' input, not the learner's
-    allowed = {p for p in plain if p.startswith(("ui/content.py", "ui/charts.py"))}
+    allowed = {p for p in plain if p.startswith(("ui/words/content.py", "ui/draw/charts.py"))}
     assert not set(plain) - allowed, f"raise an ExplainedValueError/TypeError instead: {sorted(set(plain) - allowed)}"
 
 
@@ -172,7 +173,7 @@ def test_a_wrapped_error_keeps_its_own_template():
 def test_an_explained_error_survives_pickling_even_with_braces_in_its_message():
     import pickle
 
-    from ui.walkthrough import WalkthroughError
+    from ui.lecture.walkthrough import WalkthroughError
 
     error = WalkthroughError("write {{ causal = true }} on step {number}.", number=3)
     copy = pickle.loads(pickle.dumps(error))
@@ -180,7 +181,7 @@ def test_an_explained_error_survives_pickling_even_with_braces_in_its_message():
 
 
 def test_a_nested_error_is_translated_inside_the_outer_one(monkeypatch):
-    from ui import i18n
+    from ui.words import i18n
 
     inner = ExplainedValueError("cell {cell} is empty.", cell="d1")
     outer = ExplainedValueError("the link's matrix is not valid: {problem}", problem=inner)

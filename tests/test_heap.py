@@ -13,7 +13,7 @@ PROBE = """
 import gc, json
 import torch
 before = len(gc.get_objects())
-from ui.heap import freeze_import_heap
+from ui.shell.heap import freeze_import_heap
 first, second = freeze_import_heap(), freeze_import_heap()
 print(json.dumps({"first": first, "second": second, "frozen": gc.get_freeze_count(),
                   "tracked_before": before, "tracked_after": len(gc.get_objects())}))
@@ -53,7 +53,7 @@ def _threads_after_first_run(env_threads: str | None) -> dict:
 
 
 def test_the_first_run_gives_every_later_run_one_torch_thread():
-    # ui/process.py: PyTorch's OpenMP pool only spins a core the browser and other sessions need
+    # ui/shell/process.py: PyTorch's OpenMP pool only spins a core the browser and other sessions need
     assert _threads_after_first_run(None) == {"errors": 0, "threads": 1}
 
 

@@ -15,9 +15,9 @@ from streamlit.testing.v1 import AppTest
 from attention.errors import ExplainedValueError
 from tests.apptest import APP, open_page
 from ui import catalog as catalogs
-from ui.i18n import LANGUAGES, LOCALES, explain, load_catalog, negotiate, translate
-from ui.matrix import InputMatrix
-from ui.pages import PAGES
+from ui.chapter import PAGES
+from ui.inputs.matrix import InputMatrix
+from ui.words.i18n import LANGUAGES, LOCALES, explain, load_catalog, negotiate, translate
 
 OTHER_LANGS = [lang for lang in LANGUAGES if lang != "en"]
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,9 +9,9 @@ from streamlit.testing.v1 import AppTest
 
 from tests.apptest import open_page as open_at
 from tests.apptest import printed_tensors
-from ui.content import page_text
-from ui.pages import PAGES
-from ui.walkthrough import WalkthroughError, decode, encode, load_bundled, parse
+from ui.chapter import PAGES
+from ui.lecture.walkthrough import WalkthroughError, decode, encode, load_bundled, parse
+from ui.words.content import page_text
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 BY_ID = {p.page_id: p for p in PAGES}

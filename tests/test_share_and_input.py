@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from tests.apptest import code_text
-from ui.matrix import (
+from ui.chapter import PAGES
+from ui.inputs.matrix import (
     MAX_TOKEN_NAME,
     InputError,
     InputMatrix,
@@ -25,8 +26,7 @@ from ui.matrix import (
     from_rows,
     random_matrix,
 )
-from ui.pages import PAGES
-from ui.share import LinkError, decode_state, encode_state
+from ui.sharing.codec import LinkError, decode_state, encode_state
 from ui.state import fits
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -283,7 +283,7 @@ def run_with_link(page_file: str | None, param: str) -> AppTest:
                                    pack({"v": 1, "c": {"weight-splits": {"num_heads": 7, "d_out": 10**6}}}),
                                    pack({"v": 1, "m": {"t": ["a"], "x": [[float("inf")]]}})])
 def test_bad_links_show_a_message_and_defaults(param):
-    for page in ("pages/p331_one_query.py", "pages/p362_weight_splits.py"):
+    for page in ("pages/331_one-query.py", "pages/362_weight-splits.py"):
         at = run_with_link(page, param)
         assert not at.exception, [e.value for e in at.exception]
         assert at.session_state["matrix"] == book_matrix() or "inf" not in param
@@ -294,7 +294,7 @@ def test_bad_links_show_a_message_and_defaults(param):
 def test_a_shared_link_restores_matrix_and_controls():
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
-    at.switch_page("pages/p351_causal_mask.py")
+    at.switch_page("pages/351_causal-mask.py")
     at.run()
     at.session_state["matrix"] = random_matrix(5, 4, 3)
     at.number_input(key="w:causal-mask:seed").set_value(42).run()
@@ -304,7 +304,7 @@ def test_a_shared_link_restores_matrix_and_controls():
 
     fresh = run_with_link(None, link)
     assert any("shared link" in s.value for s in fresh.success)  # said on the landing page
-    fresh.switch_page("pages/p351_causal_mask.py")
+    fresh.switch_page("pages/351_causal-mask.py")
     fresh.run()
     assert not fresh.exception
     assert fresh.session_state["matrix"] == random_matrix(5, 4, 3)
@@ -315,7 +315,7 @@ def test_a_shared_link_restores_matrix_and_controls():
 def test_invalid_config_keeps_last_good_state_with_message():
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
-    at.switch_page("pages/p353_causal_class.py")
+    at.switch_page("pages/353_causal-class.py")
     at.run()
     good = code_text(at)
     at.number_input(key="w:causal-class:context_length").set_value(3).run()  # fewer than 6 tokens
@@ -334,7 +334,7 @@ def test_caps_are_settings_shown_in_the_ui_and_enforced(monkeypatch):
     assert any("limits are 10" in w.value for w in at.warning)
     assert at.session_state["matrix"] == book_matrix()
     assert any("Hosted limits: 10 tokens" in c.value for c in at.sidebar.caption)
-    at.switch_page("pages/p361_stacking_heads.py")
+    at.switch_page("pages/361_stacking-heads.py")
     at.run()
     assert at.number_input(key="w:stacking-heads:num_heads").max == 12
     assert at.number_input(key="w:stacking-heads:batch").max == 4

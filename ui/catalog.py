@@ -28,8 +28,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from .i18n import DEFAULT_LANG, LANGUAGES, LOCALES, WALK_CONTEXT, catalog_path
-from .walkthrough import BUNDLED, load_bundled
+from .lecture.walkthrough import BUNDLED, load_bundled
+from .words.i18n import DEFAULT_LANG, LANGUAGES, LOCALES, WALK_CONTEXT, catalog_path
 
 __all__ = ["ERROR_CLASSES", "Problems", "check", "extract", "source_catalog", "source_messages", "update"]
 

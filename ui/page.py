@@ -3,7 +3,7 @@
 A page script calls :func:`start_page`, draws its controls through the returned
 :class:`Page`, asks it to ``compute`` with the ``attention`` package, and draws
 the result with :mod:`ui.draw`. It does no tensor math and holds no words: the
-words come from the page's content file (:mod:`ui.content`).
+words come from the page's content file (:mod:`ui.words.content`).
 """
 
 from __future__ import annotations
@@ -18,14 +18,18 @@ import torch
 from attention import NORMALISATIONS, AttentionConfig, Trace
 from attention.explore import RunOptions
 
-from . import check, state, stepper
-from .content import PageText, app_text, page_text
-from .export import MAX_EXPORT_ELEMENTS, trace_to_csv
-from .frame import PageEnded, ensure_frame
-from .i18n import explain
-from .matrix import InputMatrix
-from .questions import Live
+from . import state
+from .check import panel as check
+from .check.questions import Live
+from .inputs import state as matrix_state
+from .inputs.matrix import InputMatrix
+from .script import PageEnded, ensure_frame
 from .settings import limits
+from .sharing.export import MAX_EXPORT_ELEMENTS, trace_to_csv
+from .steps import state as step_state
+from .steps import stepper
+from .words.content import PageText, app_text, page_text
+from .words.i18n import explain
 
 __all__ = ["ModuleSettings", "Page", "normalisation_name", "start_page"]
 
@@ -170,7 +174,7 @@ class Page:
             self.end()
 
     def end(self) -> None:
-        """Draw nothing more of this page; the frame (ui/frame.py) still writes the address bar."""
+        """Draw nothing more of this page; the frame (ui/shell/frame.py) still writes the address bar."""
         raise PageEnded
 
     # ----- check yourself -----------------------------------------------------------------------
@@ -281,9 +285,9 @@ def start_page(page_id: str) -> Page:
     if text.steps:
         if state.walk_active() is None:
             _step_mode_toggle(page_id)
-        if state.step_mode(page_id):
+        if step_state.step_mode(page_id):
             stage = st.container()  # the step goes here, above the page's controls
-    return Page(page_id, state.get_matrix(), text, stage)
+    return Page(page_id, matrix_state.get_matrix(), text, stage)
 
 
 def _explanation(text: PageText) -> None:
@@ -293,5 +297,5 @@ def _explanation(text: PageText) -> None:
 
 
 def _step_mode_toggle(page_id: str) -> None:
-    state.mirrored(st.toggle, app_text("step_mode"), f"step_mode:{page_id}", state.step_mode(page_id),
-                   lambda on: state.set_step_mode(page_id, bool(on)), help=app_text("step_mode_help"))
+    state.mirrored(st.toggle, app_text("step_mode"), f"step_mode:{page_id}", step_state.step_mode(page_id),
+                   lambda on: step_state.set_step_mode(page_id, bool(on)), help=app_text("step_mode_help"))

@@ -1,10 +1,18 @@
-"""Session state: the one home of every key the app keeps in ``st.session_state``.
+"""Session state: the registry of every key the app keeps in ``st.session_state``, and the session's core.
 
-Streamlit forgets a widget's value when its page is not shown. The canonical
-values therefore live under the app's own keys (the matrix, and each page's
-controls), and widgets are re-seeded from them on every run, so nothing resets
-when the learner switches pages. No other module reads or writes
-``st.session_state``: they call the functions here.
+Streamlit forgets a widget's value when its page is not shown. The canonical values therefore
+live under the app's own keys (the matrix, and each page's controls), and widgets are re-seeded
+from them on every run, so nothing resets when the learner switches pages.
+
+:class:`Key` lists every key, so that no two features collide. Each feature keeps the functions
+for its own keys next to it, in a module named ``state.py`` (``ui/inputs/state.py``: the matrix;
+``ui/check/state.py``: the learner's answers; ``ui/steps/state.py``; ``ui/lecture/state.py``;
+``ui/sharing/state.py``). Only those modules and this one read or write ``st.session_state``
+(``tests/test_layout.py`` checks it); everything else calls their functions.
+
+This module holds what every page shares: the language, lecture mode, the page on screen, its
+control values and who drives them (the learner, or a walkthrough step), messages queued by
+callbacks, and the last result each page could compute.
 """
 
 from __future__ import annotations
@@ -14,106 +22,68 @@ from typing import Any
 
 import streamlit as st
 
-from .content import app_text, follow_language
-from .i18n import DEFAULT_LANG, LANGUAGES, explain
-from .matrix import InputError, InputMatrix, book_matrix, from_frame, from_rows
-from .settings import limits
+from .words.content import follow_language
+from .words.i18n import DEFAULT_LANG, LANGUAGES
 
 __all__ = [
-    "Key",
-    "language",
-    "set_language",
-    "language_chosen",
-    "adopt_matrix",
-    "apply_editor_change",
-    "control",
-    "controls",
-    "current_page",
-    "editor_base",
-    "editor_key",
-    "first_run_of_session",
-    "fits",
-    "flash",
-    "get_matrix",
-    "last_good",
-    "page_controls",
-    "remember_good",
-    "replace_controls",
-    "set_current_page",
-    "set_matrix",
-    "set_share_note",
-    "share_note",
-    "take_flash",
-    "upload_key",
-    "lecture_mode",
-    "walk_active",
-    "set_walk_active",
-    "walk_rejected",
-    "walk_drawn",
-    "first_run_of_walkthrough",
-    "custom_walkthrough",
-    "set_custom_walkthrough",
-    "walk_position",
-    "set_walk_position",
-    "arrive_at_walk_step",
-    "set_lecture_mode",
-    "step_mode",
-    "set_step_mode",
-    "current_step",
-    "set_current_step",
-    "set_pending_step",
-    "take_pending_step",
-    "value",
-    "set_value",
-    "answer_input",
-    "answer_key",
-    "check_entry",
-    "done_questions",
-    "record_check",
-    "reveal_answer",
+    "Key", "fold_key", "value", "set_value", "mirrored",
+    "language", "set_language", "language_chosen",
+    "lecture_mode", "set_lecture_mode",
+    "flash", "take_flash",
+    "current_page", "set_current_page",
+    "controls", "replace_controls", "page_controls", "fits", "control",
+    "walk_active", "set_walk_active", "walk_rejected", "walk_drawn",
+    "last_good", "remember_good",
 ]
 
 
 class Key:
-    """Every session-state key of the app (widget keys included)."""
+    """Every session-state key of the app (widget keys included), grouped by the module that owns it."""
 
+    # ui/state.py: what every page shares
+    LANG = "_lang"  # the language the app speaks (ui/words/i18n.py LANGUAGES)
+    LECTURE = "lecture"  # lecture mode on or off (its sidebar toggle is LECTURE_TOGGLE)
+    PAGE = "current_page"
+    CONTROLS = "controls"  # page id -> control name -> value: what a shared link carries
+    FLASH = "_flash"
+    LAST_GOOD = "_last_good"
+    WALK = "_walk"  # the walkthrough step driving the page (while it runs inside /walkthrough), else absent
+    WALK_CONTROLS = "_walk_controls"  # page id -> the walkthrough's own control values
+    WALK_REJECTED = "_walk_rejected"  # control values the page refused during this run
+    WALK_DRAWN = "_walk_drawn"  # the controls the page drew during this run
+    # ui/inputs/state.py: the shared input matrix
     MATRIX = "matrix"
-    CONTROLS = "controls"
     EDITOR_VERSION = "editor_version"
     EDITOR_BASE = "editor_base"
-    PAGE = "current_page"
-    FLASH = "_flash"
-    SHARE_NOTE = "_share_note"
-    LINK_LOADED = "_link_loaded"
-    LAST_GOOD = "_last_good"
-    LANG = "_lang"  # the language the app speaks (ui/i18n.py LANGUAGES)
+    # ui/inputs/sidebar.py's widgets (read through value(), written through mirrored())
     LANG_SELECT = "lang_select"  # the sidebar's language selector
-    LECTURE = "lecture"  # lecture mode on or off (its sidebar toggle is LECTURE_TOGGLE)
-    STEP_MODE = "_step_mode"  # page id -> bool: step through instead of the whole page
-    STEP = "_step"  # page id -> the name of the step on screen
-    PENDING_STEP = "_pending_step"  # a shared link's ?step=, for the first page that steps through
-    # sidebar widgets
     PRESET = "preset"
     RAND_TOKENS = "rand_tokens"
     RAND_DIM = "rand_dim"
     RAND_SEED = "rand_seed"
     MATRIX_WIDTH = "matrix_width"
     LECTURE_TOGGLE = "lecture_toggle"
-    # the chapter walkthrough
-    WALK = "_walk"  # the active walkthrough step (while its page runs inside /walkthrough), else absent
-    WALK_CONTROLS = "_walk_controls"  # page id -> the walkthrough's own control values
+    # ui/steps/state.py: step-through
+    STEP_MODE = "_step_mode"  # page id -> bool: step through instead of the whole page
+    STEP = "_step"  # page id -> the name of the step on screen
+    PENDING_STEP = "_pending_step"  # a shared link's ?step=, for the first page that steps through
+    # ui/lecture/state.py: the chapter walkthrough
     WALK_POSITION = "_walk_position"  # index of the walkthrough's current step
     WALK_ARRIVED = "_walk_arrived"  # the step whose controls were last applied
-    WALK_REJECTED = "_walk_rejected"  # control values the page refused during this run
-    WALK_DRAWN = "_walk_drawn"  # the controls the page drew during this run
     WALK_FILE = "_walk_file"  # an uploaded walkthrough's text
     WALK_OPENED = "_walk_opened"  # the walkthrough page has read its ?walk= once
-    # Check yourself: page id -> question id -> the learner's answer and progress (ui/check.py).
+    # ui/sharing/state.py: the shareable link
+    LINK_LOADED = "_link_loaded"
+    SHARE_NOTE = "_share_note"
+    # ui/check/state.py: page id -> question id -> the learner's answer and progress.
     # Never part of controls(), so a shared link carries no answers.
     CHECKS = "_checks"
     CHECK_WIDGET_PREFIX = "check:"  # answer widgets: check:<page>:<question>[:<part>]
-    # Folded sections (ui/draw.py folded): fold:<what>, open or closed; their contents are drawn only while open.
-    FOLD_PREFIX = "fold:"
+    # Prefixes of widget keys made per page or per thing (each owner builds its keys from its prefix).
+    FOLD_PREFIX = "fold:"  # ui/draw/show.py folded(): fold:<what>, open or closed
+    CONTROL_PREFIX = "w:"  # control(): w:<page>:<name>
+    WALK_CONTROL_PREFIX = "walk:"  # control() while a walkthrough drives the page: walk:<page>:<name>
+    STEP_MODE_PREFIX = "step_mode:"  # the step-through toggle of a page: step_mode:<page>
 
 
 def fold_key(what: str) -> str:
@@ -139,96 +109,6 @@ def mirrored(widget: Callable[..., Any], label: str, key: str, current: Any, on_
     """
     set_value(key, current)
     return widget(label, key=key, on_change=lambda: on_set(value(key)), **kwargs)
-
-
-# ----- the shared input matrix ------------------------------------------------------------
-
-
-def get_matrix() -> InputMatrix:
-    if Key.MATRIX not in st.session_state:
-        st.session_state[Key.MATRIX] = book_matrix()
-    return st.session_state[Key.MATRIX]
-
-
-def set_matrix(matrix: InputMatrix, *, remount: bool = True) -> None:
-    """Make ``matrix`` the input of every page.
-
-    ``remount`` starts the data editor (and the uploader) again from the new matrix, under a
-    new key. An edit made in the editor itself does not remount it: the editor keeps its
-    selection, so a learner can type a value, press Enter and go on to the next cell.
-    """
-    st.session_state[Key.MATRIX] = matrix
-    if remount:
-        st.session_state[Key.EDITOR_BASE] = matrix
-        st.session_state[Key.EDITOR_VERSION] = st.session_state.get(Key.EDITOR_VERSION, 0) + 1
-
-
-def editor_base() -> InputMatrix:
-    """The matrix the mounted data editor started from; its edits are relative to this one."""
-    if Key.EDITOR_BASE not in st.session_state:
-        st.session_state[Key.EDITOR_BASE] = get_matrix()
-    return st.session_state[Key.EDITOR_BASE]
-
-
-def editor_key() -> str:
-    return f"matrix_editor_{st.session_state.get(Key.EDITOR_VERSION, 0)}"
-
-
-def upload_key() -> str:
-    return f"upload_{st.session_state.get(Key.EDITOR_VERSION, 0)}"
-
-
-def apply_editor_change(key: str) -> None:
-    """on_change of the data editor: apply the edit if valid, else explain and keep the old matrix.
-
-    The editor's state holds every edit since it was mounted, so the new matrix is its base
-    with all of them. A paste of several cells arrives as one change: it is taken or refused
-    as a whole.
-    """
-    edits = st.session_state.get(key, {})
-    lim = limits()
-    try:
-        df = _edited_frame(editor_base(), edits)
-        matrix = from_frame(df, max_tokens=lim.max_tokens, max_dim=lim.max_dim)
-    except InputError as exc:
-        cells = sum(len(row) for row in edits.get("edited_rows", {}).values())
-        error = explain(exc, language())
-        flash("error", app_text("edit_refused_many", error=error, cells=cells) if cells > 1
-              else app_text("edit_refused", error=error))
-        set_matrix(get_matrix())  # start the editor again from the last good matrix
-        return
-    set_matrix(matrix, remount=False)
-
-
-def _edited_frame(matrix: InputMatrix, edits: dict[str, Any]):
-    """The editor's table with its edited, deleted and added rows applied."""
-    df = matrix.editor_frame()
-    for row, changes in edits.get("edited_rows", {}).items():
-        for col, new in changes.items():
-            if col in df.columns:
-                df.at[int(row), col] = new
-    deleted = sorted(int(i) for i in edits.get("deleted_rows", []))
-    if deleted:
-        df = df.drop(index=deleted).reset_index(drop=True)
-    for added in edits.get("added_rows", []):
-        new_row = {c: added.get(c, "0" if c != "token" else None) for c in df.columns}
-        if new_row["token"] in (None, ""):
-            new_row["token"] = f"t{len(df) + 1}"
-        df.loc[len(df)] = [new_row[c] for c in df.columns]
-    return df
-
-
-def adopt_matrix(tokens: list[str], rows: list[list[float]], source: str) -> None:
-    """on_click: make rows computed on one page (e.g. text embeddings) the shared input matrix."""
-    lim = limits()
-    try:
-        matrix = from_rows(tokens, [[round(float(v), 4) for v in row] for row in rows],
-                           max_tokens=lim.max_tokens, max_dim=lim.max_dim)
-    except InputError as exc:
-        flash("error", app_text("adopt_refused", source=source, error=explain(exc, language())))
-        return
-    set_matrix(matrix)
-    flash("success", app_text("adopted", source=source, n=matrix.num_tokens, d=matrix.dim))
 
 
 # ----- the language -------------------------------------------------------------------------
@@ -328,7 +208,7 @@ def control(
         stored = default
     if walk_active():
         st.session_state.setdefault(Key.WALK_DRAWN, set()).add(name)
-    key = f"{'walk' if walk_active() else 'w'}:{page_id}:{name}"
+    key = f"{Key.WALK_CONTROL_PREFIX if walk_active() else Key.CONTROL_PREFIX}{page_id}:{name}"
     if key not in st.session_state or st.session_state[key] != stored:
         st.session_state[key] = stored
 
@@ -351,7 +231,7 @@ def remember_good(page_id: str, slot: int, compute: Callable[[], Any]) -> None:
     st.session_state.setdefault(Key.LAST_GOOD, {})[(page_id, slot)] = compute
 
 
-# ----- lecture mode and step-through ---------------------------------------------------------
+# ----- lecture mode (its walkthrough: ui/lecture/; its step-through: ui/steps/) -----------------
 
 
 def lecture_mode() -> bool:
@@ -362,20 +242,7 @@ def set_lecture_mode(on: bool) -> None:
     st.session_state[Key.LECTURE] = bool(on)
 
 
-def step_mode(page_id: str) -> bool:
-    """Whether the page steps through its computation (the default in lecture mode; always in a walkthrough)."""
-    return walk_active() is not None or bool(st.session_state.get(Key.STEP_MODE, {}).get(page_id, lecture_mode()))
-
-
-def set_step_mode(page_id: str, on: bool) -> None:
-    st.session_state.setdefault(Key.STEP_MODE, {})[page_id] = bool(on)
-
-
-def current_step(page_id: str) -> str | None:
-    return st.session_state.get(Key.STEP, {}).get(page_id)
-
-
-# ----- the chapter walkthrough -----------------------------------------------------------------
+# ----- who drives the page's controls: the learner, or the walkthrough step being shown ---------
 
 
 def walk_active() -> Any:
@@ -400,128 +267,3 @@ def walk_rejected() -> list[tuple[str, Any]]:
 def walk_drawn() -> set[str]:
     """The controls the page drew in this run, while a walkthrough drove it."""
     return set(st.session_state.get(Key.WALK_DRAWN, set()))
-
-
-def walk_position() -> int:
-    return int(st.session_state.get(Key.WALK_POSITION, 0))
-
-
-def set_walk_position(index: int) -> None:
-    st.session_state[Key.WALK_POSITION] = index
-
-
-def first_run_of_walkthrough() -> bool:
-    """True the first time the walkthrough page runs in a session (it then reads ?walk=)."""
-    if st.session_state.get(Key.WALK_OPENED):
-        return False
-    st.session_state[Key.WALK_OPENED] = True
-    return True
-
-
-def custom_walkthrough() -> str | None:
-    return st.session_state.get(Key.WALK_FILE)
-
-
-def set_custom_walkthrough(text: str | None) -> None:
-    st.session_state[Key.WALK_FILE] = text
-
-
-def arrive_at_walk_step(index: int, page_id: str, values: dict[str, Any]) -> None:
-    """Apply a walkthrough step's controls once, on arrival; later changes by the lecturer stay."""
-    if st.session_state.get(Key.WALK_ARRIVED) == index:
-        return
-    st.session_state[Key.WALK_ARRIVED] = index
-    st.session_state.setdefault(Key.WALK_CONTROLS, {}).setdefault(page_id, {}).update(values)
-
-
-def set_current_step(page_id: str, name: str) -> None:
-    st.session_state.setdefault(Key.STEP, {})[page_id] = name
-
-
-def set_pending_step(name: str) -> None:
-    st.session_state[Key.PENDING_STEP] = name
-
-
-def take_pending_step(page_id: str) -> None:
-    """A shared link's step becomes the step of the first page that steps through."""
-    name = st.session_state.pop(Key.PENDING_STEP, None)
-    if name is not None and current_step(page_id) is None:
-        set_current_step(page_id, name)
-
-
-# ----- the shareable link -------------------------------------------------------------------
-
-
-def first_run_of_session() -> bool:
-    """True once per session: the run that should adopt a shared link's state."""
-    if st.session_state.get(Key.LINK_LOADED):
-        return False
-    st.session_state[Key.LINK_LOADED] = True
-    return True
-
-
-def share_note() -> str:
-    return st.session_state.get(Key.SHARE_NOTE, "")
-
-
-def set_share_note(note: str) -> None:
-    st.session_state[Key.SHARE_NOTE] = note
-
-
-# ----- Check yourself: the learner's answers and progress ------------------------------------
-# Kept in the session only, under Key.CHECKS, apart from controls(): answers never go into a link.
-
-
-def _check_store(page_id: str, question_id: str) -> dict[str, Any]:
-    return st.session_state.setdefault(Key.CHECKS, {}).setdefault(page_id, {}).setdefault(question_id, {})
-
-
-def answer_key(page_id: str, question_id: str, part: str = "") -> str:
-    """The widget key of a question's answer input (``part`` for questions with several inputs)."""
-    return f"{Key.CHECK_WIDGET_PREFIX}{page_id}:{question_id}" + (f":{part}" if part else "")
-
-
-def answer_input(page_id: str, question_id: str, widget: Callable[..., Any], label: str, *, part: str = "",
-                 valid: Callable[[Any], bool] | None = None, **kwargs: Any) -> Any:
-    """Draw an answer widget whose value survives page switches (re-seeded from the session, like a control).
-
-    ``valid`` drops a kept value the widget can no longer show (a token choice after the matrix shrank).
-    """
-    typed = _check_store(page_id, question_id).setdefault("typed", {})
-    key = answer_key(page_id, question_id, part)
-    stored = typed.get(part)
-    if stored is not None and valid is not None and not valid(stored):
-        typed.pop(part, None)
-        stored = None
-    if stored is None:
-        st.session_state.pop(key, None)
-    elif key not in st.session_state or st.session_state[key] != stored:
-        st.session_state[key] = stored
-
-    def _save() -> None:
-        typed[part] = st.session_state.get(key)
-
-    return widget(label, key=key, on_change=_save, **kwargs)
-
-
-def check_entry(page_id: str, question_id: str) -> dict[str, Any]:
-    """A question's record: ``given`` (the last answer checked), ``signature`` (what the answer depended on
-    then), ``done`` (answered correctly at least once), ``shown`` (the learner asked to see the answer)."""
-    return dict(_check_store(page_id, question_id))
-
-
-def record_check(page_id: str, question_id: str, given: Any, signature: str, correct: bool) -> None:
-    """on_click of Check: keep the answer checked and under which inputs; once correct, the question is done."""
-    entry = _check_store(page_id, question_id)
-    entry.update(given=given, signature=signature, checked=True, shown=False)
-    entry["done"] = bool(entry.get("done")) or bool(correct)
-
-
-def reveal_answer(page_id: str, question_id: str) -> None:
-    _check_store(page_id, question_id)["shown"] = True
-
-
-def done_questions(page_id: str) -> set[str]:
-    """The page's questions answered correctly at least once in this session."""
-    page = st.session_state.get(Key.CHECKS, {}).get(page_id, {})
-    return {qid for qid, entry in page.items() if entry.get("done")}

@@ -39,13 +39,13 @@ def free_port() -> int:
 class Server:
     """``streamlit run`` in a child process, on 127.0.0.1 and a free port.
 
-    ``launcher`` is how the server starts: ``ui.serve`` (make run, Docker, which also preloads
+    ``launcher`` is how the server starts: ``ui.shell.serve`` (make run, Docker, which also preloads
     PyTorch) or ``streamlit`` (plain ``streamlit run``, as Streamlit Community Cloud starts an app).
     ``plain=True`` is the same as ``launcher="streamlit"``: the latency baseline, as Streamlit
     ships it, must not carry the app's modules in its heap."""
 
     def __init__(self, script: Path, env: dict[str, str] | None = None, plain: bool = False,
-                 launcher: str = "ui.serve"):
+                 launcher: str = "ui.shell.serve"):
         launcher = "streamlit" if plain else launcher
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -145,7 +145,7 @@ CODE_TEXTS_JS = "sel => Array.from(document.querySelectorAll(sel)).map(c => c.te
 
 
 def code_texts(page) -> list[str]:
-    """Every printed tensor (ui/draw.py: print_tensor) and code listing on the page."""
+    """Every printed tensor (ui/draw/show.py: print_tensor) and code listing on the page."""
     return page.evaluate(CODE_TEXTS_JS, CODE_SELECTOR)
 
 

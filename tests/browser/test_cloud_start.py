@@ -1,14 +1,14 @@
 """The Community Cloud way: plain ``streamlit run app.py``, and a deep link as the very first visit.
 
 Until st.navigation has run once in a server process, Streamlit scans pages/ the legacy way;
-without ui/entry.py's entry files that first visitor got a "Page not found" dialog."""
+without ui/script.py's entry files that first visitor got a "Page not found" dialog."""
 
 from __future__ import annotations
 
 from tests.browser.harness import ROOT, Server, wait_idle
-from ui.matrix import from_rows
-from ui.pages import page_title
-from ui.share import encode_state
+from ui.chapter import page_title
+from ui.inputs.matrix import from_rows
+from ui.sharing.codec import encode_state
 
 
 def test_first_visitor_of_a_fresh_server_opens_a_deep_link_without_a_dialog(browser):

@@ -11,8 +11,8 @@ import torch
 
 from attention import simple_self_attention
 from tests.browser.harness import ROOT, chart_texts, code_texts, edit_matrix_cell, wait_idle, wait_text
-from ui.matrix import book_matrix
-from ui.pages import PAGES
+from ui.chapter import PAGES
+from ui.inputs.matrix import book_matrix
 
 # `UPDATE_SCREENSHOTS=1 make test` refreshes the README's pictures; otherwise they go to artifacts/.
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")

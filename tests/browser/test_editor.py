@@ -7,8 +7,8 @@ import torch
 
 from attention import simple_self_attention
 from tests.browser.harness import ROOT, code_texts, wait_idle, wait_text
-from ui.matrix import book_matrix
-from ui.style import COLUMN_PX, ROW_MARKERS_PX, TOKEN_PX
+from ui.inputs.matrix import book_matrix
+from ui.inputs.sidebar import COLUMN_PX, ROW_MARKERS_PX, TOKEN_PX
 
 SHOTS = ROOT / "artifacts" / "screenshots"
 

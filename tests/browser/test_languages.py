@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tests.browser.harness import ROOT, choose_option, sized_page, wait_idle
-from ui.content import app_text
+from ui.words.content import app_text
 
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
 HANGUL = re.compile(r"[\uac00-\ud7a3]")

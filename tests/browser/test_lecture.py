@@ -8,7 +8,7 @@ import statistics
 import pytest
 
 from tests.browser.harness import ROOT, sized_page, wait_idle
-from ui.walkthrough import load_bundled
+from ui.lecture.walkthrough import load_bundled
 
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
 SIZES_JS = """() => Array.from(document.querySelectorAll('[data-testid="stMain"] p, [data-testid="stMain"] li'))

@@ -1,0 +1,52 @@
+import streamlit as st
+
+from attention import NORMALISATIONS, simple_attention_for_query, softmax_stability_demo
+from attention.core import attend, attend_one_query
+from attention.ops import normalise, softmax_naive
+from ui.draw import folded, show_comparisons, show_source, show_tensor, show_vector
+from ui.page import normalisation_name, start_page
+from ui.words.content import app_text
+
+page = start_page("one-query")
+c1, c2, c3 = st.columns(3)
+with c1:
+    q = page.query_token(default=1)
+with c2:
+    norm = page.normalisation()
+with c3:
+    causal = page.causal(default=False)
+    p, training = page.dropout(0.0)
+    seed = page.seed(123, page.text("seed_label"), help=app_text("dropout_seed_help"))
+
+trace = page.compute(lambda: simple_attention_for_query(page.inputs, q, normalisation=norm, causal=causal,
+                                                        dropout=p, seed=seed, training=training))
+page.step_through(trace)
+labels = page.labels
+left, right = st.columns(2)
+with left:
+    show_vector(trace, "scores", labels, title=page.text("scores_title", q=q + 1, token=labels[q]),
+                value_title=page.text("axis_score"))
+    show_tensor(trace, "scores")
+with right:
+    weights = trace.applied_weights.name
+    show_vector(trace, weights, labels, value_title=page.text("axis_weight"), domain=(0, 1),
+                title=page.text("weights_title", q=q + 1, normalisation=normalisation_name(norm)))
+    show_tensor(trace, weights)
+
+st.subheader(page.text("normalise_heading"))
+st.markdown(page.text("normalise_body"))
+for method in NORMALISATIONS:
+    show_tensor(trace, f"weights_{method}", label=normalisation_name(method))
+
+st.subheader(page.text("context_heading", q=q + 1))
+show_tensor(trace, "context")
+show_comparisons(trace)
+
+with folded(page.text("stability_heading"), "stability") as shown:
+    if shown:
+        st.markdown(page.text("stability_body"))
+        st.dataframe([{k: (str(v.tolist()) if hasattr(v, "tolist") else v) for k, v in r.items()}
+                      for r in softmax_stability_demo()], hide_index=True, width="stretch")
+
+show_source(simple_attention_for_query, attend_one_query, attend, normalise, softmax_naive)
+page.check_yourself(trace, query=q)

@@ -1,0 +1,71 @@
+"""Check yourself in the session: the learner's typed answers, what was checked, and progress.
+
+Kept under Key.CHECKS, apart from the page controls: answers never go into a link.
+Only this module touches these keys (ui/state.py lists them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from ..state import Key
+
+__all__ = ["answer_input", "answer_key", "check_entry", "done_questions", "record_check", "reveal_answer"]
+
+
+def _check_store(page_id: str, question_id: str) -> dict[str, Any]:
+    return st.session_state.setdefault(Key.CHECKS, {}).setdefault(page_id, {}).setdefault(question_id, {})
+
+
+def answer_key(page_id: str, question_id: str, part: str = "") -> str:
+    """The widget key of a question's answer input (``part`` for questions with several inputs)."""
+    return f"{Key.CHECK_WIDGET_PREFIX}{page_id}:{question_id}" + (f":{part}" if part else "")
+
+
+def answer_input(page_id: str, question_id: str, widget: Callable[..., Any], label: str, *, part: str = "",
+                 valid: Callable[[Any], bool] | None = None, **kwargs: Any) -> Any:
+    """Draw an answer widget whose value survives page switches (re-seeded from the session, like a control).
+
+    ``valid`` drops a kept value the widget can no longer show (a token choice after the matrix shrank).
+    """
+    typed = _check_store(page_id, question_id).setdefault("typed", {})
+    key = answer_key(page_id, question_id, part)
+    stored = typed.get(part)
+    if stored is not None and valid is not None and not valid(stored):
+        typed.pop(part, None)
+        stored = None
+    if stored is None:
+        st.session_state.pop(key, None)
+    elif key not in st.session_state or st.session_state[key] != stored:
+        st.session_state[key] = stored
+
+    def _save() -> None:
+        typed[part] = st.session_state.get(key)
+
+    return widget(label, key=key, on_change=_save, **kwargs)
+
+
+def check_entry(page_id: str, question_id: str) -> dict[str, Any]:
+    """A question's record: ``given`` (the last answer checked), ``signature`` (what the answer depended on
+    then), ``done`` (answered correctly at least once), ``shown`` (the learner asked to see the answer)."""
+    return dict(_check_store(page_id, question_id))
+
+
+def record_check(page_id: str, question_id: str, given: Any, signature: str, correct: bool) -> None:
+    """on_click of Check: keep the answer checked and under which inputs; once correct, the question is done."""
+    entry = _check_store(page_id, question_id)
+    entry.update(given=given, signature=signature, checked=True, shown=False)
+    entry["done"] = bool(entry.get("done")) or bool(correct)
+
+
+def reveal_answer(page_id: str, question_id: str) -> None:
+    _check_store(page_id, question_id)["shown"] = True
+
+
+def done_questions(page_id: str) -> set[str]:
+    """The page's questions answered correctly at least once in this session."""
+    page = st.session_state.get(Key.CHECKS, {}).get(page_id, {})
+    return {qid for qid, entry in page.items() if entry.get("done")}

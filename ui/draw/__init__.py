@@ -1,0 +1,31 @@
+"""Drawing: a trace's named tensors become charts, printed tensors and code excerpts.
+
+``charts`` builds Vega-Lite specs from plain data (no Streamlit), ``source`` finds the lines of
+the ``attention`` package that computed a step, and ``show`` draws them. Page scripts import the
+``show_*`` functions from here.
+"""
+
+from .show import (
+    PRINTED_SELECTOR,
+    folded,
+    print_tensor,
+    printed_in,
+    show_chart,
+    show_comparisons,
+    show_heads,
+    show_matrix,
+    show_row,
+    show_shapes,
+    show_source,
+    show_step,
+    show_step_code,
+    show_tensor,
+    show_vector,
+    tensor_text,
+)
+
+__all__ = [
+    "PRINTED_SELECTOR", "folded", "print_tensor", "printed_in", "show_chart", "show_comparisons", "show_heads",
+    "show_matrix", "show_row", "show_shapes", "show_source", "show_step", "show_step_code", "show_tensor",
+    "show_vector", "tensor_text",
+]

@@ -1,0 +1,375 @@
+"""Chart builders: plain data in, a Vega-Lite spec (a plain dict) out.
+
+The specs are what Altair would produce, written directly: building and validating a
+heatmap with Altair costs about 35 ms on the target CPU (schema validation and deep
+copies), three heatmaps a rerun add ~100 ms, more than the minimal app's whole round
+trip. The tests validate every spec against Altair's bundled Vega-Lite schema instead,
+once, so the rules are still checked.
+
+The data travels in named ``datasets`` and the spec itself depends only on the kind of
+chart, its titles and its size class, never on the values or the labels: the axes are
+sorted by a position column (``i``, ``j``) of the data, not by a list of labels. Streamlit
+sends named datasets beside the spec, and when the spec of a chart is unchanged the browser
+swaps the data into the chart already drawn instead of compiling and drawing a new one. So a
+new seed, an edited cell, a renamed token or another d_out costs a data update per chart,
+not a new chart. The step-through goes further (``swappable``): its charts carry their title and
+kind in the data and pick the colour scale in the browser, so going from one step to the next
+of the same shape (scores to weights) swaps data too.
+
+Heatmaps write the value in each cell when there are few enough cells to
+read, name the query and key tokens in the tooltip, draw weights on a colour
+scale fixed to [0, 1], and draw masked cells in hatched grey with a "masked"
+label so they never look like a weight of zero. Matrices too large to read
+are averaged in blocks first, and the chart title says so.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..words.content import app_text
+
+__all__ = ["HeatmapData", "heatmap_data", "heatmap", "head_grid", "bars", "MAX_CELLS_WITH_TEXT"]
+
+MAX_CELLS_WITH_TEXT = 144  # up to 12 x 12 the numbers are written in the cells
+MAX_SIDE = 64  # larger matrices are averaged down to at most 64 x 64 blocks
+PATTERN_WIDTH = 280  # a pattern heatmap's width: it fits half the main area at 1280 px, legend included
+HEADS_IN_FULL = 8  # a head grid of up to 8 heads has full-size panels
+HEAD_PANEL_PX = 276  # two panels side by side fill the main area at 1280 px; 46 px per token of six
+MASKED_COLOUR = "#cfcfcf"
+
+
+@dataclass(frozen=True)
+class HeatmapData:
+    values: np.ndarray  # (rows, cols) what each cell shows; NaN where hidden
+    hidden: np.ndarray  # (rows, cols) bool: masked cells
+    row_order: list[str]
+    col_order: list[str]
+    block: tuple[int, int]  # (1, 1) unless the matrix was aggregated
+
+    @property
+    def aggregated(self) -> bool:
+        return self.block != (1, 1)
+
+    @property
+    def cells(self) -> int:
+        return self.values.size
+
+
+def _block_mean(values: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """Mean over (rows x cols) blocks, ignoring NaN (masked) entries."""
+    h, w = values.shape
+    hb, wb = -(-h // rows), -(-w // cols)
+    padded = np.full((hb * rows, wb * cols), np.nan)
+    padded[:h, :w] = values
+    blocks = padded.reshape(hb, rows, wb, cols).swapaxes(1, 2).reshape(hb, wb, rows * cols)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN (fully masked) blocks
+        return np.nanmean(blocks, axis=-1)
+
+
+def heatmap_data(
+    values: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    masked: np.ndarray | None = None,
+    max_side: int = MAX_SIDE,
+) -> HeatmapData:
+    """What a heatmap shows: the values (block means when too large to draw), hidden cells NaN."""
+    values = np.asarray(values, dtype=float)
+    if values.ndim != 2:
+        raise ValueError(f"a heatmap needs a 2-D matrix, got shape {values.shape}")
+    hidden = np.zeros(values.shape, dtype=bool) if masked is None else np.asarray(masked, dtype=bool)
+    hidden = hidden | np.isneginf(values)
+    shown = np.where(hidden, np.nan, values)
+    h, w = shown.shape
+    rows, cols = list(row_labels), list(col_labels)
+    block = (1, 1)
+    if h > max_side or w > max_side:
+        block = (-(-h // max_side), -(-w // max_side))
+        shown = _block_mean(shown, *block)
+        rows = [f"{row_labels[i]}…" if block[0] > 1 else row_labels[i] for i in range(0, h, block[0])]
+        cols = [f"{col_labels[j]}…" if block[1] > 1 else col_labels[j] for j in range(0, w, block[1])]
+        hidden = np.isnan(shown)
+    return HeatmapData(shown, hidden, rows, cols, block)
+
+
+SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
+
+# Text sizes (px) on a laptop and projected in a lecture hall (readable from the back of the room).
+TEXT_SIZES = {
+    False: {"cell": 11, "axis": 11, "axis_title": 12, "legend": 11, "title": 13},
+    True: {"cell": 16, "axis": 18, "axis_title": 18, "legend": 16, "title": 20},
+}
+
+
+def styled(spec: dict, lecture: bool = False) -> dict:
+    """The spec with the text sizes of the mode (a Vega-Lite ``config``; cells grow in lecture mode)."""
+    size = TEXT_SIZES[lecture]
+    spec["config"] = {
+        "text": {"fontSize": size["cell"]},
+        "axis": {"labelFontSize": size["axis"], "titleFontSize": size["axis_title"]},
+        "legend": {"labelFontSize": size["legend"], "titleFontSize": size["legend"]},
+        "title": {"fontSize": size["title"]},
+        "header": {"labelFontSize": size["title"]},
+    }
+    return spec
+
+
+DATASET = "cells"  # the name of a heatmap's dataset
+KINDS = ("weights", "scores", "values")  # what a heatmap shows; its legend is app_text("legend_<kind>")
+
+
+def heatmap(
+    values: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    *,
+    title: str = "",
+    row_title: str | None = None,  # default: the word for "query" in the current language
+    col_title: str | None = None,  # default: "key"
+    kind: str = "weights",
+    masked: np.ndarray | None = None,
+    show_values: bool | None = None,
+    width: int | None = None,
+    max_side: int = MAX_SIDE,
+    note_scale: bool = True,
+    dataset: str = DATASET,
+    lecture: bool = False,
+    pattern: bool = False,
+    swappable: bool = False,
+) -> dict:
+    """One heatmap. ``kind``: "weights" (fixed [0, 1] scale), "scores" or "values" (diverging).
+
+    ``lecture``: larger cells and text, for a lecture hall. ``pattern``: a picture read as a whole
+    (the sinusoidal positions), ``width`` or PATTERN_WIDTH wide, values in the tooltip only.
+    ``swappable``: one spec for every kind and title (see :func:`_swappable`).
+    """
+    data = heatmap_data(values, row_labels, col_labels, masked, max_side)
+    if data.aggregated:
+        title = app_text("chart_averaged", title=title, rows=data.block[0], cols=data.block[1])
+    if show_values is None or pattern:
+        show_values = not pattern and data.cells <= MAX_CELLS_WITH_TEXT
+    # What depends on the values lives in the data, never in the spec: see the module docstring.
+    scale, params = _colour_scale(kind, data.aggregated, dataset, swappable)
+    if kind == "weights" and data.aggregated and note_scale:
+        title = app_text("chart_scale_note", title=title)
+    records = _cell_records(data, kind)
+    if swappable:
+        records, title = _swappable(records, kind, title, dataset)
+    spec = {
+        "$schema": SCHEMA,
+        "title": title,
+        "datasets": {dataset: records},
+        "data": {"name": dataset},
+        **_cell_size(data, show_values, width, lecture, pattern),
+        "encoding": _axes(data, row_title or app_text("axis_query"), col_title or app_text("axis_key"), show_values,
+                          upright=pattern),
+        "layer": _layers(data, scale, None if swappable else kind, show_values, always_hatch=swappable),
+    }
+    if params:
+        spec["params"] = params
+    return styled(spec, lecture)
+
+
+def _swappable(records: list[dict], kind: str, title: str, dataset: str) -> tuple[list[dict], dict]:
+    """The records with their kind and title in them, and a title read from the data.
+
+    Heatmaps of one shape then share one spec whatever they show, and a step-through going from
+    scores to weights swaps the data into the drawn chart instead of building a new one.
+    """
+    return [{**cell, "kind": kind, "title": title} for cell in records], {
+        "text": {"expr": f"pluck(data('{dataset}'), 'title')[0]"}}
+
+
+def _colour_scale(kind: str, aggregated: bool, dataset: str, swappable: bool = False) -> tuple[dict, list[dict]]:
+    """The colour scale, and the Vega parameters it needs (computed in the browser from the data).
+
+    ``swappable``: one scale for every kind, chosen in the browser by the data's ``kind`` column.
+    """
+    if kind == "weights" and aggregated:
+        # Block means of long rows are tiny (about 1/T): on [0, 1] they would all look white.
+        return {"domainMin": 0, "scheme": "blues"}, []
+    if kind == "weights" and not swappable:
+        return {"domain": [0, 1], "scheme": "blues", "clamp": True}, []
+    # Symmetric around zero: equal colour for equal magnitude, white at 0.
+    values_of = f"pluck(data('{dataset}'), 'value')"
+    bound = f"{dataset}_bound"
+    params = [{"name": bound, "expr": f"max(1e-9, abs(extent({values_of})[0]), abs(extent({values_of})[1]))"}]
+    if not swappable:
+        return {"domain": {"expr": f"[-{bound}, {bound}]"}, "scheme": "redblue", "reverse": True}, params
+    weights = f"{dataset}_is_weights"
+    params.append({"name": weights, "expr": f"indexof(pluck(data('{dataset}'), 'kind'), 'weights') >= 0"})
+    return {"domain": {"expr": f"{weights} ? [0, 1] : [-{bound}, {bound}]"},
+            "scheme": {"expr": f"{weights} ? 'blues' : 'redblue'"},
+            "reverse": {"expr": f"!{weights}"}, "clamp": True}, params
+
+
+def _cell_records(data: HeatmapData, kind: str) -> list[dict]:
+    """One record per cell, row by row; "strong" cells (dark colour) get white text.
+
+    Plain lists, no DataFrame: this runs for every chart on every rerun, and building a pandas
+    frame per chart cost more than the page's whole computation.
+    """
+    values, hidden = data.values, data.hidden
+    magnitude = np.abs(np.nan_to_num(values, nan=0.0))
+    if kind == "weights" and not data.aggregated:
+        strong = magnitude >= 0.55
+    else:
+        finite = np.abs(values[~np.isnan(values)])
+        strong = magnitude > 0.6 * (float(finite.max()) if finite.size else 1.0)
+    masked_word = app_text("cell_masked")
+    records = []
+    for i, row in enumerate(data.row_order):
+        for j, col in enumerate(data.col_order):
+            m, v = bool(hidden[i, j]), float(values[i, j])
+            records.append({"row": row, "col": col, "i": i, "j": j, "value": None if m else v, "masked": m,
+                            "label": masked_word if m else f"{v:.4f}", "strong": bool(strong[i, j]) and not m})
+    return records
+
+
+def _cell_size(data: HeatmapData, show_values: bool, width: int | None, lecture: bool = False,
+               pattern: bool = False) -> dict:
+    """Streamlit sizes charts itself; a step (pixels per cell), or a fixed width, is the size that survives."""
+    if pattern:
+        return {"width": (width or PATTERN_WIDTH) * (2 if lecture else 1), "height": {"step": 40 if lecture else 28}}
+    if show_values:
+        return {"width": {"step": 72}, "height": {"step": 40}} if lecture else {"width": {"step": 46},
+                                                                                 "height": {"step": 28}}
+    target = (width or 400) * (2 if lecture else 1)
+    return {"width": {"step": max(4, min(40, target // max(len(data.col_order), 1)))},
+            "height": {"step": max(4, min(30, target // max(len(data.row_order), 1)))}}
+
+
+def _axes(data: HeatmapData, row_title: str, col_title: str, show_values: bool, upright: bool = False) -> dict:
+    # Upright labels while they fit: few columns, or short ones ("d12") in cells wide enough for values
+    # (or always, for a pattern, whose labels thin out). Counting columns alone would change the spec,
+    # and redraw the chart, when d_model goes from 8 to 12.
+    fits = upright or len(data.col_order) <= 8 or (show_values and max(map(len, data.col_order), default=0) <= 4)
+    label_angle = 0 if fits else -45
+    return {
+        "x": {"field": "col", "type": "nominal", "sort": {"field": "j", "op": "min"}, "title": col_title,
+              "axis": {"labelAngle": label_angle, "labelLimit": 90, "labelOverlap": "greedy"}},
+        "y": {"field": "row", "type": "nominal", "sort": {"field": "i", "op": "min"}, "title": row_title,
+              "axis": {"labelLimit": 90, "labelOverlap": True}},
+        "tooltip": [
+            {"field": "row", "type": "nominal", "title": row_title},
+            {"field": "col", "type": "nominal", "title": col_title},
+            {"field": "label", "type": "nominal", "title": app_text("axis_value")},
+        ],
+    }
+
+
+def _layers(data: HeatmapData, scale: dict, kind: str | None, show_values: bool,
+            always_hatch: bool = False) -> list[dict]:
+    """Coloured cells, hatching on hidden cells, and the values written in the cells.
+
+    ``kind`` None: a legend without a title. ``always_hatch``: the hatching layer even when no cell
+    is hidden (it then draws nothing), so that a mask coming and going does not change the spec.
+    """
+    n_cells = data.cells
+    layers: list[dict] = [{
+        "mark": {"type": "rect", "stroke": "white", "strokeWidth": 0.5 if n_cells <= 4096 else 0},
+        "encoding": {"color": {
+            "condition": {"test": "datum.masked", "value": MASKED_COLOUR},
+            "field": "value", "type": "quantitative", "scale": scale,
+            "title": app_text(f"legend_{kind}") if kind else None,
+            "legend": {"orient": "right"},
+        }},
+    }]
+    if (always_hatch or bool(data.hidden.any())) and n_cells <= 4096 and not show_values:
+        # A diagonal stroke marks hidden cells, so grey never reads as "weight 0".
+        layers.append({"transform": [{"filter": "datum.masked"}],
+                       "mark": {"type": "text", "text": "╱", "fontSize": 18, "color": "#8a8a8a"}})
+    if show_values:
+        layers.append({
+            "mark": {"type": "text", "baseline": "middle"},
+            "encoding": {"text": {"field": "label", "type": "nominal"},
+                         "color": {"condition": {"test": "datum.strong", "value": "white"}, "value": "black"}},
+        })
+    return layers
+
+
+def head_grid(
+    weights: np.ndarray,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    *,
+    masked: np.ndarray | None = None,
+    columns: int = 4,
+    title_prefix: str | None = None,  # default: "head" in the current language
+    lecture: bool = False,
+    kind: str = "weights",
+    title: str = "",
+    swappable: bool = False,
+) -> dict:
+    """One heatmap per head (weights by default), in a grid: one faceted chart, a panel per head.
+
+    The heads are a column of the data, so changing 1, 2, 4 or 8 heads (up to HEADS_IN_FULL, and
+    again above it) updates the drawn chart in place. Each panel shows its head's pattern, the
+    values in the tooltip: 8 heads of 6 tokens written out would be 288 numbers to redraw per edit.
+    """
+    n_heads = weights.shape[0]
+    few = n_heads <= HEADS_IN_FULL
+    columns = 2 if len(col_labels) <= 8 else (3 if len(col_labels) > MAX_SIDE else columns)
+    records: list[dict] = []
+    unit: dict = {}
+    for h in range(n_heads):
+        unit = heatmap(
+            weights[h], row_labels, col_labels, masked=masked, width=HEAD_PANEL_PX if few else 150, show_values=False,
+            max_side=MAX_SIDE if few else 32, note_scale=False, dataset="heads", lecture=lecture, kind=kind,
+            title=title, swappable=swappable,
+        )
+        records += [{**cell, "head": h + 1} for cell in unit["datasets"]["heads"]]
+    title = unit["title"] if swappable else unit["title"].strip()  # else "(averaged over ...)", or empty
+    spec: dict = {
+        "$schema": SCHEMA,
+        "datasets": {"heads": records},
+        "data": {"name": "heads"},
+        "facet": {"field": "head", "type": "ordinal", "title": None,
+                  "header": {"labelExpr": f"{json.dumps((title_prefix or app_text('head_label')) + ' ')} + datum.value",
+                             "labelFontWeight": "bold", "labelAnchor": "start"}},
+        "columns": columns,
+        "spec": {key: unit[key] for key in ("width", "height", "encoding", "layer")},
+        "resolve": {"scale": {"color": "shared"}},
+    }
+    if title:
+        spec["title"] = title
+    if unit.get("params"):  # the diverging scale's bound (and kind), computed from the data
+        spec["params"] = unit["params"]
+    return styled(spec, lecture)
+
+
+def bars(values: Sequence[float], labels: Sequence[str], *, title: str = "", value_title: str | None = None,
+         domain: tuple[float, float] | None = None, lecture: bool = False) -> dict:
+    """A labelled bar per token (e.g. one query's weights, or each token's influence)."""
+    records = [{"token": t, "i": i, "value": float(v), "label": f"{float(v):.4f}"}
+               for i, (t, v) in enumerate(zip(labels, values, strict=True))]
+    value_title = value_title or app_text("axis_value")
+    y: dict = {"field": "value", "type": "quantitative", "title": value_title}
+    if domain:
+        y["scale"] = {"domain": list(domain)}
+    return styled({
+        "$schema": SCHEMA,
+        "title": title,
+        "datasets": {"bars": records},
+        "data": {"name": "bars"},
+        "height": 320 if lecture else 220,
+        "encoding": {
+            "x": {"field": "token", "type": "nominal", "sort": {"field": "i", "op": "min"},
+                  "title": app_text("axis_token"),
+                  "axis": {"labelAngle": -45}},
+            "y": y,
+            "tooltip": [{"field": "token", "type": "nominal"}, {"field": "label", "type": "nominal",
+                                                                 "title": value_title}],
+        },
+        "layer": [
+            {"mark": {"type": "bar"}},
+            {"mark": {"type": "text", "dy": -7}, "encoding": {"text": {"field": "label", "type": "nominal"}}},
+        ],
+    }, lecture)

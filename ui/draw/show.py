@@ -1,0 +1,241 @@
+"""Drawing helpers: a trace's steps as heatmaps, bars, printed tensors, tables and source.
+
+They take plain records from the ``attention`` package (traces, steps, comparisons)
+and draw them; they compute nothing but the chart data.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from html import escape, unescape
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import streamlit as st
+import torch
+
+from attention import Trace
+from attention.trace import Step
+
+from .. import state
+from ..words.content import app_text
+from ..words.i18n import fill, translate
+from . import charts
+from .source import excerpt
+
+__all__ = [
+    "PRINTED_SELECTOR", "print_tensor", "printed_in", "show_chart", "show_comparisons", "show_heads", "show_matrix",
+    "show_row", "show_shapes", "show_source", "show_step", "show_step_code", "show_tensor", "show_vector",
+    "tensor_text",
+]
+
+
+def show_chart(spec: dict, width: str = "content") -> None:
+    """Draw a Vega-Lite spec from ui.draw.charts.
+
+    Its named datasets (lists of records) go to Streamlit as Arrow tables, which it sends as they
+    are; a list of records would go through a pandas DataFrame first, on every chart of every rerun.
+    """
+    datasets = {name: pa.Table.from_pylist(rows) for name, rows in spec.get("datasets", {}).items()}
+    st.vega_lite_chart(spec={**spec, "datasets": datasets} if datasets else spec, width=width)
+
+
+def _numpy(t: torch.Tensor | None) -> np.ndarray | None:
+    return None if t is None else t.detach().cpu().float().numpy()
+
+
+def tensor_text(t: torch.Tensor) -> str:
+    """The tensor as PyTorch prints it (4 decimals), as in the book."""
+    return repr(t.detach().cpu())
+
+
+PRINTED_SELECTOR = ".printed-tensor pre code"  # a printed tensor's text on the page (browser tests, benchmarks)
+_PRINTED = re.compile(r'<div class="printed-tensor [a-z]+">(?:<p>.*?</p>)?<pre><code>(.*?)</code></pre></div>',
+                      re.DOTALL)
+
+
+def print_tensor(tensor: torch.Tensor, caption_html: str = "") -> None:
+    """The tensor as PyTorch prints it, under an optional caption (HTML, escaped by the caller), drawn
+    as one HTML element.
+
+    One element where a caption and an ``st.code`` would be two: 2.6 instead of 3.7 ms on every
+    rerun (``make bench-elements``), and 3.4.1 prints twelve tensors. Styled in ui/shell/style.css.
+    """
+    layout = "vector" if tensor.dim() <= 1 else "matrix"  # vectors wrap; matrices keep rows whole, scroll sideways
+    head = f"<p>{caption_html}</p>" if caption_html else ""
+    st.html(f'<div class="printed-tensor {layout}">{head}<pre><code>{escape(tensor_text(tensor))}</code></pre></div>')
+
+
+def printed_in(html_body: str) -> list[str]:
+    """The tensors that :func:`print_tensor` printed in an HTML element's body, as the learner reads them."""
+    return [unescape(text) for text in _PRINTED.findall(html_body)]
+
+
+def show_tensor(trace: Trace, name: str, *, label: str | None = None) -> None:
+    """A step printed as PyTorch prints it, under its name, shape and meaning (or a bold ``label``)."""
+    step = trace.step(name)
+    caption = (f"<strong>{escape(label)}</strong>" if label
+               else f"<code>{escape(name)}</code> {escape(step.shape_text())}: {escape(meaning(step))}")
+    print_tensor(step.tensor, caption)
+
+
+def show_matrix(
+    trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str], *, kind: str = "weights",
+    index: tuple[int, ...] = (), title: str | None = None, row_title: str | None = None, col_title: str | None = None,
+    masked: bool = False, printed: bool = True, pattern: bool = False, swappable: bool = False,
+) -> None:
+    """A heatmap of a 2-D slice of a step (``index`` picks batch/head), with its printed tensor.
+
+    ``masked`` hatches the cells the computation hid (:meth:`Trace.hidden_cells`); ``pattern``
+    draws a picture of fixed width, values in the tooltip; ``swappable`` keeps one spec whatever
+    the step shows (:func:`ui.draw.charts.heatmap`).
+    """
+    tensor = trace[name][index] if index else trace[name]
+    hidden = _numpy(trace.hidden_cells(index)) if masked else None
+    show_chart(charts.heatmap(_numpy(tensor), rows, cols, title=title or name, kind=kind, masked=hidden,
+                              row_title=row_title, col_title=col_title, lecture=state.lecture_mode(),
+                              pattern=pattern, swappable=swappable))
+    if printed:
+        with st.expander(app_text("printed_tensor", name=name, shape=tuple(tensor.shape))):
+            print_tensor(tensor)
+
+
+def show_heads(trace: Trace, rows: Sequence[str], cols: Sequence[str], *, batch: int = 0, name: str | None = None,
+               kind: str = "weights", masked: bool = True, swappable: bool = False) -> None:
+    """One heatmap per head of a (batch, head, query, key) step (the applied weights unless ``name``),
+    batch element ``batch``; ``masked`` hatches the hidden cells."""
+    step = trace.step(name) if name else trace.applied_weights
+    per_head = step.tensor[batch]  # (heads, queries, keys)
+    hidden = _numpy(trace.hidden_cells((batch, 0))) if masked else None
+    show_chart(charts.head_grid(_numpy(per_head), rows, cols, masked=hidden, lecture=state.lecture_mode(), kind=kind,
+                                title=step.name if swappable else "", swappable=swappable))
+
+
+def show_vector(trace: Trace, name: str, labels: Sequence[str], *, title: str | None = None,
+                value_title: str | None = None, domain: tuple[float, float] | None = None) -> None:
+    """A 1-D step as one bar per token."""
+    show_chart(charts.bars(_numpy(trace[name]), labels, title=title or name, value_title=value_title,
+                           domain=domain, lecture=state.lecture_mode()), width="stretch")
+
+
+def show_row(trace: Trace, name: str, row: int, labels: Sequence[str], *, title: str,
+             value_title: str | None = None, domain: tuple[float, float] | None = (0, 1)) -> None:
+    """One row of a 2-D step as bars (e.g. one query's weights)."""
+    show_chart(charts.bars(_numpy(trace[name])[row], labels, title=title,
+                           value_title=value_title or app_text("axis_weight"), domain=domain,
+                           lecture=state.lecture_mode()), width="stretch")
+
+
+def show_shapes(trace: Trace, names: Sequence[str] | None = None) -> None:
+    """The shape tracer: every step's shape, axes and meaning."""
+    head = {"step": app_text("shapes_step"), "shape": app_text("shapes_shape"), "axes": app_text("shapes_axes"),
+            "meaning": app_text("shapes_meaning")}
+    rows = [{head["step"]: s.name, head["shape"]: str(s.shape), head["axes"]: s.shape_text(),
+             head["meaning"]: meaning(s)} for s in trace if names is None or s.name in names]
+    st.table(pd.DataFrame(rows).set_index(head["step"]))
+
+
+def meaning(step: Step) -> str:
+    """What a step means, in the reader's language (the package says it in English)."""
+    return fill(step.meaning, step.fields, state.language())
+
+
+def show_comparisons(trace: Trace, tol: float = 1e-5) -> None:
+    """Each pair of methods that should agree, with their largest difference."""
+    for c in trace.comparisons:
+        lang = state.language()
+        words = dict(a=translate(c.label_a, lang), b=translate(c.label_b, lang), diff=f"{c.max_abs_diff:.3g}")
+        st.markdown(app_text("comparison_agree", **words) if c.agrees(tol) else app_text("comparison_differ", **words))
+
+
+@contextmanager
+def folded(label: str, what: str, *, expanded: bool = False) -> Iterator[bool]:
+    """An expander whose contents are drawn only while it is open (Streamlit's lazy expander).
+
+    Yields whether to draw. A closed section costs the browser nothing on a rerun: a code
+    listing is hundreds of highlighted spans that React would otherwise rebuild on every edit.
+    Opening it reruns the page (or only the page's fragment) and draws the contents. ``what``
+    names the section, so it stays open across reruns, steps and languages.
+    """
+    box = st.expander(label, expanded=expanded, key=state.fold_key(what), on_change="rerun")
+    if box.open:
+        with box:
+            yield True
+    else:
+        yield False
+
+
+def show_source(*objects: object) -> None:
+    """The package's own source for the step on screen (what ran is what is shown)."""
+    with folded(app_text("code_that_ran"), "source") as shown:
+        if not shown:
+            return
+        st.caption(app_text("code_new_marker"))
+        for obj in objects:
+            source = _source(obj)
+            if source is None:
+                continue
+            st.caption(f"`{getattr(obj, '__module__', '')}.{getattr(obj, '__qualname__', '')}`")
+            st.code(source, language="python")
+
+
+@functools.lru_cache(maxsize=256)
+def _source(obj: object) -> str | None:
+    """An object's source, read once per process (the package does not change while it runs)."""
+    try:
+        return inspect.getsource(obj)  # type: ignore[arg-type]
+    except (OSError, TypeError):
+        return None
+
+
+WEIGHT_LIKE = ("weights", "mask", "keep")  # steps drawn on the fixed [0, 1] scale
+
+
+def show_step(trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str] | None = None) -> None:
+    """Any recorded step, drawn by its axes: a heatmap for (query, key), per head when it has heads,
+    bars for a vector over the tokens, a heatmap of values for (token, width); always printed.
+
+    ``rows`` name the queries (and tokens), ``cols`` the keys (the same tokens unless cross-attention).
+    """
+    step = trace.step(name)
+    dims, tensor = step.dims, step.tensor
+    cols = rows if cols is None else cols
+    kind = "weights" if any(w in name for w in WEIGHT_LIKE) else "scores"
+    lead = tuple(0 for _ in dims[:-2])  # batch element 0 (and head 0 unless drawn per head)
+    hides = trace.hides(name)  # hatched only where the step itself is masked: not the weights before the mask
+    # Swappable charts: going from one step to the next (scores to weights) swaps data, not the chart.
+    if dims[-2:] == ("query", "key") and "head" in dims:  # every head, as its own panel
+        show_heads(trace, _axis(rows, tensor.shape[-2]), _axis(cols, tensor.shape[-1]), name=name, kind=kind,
+                   masked=hides, swappable=True)
+    elif dims[-2:] == ("query", "key"):
+        show_matrix(trace, name, _axis(rows, tensor.shape[-2]), _axis(cols, tensor.shape[-1]), kind=kind,
+                    index=lead, masked=hides, printed=False, swappable=True)
+    elif len(dims) == 1 and dims[0] in ("key", "token") and tensor.shape[0] == len(cols if dims[0] == "key" else rows):
+        show_vector(trace, name, cols if dims[0] == "key" else rows, domain=(0, 1) if kind == "weights" else None)
+    elif len(dims) >= 2 and dims[-2] == "token" and tensor.shape[-1] <= 64:
+        show_matrix(trace, name, _axis(rows, tensor.shape[-2]), [str(j + 1) for j in range(tensor.shape[-1])],
+                    kind="values", index=lead, row_title=app_text("axis_token"), col_title=dims[-1], printed=False,
+                    swappable=True)
+    show_tensor(trace, name)
+
+
+def _axis(labels: Sequence[str], size: int) -> list[str]:
+    """Token labels for an axis of the sequence's length, positions otherwise."""
+    return list(labels) if size == len(labels) else [str(i + 1) for i in range(size)]
+
+
+def show_step_code(trace: Trace, name: str) -> None:
+    """The lines that computed a step, and the whole function they belong to, those lines marked."""
+    code = excerpt(trace.step(name).where, name)
+    if code is None:
+        return
+    st.caption(app_text("step_code", function=code.qualname))
+    st.code(code.snippet(), language="python", wrap_lines=True)
+    with folded(app_text("code_that_ran"), "step_source") as shown:
+        if shown:
+            st.code(code.marked(app_text("code_step_marker")), language="python", line_numbers=True)

@@ -1,0 +1,128 @@
+"""The /walkthrough page: one walkthrough step at a time, each shown on its real, live page.
+
+The walkthrough page runs the step's own page script inside itself, with the walkthrough's
+own control values and the step on screen set by the walkthrough; the page's Back/Next (and
+← → PageUp PageDown) then move through the walkthrough, across pages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+from .. import state
+from ..chapter import PAGES
+from ..page import Page
+from ..script import PageEnded, run_script
+from ..words.content import app_text, page_text
+from ..words.i18n import WALK_CONTEXT, explain, translate
+from . import state as walk_state
+from .walkthrough import WalkStep, Walkthrough, WalkthroughError, decode, encode, load_bundled, parse
+
+__all__ = ["WalkContext", "walkthrough"]
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = {p.page_id: p.file for p in PAGES}
+WALK_PARAM, FILE_PARAM = "walk", "wt"  # ?walk=<step number>, ?wt=<a walkthrough of one's own>
+
+
+@dataclass(frozen=True)
+class WalkContext:
+    """The walkthrough step that is driving a page now."""
+
+    step: WalkStep
+    index: int
+    total: int
+
+    def move(self, direction: int) -> None:
+        walk_state.set_walk_position(min(max(self.index + direction, 0), self.total - 1))
+
+
+def walkthrough(page: Page) -> None:
+    """Draw the walkthrough's current step: where we are, the speaker note, then the live page."""
+    walk, custom = _walkthrough()
+    if walk_state.first_run_of_walkthrough():
+        walk_state.set_walk_position(_requested_position(len(walk.steps)))
+    index = min(walk_state.walk_position(), len(walk.steps) - 1)
+    step = walk.steps[index]
+    if not state.lecture_mode():  # prepared before the talk; the projector shows only the steps
+        _own_file_panel()
+    lang = state.language()  # the bundled walkthrough's words are in the catalogs; a lecturer's own stay as written
+    st.caption(app_text("walk_where", k=index + 1, n=len(walk.steps), title=translate(walk.title, lang, WALK_CONTEXT),
+                        page=page_text(step.page).title, controls=_controls_text(step)))
+    if step.note:
+        st.markdown(f":material/record_voice_over: *{translate(step.note, lang, WALK_CONTEXT)}*")
+    _write_params(index, custom)
+    walk_state.arrive_at_walk_step(index, step.page, step.controls)
+    state.set_walk_active(WalkContext(step, index, len(walk.steps)))
+    try:
+        run_script(str(ROOT / FILES[step.page]))
+    except PageEnded:  # the page ends after its step: say what of the step's controls it could not take
+        report_refused(state.walk_active())
+        raise
+    finally:
+        state.set_walk_active(None)
+
+
+def report_refused(context: WalkContext) -> None:
+    """Say which of the step's control values the page could not take (called before the page ends)."""
+    unknown = sorted(set(context.step.controls) - state.walk_drawn())
+    refused = state.walk_rejected()
+    if unknown:
+        st.warning(app_text("walk_unknown_controls", k=context.index + 1, page=context.step.page,
+                            names=", ".join(unknown)))
+    for name, value in refused:
+        st.warning(app_text("walk_refused_value", k=context.index + 1, name=name, value=repr(value)))
+
+
+def _walkthrough() -> tuple[Walkthrough, str | None]:
+    """The walkthrough of the link or of an uploaded file, else the bundled one."""
+    text = walk_state.custom_walkthrough()
+    raw = st.query_params.get(FILE_PARAM)
+    try:
+        if text is not None:
+            return parse(text), encode(text)
+        if raw:
+            return decode(raw[:20_000]), raw[:20_000]
+    except WalkthroughError as exc:
+        st.error(app_text("walk_bad_file", error=explain(exc, state.language())))
+        walk_state.set_custom_walkthrough(None)
+    return load_bundled(), None
+
+
+def _requested_position(total: int) -> int:
+    raw = st.query_params.get(WALK_PARAM, "1")
+    return min(max(int(raw) - 1, 0), total - 1) if raw.isdigit() else 0
+
+
+def _write_params(index: int, custom: str | None) -> None:
+    if st.query_params.get(WALK_PARAM) != str(index + 1):
+        st.query_params[WALK_PARAM] = str(index + 1)
+    if custom is not None and st.query_params.get(FILE_PARAM) != custom:
+        st.query_params[FILE_PARAM] = custom
+
+
+def _controls_text(step: WalkStep) -> str:
+    return ", ".join(f"{name} = {value}" for name, value in step.controls.items()) or "—"
+
+
+def _own_file_panel() -> None:
+    with st.expander(app_text("walk_own_heading")):
+        st.markdown(app_text("walk_own_body"))
+        st.file_uploader(app_text("walk_upload"), type=["toml"], key="walk_upload", on_change=_take_upload)
+
+
+def _take_upload() -> None:
+    file = state.value("walk_upload")
+    if file is None:
+        return
+    try:
+        text = file.getvalue().decode("utf-8")
+        parse(text)
+    except (UnicodeDecodeError, WalkthroughError) as exc:
+        state.flash("error", app_text("walk_bad_file", error=explain(exc, state.language())), where="page")
+        return
+    walk_state.set_custom_walkthrough(text)
+    walk_state.set_walk_position(0)

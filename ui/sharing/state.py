@@ -1,0 +1,28 @@
+"""The shareable link in the session: whether this session has read its link, and the note about it.
+
+Only this module touches these keys (ui/state.py lists them).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ..state import Key
+
+__all__ = ["first_run_of_session", "set_share_note", "share_note"]
+
+
+def first_run_of_session() -> bool:
+    """True once per session: the run that should adopt a shared link's state."""
+    if st.session_state.get(Key.LINK_LOADED):
+        return False
+    st.session_state[Key.LINK_LOADED] = True
+    return True
+
+
+def share_note() -> str:
+    return st.session_state.get(Key.SHARE_NOTE, "")
+
+
+def set_share_note(note: str) -> None:
+    st.session_state[Key.SHARE_NOTE] = note

@@ -1,0 +1,120 @@
+"""Step-through: a page's computation one idea at a time, with keys a presentation clicker sends.
+
+The steps are the page's content file's ``[steps.<name>]`` tables, in order, each naming a
+step of the page's trace (``"weights"``, or ``"v2.weights"`` for a result with several
+traces). Only the steps the current settings recorded are shown: with the causal mask off
+there is no ``masked_scores`` step. The step on screen is remembered by name, so when a
+control changes, the step stays and its tensor updates in place.
+
+→ and PageDown go forward, ← and PageUp back (Streamlit's button shortcuts; presentation
+clickers send PageDown and PageUp).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from attention import Trace
+
+from .. import draw
+from ..words.content import StepText, app_text
+from . import state as step_state
+
+__all__ = ["Position", "Slide", "slides", "step_through"]
+
+
+@dataclass(frozen=True)
+class Slide:
+    text: StepText
+    trace: Trace
+    step: str  # the step's name in ``trace``
+
+
+def _traces(result: Any) -> dict[str, Trace]:
+    """The result's traces by name: "" for a plain Trace or a record's ``trace`` field."""
+    if isinstance(result, Trace):
+        return {"": result}
+    found = {name: value for name, value in vars(result).items() if isinstance(value, Trace)}
+    if "trace" in found:
+        found[""] = found.pop("trace")
+    return found
+
+
+def slides(steps: tuple[StepText, ...], result: Any) -> list[Slide]:
+    """The page's steps that the result recorded, in the content file's order."""
+    traces = _traces(result)
+    found = []
+    for text in steps:
+        where, _, name = text.name.rpartition(".")
+        trace = traces.get(where)
+        if trace is not None and name in trace:
+            found.append(Slide(text, trace, name))
+    return found
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a step-through is: step ``index`` of ``total``, and how to move (a callback per direction)."""
+
+    index: int
+    total: int
+    move: Callable[[int], None]
+    current: str | None = None  # the step to show; None: the first
+
+
+def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels: Sequence[str],
+                 position: Position | None = None, key_labels: Sequence[str] | None = None) -> bool:
+    """Draw the current step with its navigation; False if the page has no step to show.
+
+    Without ``position`` the page's own steps are numbered and stepped through; the chapter
+    walkthrough passes its own position instead, so → goes on to its next step, on any page.
+    """
+    shown = slides(steps, result)
+    if not shown:
+        return False
+    names = [s.text.name for s in shown]
+    if position is None:
+        step_state.take_pending_step(page_id)
+        index = names.index(step_state.current_step(page_id)) if step_state.current_step(page_id) in names else 0
+        position = Position(index, len(names), lambda d: _move(page_id, names, index, d))
+        slide = shown[index]
+    else:
+        slide = shown[names.index(position.current)] if position.current in names else shown[0]
+    _navigation(page_id, position)
+    _draw(slide, labels, key_labels)
+    return True
+
+
+def _move(page_id: str, names: list[str], index: int, direction: int) -> None:
+    target = min(max(index + direction, 0), len(names) - 1)
+    step_state.set_current_step(page_id, names[target])
+
+
+def _navigation(page_id: str, position: Position) -> None:
+    back, where, forward = st.columns([1, 3, 1], vertical_alignment="center")
+    back.button(app_text("step_back"), key=f"step_back:{page_id}", shortcut="Left", width="stretch",
+                on_click=position.move, args=(-1,), icon=":material/arrow_back:", disabled=position.index == 0)
+    where.markdown(app_text("step_of", k=position.index + 1, n=position.total))
+    forward.button(app_text("step_next"), key=f"step_next:{page_id}", shortcut="Right", width="stretch",
+                   on_click=position.move, args=(1,), icon=":material/arrow_forward:", type="primary",
+                   disabled=position.index == position.total - 1)
+    with st.container(key="clicker"):  # hidden by ui/shell/style.css: the keys a presentation clicker sends
+        st.button("PageUp", key=f"step_pageup:{page_id}", shortcut="PageUp", on_click=position.move, args=(-1,))
+        st.button("PageDown", key=f"step_pagedown:{page_id}", shortcut="PageDown", on_click=position.move,
+                  args=(1,))
+
+
+def _draw(slide: Slide, labels: Sequence[str], key_labels: Sequence[str] | None) -> None:
+    """What is new at this step, large: the tensor, the formula term, the lines of code."""
+    drawing, words = st.columns([3, 2])
+    with drawing:
+        st.markdown(f"**{slide.text.caption}**")
+        draw.show_step(slide.trace, slide.step, labels, key_labels)
+    with words:
+        if slide.text.formula:
+            st.latex(slide.text.formula)
+        draw.show_step_code(slide.trace, slide.step)

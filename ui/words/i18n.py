@@ -1,0 +1,110 @@
+"""The app's languages: gettext catalogs (``locales/<lang>/LC_MESSAGES/messages.po``), read with Babel.
+
+English is the source language: every word the app shows is written in English, in the
+content files (``pages/content/en/``) or, for error messages, as the template of an
+:class:`attention.errors.Explained` error. ``python -m ui.catalog`` extracts them into
+``locales/messages.pot`` and keeps the three catalogs in step with it.
+
+A string missing from a catalog (or still empty, or marked fuzzy because its English
+changed) shows in English: one string at a time, never a key or a blank.
+Plain Python (no Streamlit), so it can be tested on its own.
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Mapping
+from functools import cache
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import get_decimal_symbol
+
+from attention.errors import Explained
+
+__all__ = [
+    "DEFAULT_LANG", "DOMAIN", "LANGUAGES", "LOCALES", "WALK_CONTEXT", "catalog_path", "decimal_comma", "explain",
+    "fill", "load_catalog", "negotiate", "translate", "translations",
+]
+
+DEFAULT_LANG = "en"
+# Each language named in itself, as the selector lists it.
+LANGUAGES: dict[str, str] = {"en": "English", "id": "Bahasa Indonesia", "vi": "Tiếng Việt", "ko": "한국어"}
+LOCALES = Path(__file__).resolve().parents[2] / "locales"
+DOMAIN = "messages"
+# The context of the bundled walkthrough's title and notes (the page itself is "walkthrough").
+WALK_CONTEXT = "chapter walkthrough"
+
+
+def catalog_path(lang: str, root: Path = LOCALES) -> Path:
+    return root / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def load_catalog(path: Path, lang: str) -> gettext.GNUTranslations:
+    """A ``.po`` file compiled in memory, as ``msgfmt`` would: fuzzy and empty entries left out."""
+    with path.open("rb") as f:
+        catalog = read_po(f, locale=lang)
+    compiled = BytesIO()
+    write_mo(compiled, catalog, use_fuzzy=False)
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
+
+
+@cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """``lang``'s catalog, read once per process; English, an unknown language or no file: identity."""
+    path = catalog_path(lang)
+    if lang == DEFAULT_LANG or lang not in LANGUAGES or not path.exists():
+        return gettext.NullTranslations()
+    return load_catalog(path, lang)
+
+
+def translate(message: str, lang: str, context: str | None = None) -> str:
+    """``message`` in ``lang``, or ``message`` itself where the catalog has no translation."""
+    if not message or lang == DEFAULT_LANG:
+        return message
+    t = translations(lang)
+    return t.pgettext(context, message) if context is not None else t.gettext(message)
+
+
+def explain(error: BaseException, lang: str) -> str:
+    """An error's message in ``lang``: templated errors are translated, others shown as they are."""
+    if isinstance(error, Explained):
+        # a field may itself be an explained error (a link whose matrix is bad): translate it too
+        fields = {k: explain(v, lang) if isinstance(v, Explained) else v for k, v in error.fields.items()}
+        return _format(translate(error.template, lang), fields, str(error))
+    return str(error)
+
+
+def fill(template: str, fields: Mapping[str, Any], lang: str) -> str:
+    """A template and its fields in ``lang``: the template translated, and any field that is
+    itself English words (a step meaning inside another) translated and filled in as well."""
+    if not fields:
+        return translate(template, lang)
+    inner = {k: _format(translate(v, lang), fields, v) if isinstance(v, str) else v for k, v in fields.items()}
+    return _format(translate(template, lang), inner, template.format(**fields))
+
+
+def _format(template: str, fields: Mapping[str, Any], fallback: str) -> str:
+    try:
+        return template.format(**fields)
+    except (KeyError, IndexError, ValueError):  # a translation that lost a field: say it in English
+        return fallback
+
+
+def decimal_comma(lang: str) -> bool:
+    """Whether ``lang`` writes 0,5 for 0.5 (Indonesian and Vietnamese do), from Babel's locale data."""
+    return get_decimal_symbol(lang) == ","
+
+
+def negotiate(locale: str | None) -> str | None:
+    """The app language for a browser locale such as ``"ko-KR"`` or ``"vi"``, if it has one."""
+    if not locale:
+        return None
+    primary = locale.replace("_", "-").split("-")[0].lower()
+    if primary == "in":  # the old ISO code some systems still send for Indonesian
+        primary = "id"
+    return primary if primary in LANGUAGES else None
