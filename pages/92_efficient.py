@@ -7,6 +7,7 @@ from attention.explore import efficient_variants
 from ui.draw import print_tensor, show_heads, show_source
 from ui.page import start_page
 from ui.settings import limits
+from ui.state import Key
 
 page = start_page("efficient")
 ctl = page.module_controls(heads="divisors", heads_default=1, d_out=page.matrix.dim, d_out_max=limits().max_dim,
@@ -40,7 +41,7 @@ st.caption(page.text("weights_caption", heads=heads))
 show_heads(result.trace, page.labels, page.labels)
 st.subheader(page.text("timing_heading"))
 st.markdown(page.text("timing_body"))
-if st.button(page.text("timing_button"), key="time_variants"):
+if st.button(page.text("timing_button"), key=Key.TIME_VARIANTS):
     timed = relative_times(time_variants(result.book, config, batch, repeats=5))
     ms, ratio = page.text("col_median_ms"), page.text("col_vs_sdpa")
     st.dataframe(

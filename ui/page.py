@@ -26,6 +26,7 @@ from .inputs.matrix import InputMatrix
 from .script import PageEnded, ensure_frame
 from .settings import limits
 from .sharing.export import MAX_EXPORT_ELEMENTS, trace_to_csv
+from .state import Key
 from .steps import state as step_state
 from .steps import stepper
 from .words.content import PageText, app_text, page_text
@@ -230,7 +231,8 @@ class Page:
 
         st.download_button(
             app_text("download_results"), data=build, file_name=f"{self.page_id}-results.csv", mime="text/csv",
-            key=f"download:{self.page_id}:{self._computations}", on_click="ignore", icon=":material/download:",
+            key=f"{Key.DOWNLOAD_PREFIX}{self.page_id}:{self._computations}", on_click="ignore",
+            icon=":material/download:",
         )
 
 
@@ -297,5 +299,5 @@ def _explanation(text: PageText) -> None:
 
 
 def _step_mode_toggle(page_id: str) -> None:
-    state.mirrored(st.toggle, app_text("step_mode"), f"step_mode:{page_id}", step_state.step_mode(page_id),
+    state.mirrored(st.toggle, app_text("step_mode"), f"{Key.STEP_MODE_PREFIX}{page_id}", step_state.step_mode(page_id),
                    lambda on: step_state.set_step_mode(page_id, bool(on)), help=app_text("step_mode_help"))

@@ -55,6 +55,8 @@ class Key:
     MATRIX = "matrix"
     EDITOR_VERSION = "editor_version"
     EDITOR_BASE = "editor_base"
+    MATRIX_EDITOR_PREFIX = "matrix_editor_"  # the data editor, remounted under a new number per new matrix
+    UPLOAD_PREFIX = "upload_"  # the CSV uploader, likewise
     # ui/inputs/sidebar.py's widgets (read through value(), written through mirrored())
     LANG_SELECT = "lang_select"  # the sidebar's language selector
     PRESET = "preset"
@@ -63,15 +65,25 @@ class Key:
     RAND_SEED = "rand_seed"
     MATRIX_WIDTH = "matrix_width"
     LECTURE_TOGGLE = "lecture_toggle"
+    LOAD_PRESET = "load_preset"
+    RESET_MATRIX = "reset_matrix"
+    DOWNLOAD_MATRIX = "download_matrix"
     # ui/steps/state.py: step-through
     STEP_MODE = "_step_mode"  # page id -> bool: step through instead of the whole page
     STEP = "_step"  # page id -> the name of the step on screen
     PENDING_STEP = "_pending_step"  # a shared link's ?step=, for the first page that steps through
+    # ui/steps/stepper.py's widgets: step_back:<page> ...; CLICKER is the container of the clicker's keys
+    STEP_BACK_PREFIX = "step_back:"
+    STEP_NEXT_PREFIX = "step_next:"
+    STEP_PAGEUP_PREFIX = "step_pageup:"
+    STEP_PAGEDOWN_PREFIX = "step_pagedown:"
+    CLICKER = "clicker"
     # ui/lecture/state.py: the chapter walkthrough
     WALK_POSITION = "_walk_position"  # index of the walkthrough's current step
     WALK_ARRIVED = "_walk_arrived"  # the step whose controls were last applied
     WALK_FILE = "_walk_file"  # an uploaded walkthrough's text
     WALK_OPENED = "_walk_opened"  # the walkthrough page has read its ?walk= once
+    WALK_UPLOAD = "walk_upload"  # ui/lecture/walk.py: the uploader of a walkthrough of one's own
     # ui/sharing/state.py: the shareable link
     LINK_LOADED = "_link_loaded"
     SHARE_NOTE = "_share_note"
@@ -84,6 +96,9 @@ class Key:
     CONTROL_PREFIX = "w:"  # control(): w:<page>:<name>
     WALK_CONTROL_PREFIX = "walk:"  # control() while a walkthrough drives the page: walk:<page>:<name>
     STEP_MODE_PREFIX = "step_mode:"  # the step-through toggle of a page: step_mode:<page>
+    DOWNLOAD_PREFIX = "download:"  # ui/page.py: a page's CSV download, download:<page>:<n>
+    # page scripts' own widgets
+    TIME_VARIANTS = "time_variants"  # pages/92_efficient.py
 
 
 def fold_key(what: str) -> str:

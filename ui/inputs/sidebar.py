@@ -95,8 +95,8 @@ def _presets(lim: Limits) -> None:
             st.number_input(app_text("random_dims"), 1, lim.max_dim, 3, key=Key.RAND_DIM)
             st.number_input(app_text("random_seed"), 0, 2**31 - 1, 0, key=Key.RAND_SEED)
         c1, c2 = st.columns(2)
-        c1.button(app_text("load_preset"), on_click=_apply_preset, width="stretch", key="load_preset")
-        c2.button(app_text("reset"), on_click=_reset, width="stretch", key="reset_matrix")
+        c1.button(app_text("load_preset"), on_click=_apply_preset, width="stretch", key=Key.LOAD_PRESET)
+        c2.button(app_text("reset"), on_click=_reset, width="stretch", key=Key.RESET_MATRIX)
 
 
 def _share_and_files(matrix: InputMatrix, lim: Limits, link_note: str) -> None:
@@ -108,7 +108,7 @@ def _share_and_files(matrix: InputMatrix, lim: Limits, link_note: str) -> None:
             st.caption(link_note)
         st.download_button(
             app_text("download_matrix"), data=lambda: matrix.frame().to_csv(index=False), file_name="inputs.csv",
-            mime="text/csv", on_click="ignore", width="stretch", key="download_matrix",
+            mime="text/csv", on_click="ignore", width="stretch", key=Key.DOWNLOAD_MATRIX,
         )
         st.file_uploader(
             app_text("upload_matrix", kb=lim.max_upload_bytes // 1000), type=["csv"], key=matrix_state.upload_key(),

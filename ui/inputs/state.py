@@ -45,11 +45,11 @@ def editor_base() -> InputMatrix:
 
 
 def editor_key() -> str:
-    return f"matrix_editor_{st.session_state.get(Key.EDITOR_VERSION, 0)}"
+    return f"{Key.MATRIX_EDITOR_PREFIX}{st.session_state.get(Key.EDITOR_VERSION, 0)}"
 
 
 def upload_key() -> str:
-    return f"upload_{st.session_state.get(Key.EDITOR_VERSION, 0)}"
+    return f"{Key.UPLOAD_PREFIX}{st.session_state.get(Key.EDITOR_VERSION, 0)}"
 
 
 def apply_editor_change(key: str) -> None:

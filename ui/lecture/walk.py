@@ -16,6 +16,7 @@ from .. import state
 from ..chapter import PAGES
 from ..page import Page
 from ..script import PageEnded, run_script
+from ..state import Key
 from ..words.content import app_text, page_text
 from ..words.i18n import WALK_CONTEXT, explain, translate
 from . import state as walk_state
@@ -111,7 +112,7 @@ def _controls_text(step: WalkStep) -> str:
 def _own_file_panel() -> None:
     with st.expander(app_text("walk_own_heading")):
         st.markdown(app_text("walk_own_body"))
-        st.file_uploader(app_text("walk_upload"), type=["toml"], key="walk_upload", on_change=_take_upload)
+        st.file_uploader(app_text("walk_upload"), type=["toml"], key=Key.WALK_UPLOAD, on_change=_take_upload)
 
 
 def _take_upload() -> None:

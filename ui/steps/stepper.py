@@ -21,6 +21,7 @@ import streamlit as st
 from attention import Trace
 
 from .. import draw
+from ..state import Key
 from ..words.content import StepText, app_text
 from . import state as step_state
 
@@ -96,15 +97,16 @@ def _move(page_id: str, names: list[str], index: int, direction: int) -> None:
 
 def _navigation(page_id: str, position: Position) -> None:
     back, where, forward = st.columns([1, 3, 1], vertical_alignment="center")
-    back.button(app_text("step_back"), key=f"step_back:{page_id}", shortcut="Left", width="stretch",
+    back.button(app_text("step_back"), key=f"{Key.STEP_BACK_PREFIX}{page_id}", shortcut="Left", width="stretch",
                 on_click=position.move, args=(-1,), icon=":material/arrow_back:", disabled=position.index == 0)
     where.markdown(app_text("step_of", k=position.index + 1, n=position.total))
-    forward.button(app_text("step_next"), key=f"step_next:{page_id}", shortcut="Right", width="stretch",
+    forward.button(app_text("step_next"), key=f"{Key.STEP_NEXT_PREFIX}{page_id}", shortcut="Right", width="stretch",
                    on_click=position.move, args=(1,), icon=":material/arrow_forward:", type="primary",
                    disabled=position.index == position.total - 1)
-    with st.container(key="clicker"):  # hidden by ui/shell/style.css: the keys a presentation clicker sends
-        st.button("PageUp", key=f"step_pageup:{page_id}", shortcut="PageUp", on_click=position.move, args=(-1,))
-        st.button("PageDown", key=f"step_pagedown:{page_id}", shortcut="PageDown", on_click=position.move,
+    with st.container(key=Key.CLICKER):  # hidden by ui/shell/style.css: the keys a presentation clicker sends
+        st.button("PageUp", key=f"{Key.STEP_PAGEUP_PREFIX}{page_id}", shortcut="PageUp", on_click=position.move,
+                  args=(-1,))
+        st.button("PageDown", key=f"{Key.STEP_PAGEDOWN_PREFIX}{page_id}", shortcut="PageDown", on_click=position.move,
                   args=(1,))
 
 
