@@ -14,6 +14,7 @@ from ui.check.panel import nav_title, page_complete
 from ui.inputs.sidebar import input_panel
 from ui.inputs.state import get_matrix
 from ui.page import draw_header
+from ui.sharing.copy import copy_link_button
 from ui.sharing.link import choose_language_once, lecture_requested, load_link_once, write_link
 from ui.sharing.state import share_note
 from ui.shell.frame import run_page
@@ -42,7 +43,7 @@ set_current_page(shown.page_id)
 load_link_once()
 rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once
 apply_style(get_matrix().dim, lecture=lecture_mode(), lang=language())
-input_panel(link_note=share_note())
+input_panel(link_note=share_note(), link_tools=copy_link_button)
 
 
 def frame_view() -> tuple:

@@ -13,7 +13,7 @@ import torch
 from torch import nn
 
 from .core import Traceable, attend, record_qkv
-from .errors import ExplainedTypeError
+from .errors import ExplainedTypeError, ExplainedValueError
 from .ops import active_dropout, apply_dropout, causal_mask, future_mask
 from .rng import seeded
 from .trace import NO_TRACE, Trace
@@ -91,11 +91,13 @@ class DropoutDemo:
     kept_fraction: float
 
 
-def dropout_demo(weights: torch.Tensor, p: float = 0.5, *, seed: int = 123, training: bool = True) -> DropoutDemo:
+def dropout_demo(weights: torch.Tensor, p: float = 0.5, *, seed: int = 123, training: bool = True,
+                 mask: torch.Tensor | None = None) -> DropoutDemo:
     """3.5.2: dropout on a matrix of ones, then on the attention weights.
 
     Both use the same seed, as in the chapter, so the same cells are dropped.
-    In eval mode dropout does nothing.
+    In eval mode dropout does nothing. ``mask``: the causal mask the weights were computed
+    under (True where hidden), recorded so that a chart tells masked cells from dropped ones.
     """
     if not isinstance(weights, torch.Tensor):
         raise ExplainedTypeError(
@@ -105,6 +107,12 @@ def dropout_demo(weights: torch.Tensor, p: float = 0.5, *, seed: int = 123, trai
     weights = check_inputs(weights, embedding_width(weights), name="weights", ranks=(2,))
     p, seed = check_dropout(p), check_seed(seed)
     trace = Trace()
+    if mask is not None:
+        mask = torch.as_tensor(mask, dtype=torch.bool)
+        if mask.shape != weights.shape:
+            raise ExplainedValueError("the mask has shape {mask}, the weights {weights}: they must match.",
+                                      mask=tuple(mask.shape), weights=tuple(weights.shape))
+        trace.add_mask(mask)
     ones = torch.ones_like(weights)
     trace.add("example", ones, ("query", "key"), "a matrix of ones")
     trace.add("weights", weights, ("query", "key"), "the attention weights before dropout")
@@ -112,9 +120,14 @@ def dropout_demo(weights: torch.Tensor, p: float = 0.5, *, seed: int = 123, trai
     dropped_ones, keep = apply_dropout(ones, p, seed=seed) if active else (ones, ones.bool())
     dropped = apply_dropout(weights, p, seed=seed)[0] if active else weights
     trace.add("keep", keep.float(), ("query", "key"), "1 where the cell survives, 0 where dropped")
-    trace.add("dropped_example", dropped_ones, ("query", "key"), "survivors become 1/(1-p) = {scale:g}",
-              fields={"scale": 1 / (1 - p)})
-    trace.add("dropped_weights", dropped, ("query", "key"), "weights after dropout")
+    if active:
+        trace.add("dropped_example", dropped_ones, ("query", "key"), "survivors become 1/(1-p) = {scale:g}",
+                  fields={"scale": 1 / (1 - p)})
+        trace.add("dropped_weights", dropped, ("query", "key"), "weights after dropout")
+    else:
+        trace.add("dropped_example", dropped_ones, ("query", "key"),
+                  "dropout is off (eval mode, or p = 0): every cell is kept as it is")
+        trace.add("dropped_weights", dropped, ("query", "key"), "weights unchanged: dropout is off")
     return DropoutDemo(trace, float(keep.float().mean()))
 
 

@@ -195,20 +195,47 @@ class Trace:
     def hides(self, name: str) -> bool:
         """Whether step ``name`` carries the mask: every hidden cell of it is 0 or -inf.
 
-        True for the masked scores and the weights after masking (or dropout), False for the
-        weights computed before the mask (3.5.1 shows both) and for steps of another shape.
+        True for the masked scores and the weights after masking (or dropout), for a (query, key)
+        matrix or one query's vector over the keys; False for the weights computed before the mask
+        (3.5.1 shows both) and for steps of another shape.
         """
+        return self.hidden_in(name) is not None
+
+    def hidden_in(self, name: str, index: tuple[int, ...] = ()) -> torch.Tensor | None:
+        """The hidden cells of step ``name`` (indexed like ``trace[name][index]``), if the step carries the mask."""
         step = self.step(name)
-        if self.mask is None or step.dims[-2:] != ("query", "key"):
-            return False
+        if self.mask is None or step.dims[-1:] != ("key",):
+            return None
         try:
-            hidden = torch.broadcast_to(self.mask, step.tensor.shape)  # (..., query, key)
+            hidden = torch.broadcast_to(self.mask, step.tensor.shape)  # (..., [query,] key)
         except RuntimeError:  # a step of another sequence (cross-attention keys)
-            return False
+            return None
         if not bool(hidden.any()):
-            return False
+            return None
         cut = step.tensor[hidden]
-        return bool(((cut == 0) | torch.isneginf(cut)).all())
+        if not bool(((cut == 0) | torch.isneginf(cut)).all()):
+            return None
+        return hidden[index] if index else hidden
+
+    def dropped_in(self, name: str, index: tuple[int, ...] = ()) -> torch.Tensor | None:
+        """The cells of step ``name`` that dropout zeroed (not the hidden ones), or None if it dropped none.
+
+        A step ``dropped_<x>`` is step ``<x>`` (or ``masked_<x>``) after dropout: a cell is dropped where
+        it was not zero before and is zero now.
+        """
+        if not name.startswith("dropped_"):
+            return None
+        before = next((self[n] for n in (f"masked_{name[8:]}", name[8:]) if n in self
+                       and self[n].shape == self[name].shape), None)
+        if before is None:
+            return None
+        dropped = (self[name] == 0) & (before != 0)
+        hidden = self.hidden_in(name)
+        if hidden is not None:
+            dropped &= ~hidden
+        if not bool(dropped.any()):
+            return None
+        return dropped[index] if index else dropped
 
     def extend(self, other: Trace, prefix: str = "") -> None:
         """Copy another trace's steps (and its mask) in, optionally prefixing their names."""

@@ -38,8 +38,8 @@ DRAW = {
     "button": lambda k: st.button(f"Check {k}", key=f"check{k}"),
     # a printed tensor under its caption: two elements (as the app drew them), or one HTML element (ui/draw/show.py)
     "tensor": lambda k: (st.caption(TEXT.format(k=k)), st.code(TENSOR, language="text")),
-    "tensor_html": lambda k: st.html(f'<div class="printed-tensor matrix"><p><code>x</code> step {k}, {v}</p>'
-                                     f"<pre><code>{TENSOR}</code></pre></div>"),
+    "tensor_html": lambda k: st.html(f'<div class="printed-tensor" style="--chars: 40"><p><code>x</code> step {k}, '
+                                     f"{v}</p><pre><code>{TENSOR}</code></pre></div>"),
     "table": lambda k: st.table([{"step": f"s{i}", "shape": f"(2, 6, {v})"} for i in range(8)]),
     "heatmap": lambda k: chart("heatmap"),  # 6x6 weights, values in the cells: new data, same size
     "heatmap_resized": lambda k: chart("resized"),  # 6x8 <-> 6x12 values: the chart changes width

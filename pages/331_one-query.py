@@ -3,30 +3,28 @@ import streamlit as st
 from attention import NORMALISATIONS, simple_attention_for_query, softmax_stability_demo
 from attention.core import attend, attend_one_query
 from attention.ops import normalise, softmax_naive
-from ui.draw import folded, show_comparisons, show_source, show_tensor, show_vector
+from ui.draw import folded, show_comparisons, show_source, show_table, show_tensor, show_vector
 from ui.page import normalisation_name, start_page
-from ui.words.content import app_text
 
 page = start_page("one-query")
-c1, c2, c3 = st.columns(3)
+c1, c2 = st.columns(2)
 with c1:
     q = page.query_token(default=1)
 with c2:
     norm = page.normalisation()
-with c3:
-    causal = page.causal(default=False)
-    p, training = page.dropout(0.0)
-    seed = page.seed(123, page.text("seed_label"), help=app_text("dropout_seed_help"))
+later = page.later_controls()
 
-trace = page.compute(lambda: simple_attention_for_query(page.inputs, q, normalisation=norm, causal=causal,
-                                                        dropout=p, seed=seed, training=training))
+trace = page.compute(lambda: simple_attention_for_query(page.inputs, q, normalisation=norm, causal=later.causal,
+                                                        dropout=later.dropout, seed=later.seed,
+                                                        training=later.training))
 page.step_through(trace)
 labels = page.labels
+scores = "masked_scores" if later.causal else "scores"  # the keys the mask hides are marked
 left, right = st.columns(2)
 with left:
-    show_vector(trace, "scores", labels, title=page.text("scores_title", q=q + 1, token=labels[q]),
+    show_vector(trace, scores, labels, title=page.text("scores_title", q=q + 1, token=labels[q]),
                 value_title=page.text("axis_score"))
-    show_tensor(trace, "scores")
+    show_tensor(trace, scores)
 with right:
     weights = trace.applied_weights.name
     show_vector(trace, weights, labels, value_title=page.text("axis_weight"), domain=(0, 1),
@@ -45,8 +43,7 @@ show_comparisons(trace)
 with folded(page.text("stability_heading"), "stability") as shown:
     if shown:
         st.markdown(page.text("stability_body"))
-        st.dataframe([{k: (str(v.tolist()) if hasattr(v, "tolist") else v) for k, v in r.items()}
-                      for r in softmax_stability_demo()], hide_index=True, width="stretch")
+        show_table(softmax_stability_demo())
 
 show_source(simple_attention_for_query, attend_one_query, attend, normalise, softmax_naive)
 page.check_yourself(trace, query=q)

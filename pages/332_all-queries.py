@@ -4,24 +4,19 @@ from attention import attention_scores_loop, simple_self_attention
 from attention.core import attend
 from ui.draw import show_comparisons, show_matrix, show_source, show_tensor
 from ui.page import start_page
-from ui.words.content import app_text
 
 page = start_page("all-queries")
-c1, c2 = st.columns(2)
-with c1:
-    norm = page.normalisation(horizontal=True)
-    causal = page.causal(default=False)
-with c2:
-    p, training = page.dropout(0.0)
-    seed = page.seed(123, page.text("seed_label"), help=app_text("dropout_seed_help"))
+norm = page.normalisation(horizontal=True)
+later = page.later_controls()
 
-trace = page.compute(lambda: simple_self_attention(page.inputs, normalisation=norm, causal=causal, dropout=p,
-                                                   seed=seed, training=training))
+trace = page.compute(lambda: simple_self_attention(page.inputs, normalisation=norm, causal=later.causal,
+                                                   dropout=later.dropout, seed=later.seed, training=later.training))
 page.step_through(trace)
 labels = page.labels
+scores = "masked_scores" if later.causal else "scores"  # the mask shows on the scores too
 left, right = st.columns(2)
 with left:
-    show_matrix(trace, "scores", labels, labels, kind="scores", title=page.text("scores_title"))
+    show_matrix(trace, scores, labels, labels, kind="scores", title=page.text("scores_title"))
 with right:  # the heatmap is revealed in Check yourself, once the learner has predicted it
     st.info(page.text("weights_hidden"), icon=":material/visibility_off:")
     with st.expander(page.text("weights_printed")):  # the book's printed tensor, for reading side by side

@@ -9,15 +9,15 @@ page = start_page("trainable-steps")
 c1, c2, c3 = st.columns(3)
 with c1:
     q = page.query_token(default=1)
-    seed = page.seed(123)
 with c2:
-    d_out = page.d_out(2)
-    causal = page.causal(default=False)
+    seed = page.seed(123)
 with c3:
-    p, training = page.dropout(0.0)
+    d_out = page.d_out(2)
+later = page.later_controls(seed=seed)
 
 trace = page.compute(lambda: self_attention_step_by_step(page.inputs, d_out=d_out, seed=seed, query_index=q,
-                                                         causal=causal, dropout=p, training=training))
+                                                         causal=later.causal, dropout=later.dropout,
+                                                         training=later.training))
 page.step_through(trace)
 labels = page.labels
 st.subheader(page.text("weights_heading"))
@@ -36,9 +36,10 @@ st.subheader(page.text("scores_heading"))
 show_tensor(trace, "omega_qq")
 c1, c2 = st.columns(2)
 with c1:
-    show_vector(trace, "scores", labels, title=page.text("scores_title", q=q + 1),
+    scores = "masked_scores" if later.causal else "scores"  # the keys the mask hides are marked
+    show_vector(trace, scores, labels, title=page.text("scores_title", q=q + 1),
                 value_title=page.text("axis_score"))
-    show_tensor(trace, "scores")
+    show_tensor(trace, scores)
 with c2:
     weights = trace.applied_weights.name
     show_vector(trace, weights, labels, title=page.text("weights_title"), value_title=page.text("axis_weight"),

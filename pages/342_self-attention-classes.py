@@ -24,11 +24,11 @@ labels = page.labels
 c1, c2 = st.columns(2)
 with c1:
     st.markdown(page.text("v1_heading", seed=seed_v1))
-    show_matrix(result.v1, "weights", labels, labels, masked=True, title=page.text("v1_title"))
+    show_matrix(result.v1, "weights", labels, labels, title=page.text("v1_title"))
     show_tensor(result.v1, "context")
 with c2:
     st.markdown(page.text("v2_heading_bias", seed=seed_v2) if qkv_bias else page.text("v2_heading", seed=seed_v2))
-    show_matrix(result.v2, "weights", labels, labels, masked=True, title=page.text("v2_title"))
+    show_matrix(result.v2, "weights", labels, labels, title=page.text("v2_title"))
     show_tensor(result.v2, "context")
 st.subheader(page.text("exercise_heading"))
 if result.v1_from_v2 is None:

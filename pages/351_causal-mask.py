@@ -23,18 +23,14 @@ with c1:
     show_matrix(trace, "weights", labels, labels, title=page.text("unmasked_title"))
 with c2:
     if causal:
-        show_matrix(trace, "masked_weights", labels, labels, masked=True, title=page.text("masked_weights_title"))
+        show_matrix(trace, "masked_weights", labels, labels, title=page.text("masked_weights_title"))
 if not causal:
     st.info(page.text("mask_off"))
     show_tensor(trace, "context")
 else:
     st.subheader(page.text("way1_heading"))
-    c1, c2 = st.columns(2)
-    with c1:
-        show_tensor(trace, "mask_simple")
-        show_tensor(trace, "masked_simple")
-    with c2:
-        show_tensor(trace, "masked_simple_norm")
+    for name in ("mask_simple", "masked_simple", "masked_simple_norm"):  # in the book's order
+        show_tensor(trace, name)
     st.subheader(page.text("way2_heading"))
     show_tensor(trace, "masked_scores")
     show_comparisons(trace)

@@ -17,7 +17,8 @@ with c3:
 
 weights = page.compute(lambda: causal_attention_step_by_step(page.inputs, seed=789, causal=causal))
 source = weights["masked_weights"] if causal else weights["weights"]
-demo = page.compute(lambda: dropout_demo(source, p, seed=seed, training=training))
+demo = page.compute(lambda: dropout_demo(source, p, seed=seed, training=training,
+                                      mask=weights.mask if causal else None))
 page.step_through(demo)
 labels = page.labels
 st.metric(page.text("kept_label"), f"{demo.kept_fraction:.2f}", help=page.text("kept_help", expected=1 - p))

@@ -24,7 +24,7 @@ st.markdown(page.text("shapes", batch_shape=result.batch_shape, context_shape=tu
                       buffers=result.buffers, state_dict_keys=result.state_dict_keys))
 c1, c2 = st.columns(2)
 with c1:
-    show_matrix(trace, trace.applied_weights.name, labels, labels, index=(batch_index,), masked=True,
+    show_matrix(trace, trace.applied_weights.name, labels, labels, index=(batch_index,),
                 title=page.text("weights_title", batch=batch_index))
 with c2:
     show_matrix(trace, "context", labels, [f"o{j + 1}" for j in range(ctl.d_out)], index=(batch_index,),

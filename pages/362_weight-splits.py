@@ -28,6 +28,6 @@ show_heads(trace, labels, labels)
 if not splits.reduced:
     show_tensor(trace, "output")
 st.subheader(page.text("gpt2_heading"))
-st.markdown(page.text("gpt2_body", gpt2_parameters=splits.gpt2_parameters, parameters=splits.parameters))
+st.markdown(page.text("gpt2_body"))  # the counts are Check yourself's answers: not printed here
 show_source(MultiHeadAttention, batched_product)
 page.check_yourself(splits, heads=ctl.num_heads, d_out=ctl.d_out, qkv_bias=ctl.qkv_bias)

@@ -37,6 +37,8 @@ info = page.compute(lambda: text_to_attention(sentences, d_model=d_model, num_he
                                                key_sentence=ks))
 page.step_through(info, labels=info.query_tokens, key_labels=info.key_tokens)
 trace = info.trace
+if causal and qs != ks:  # the toggle would seem to do nothing
+    st.info(page.text("causal_cross"), icon=":material/info:")
 st.subheader(page.text("tokens_heading"))
 st.table([{page.text("col_sentence"): i + 1, page.text("col_tokens"): " | ".join(t),
            page.text("col_ids"): str(trace["ids"][i].tolist())}
@@ -47,7 +49,7 @@ rows = [f"{i + 1}" for i in range(trace["ids"].shape[0])]
 cols = [page.text("position_tick", j=j) for j in range(trace["ids"].shape[1])]
 c1, c2 = st.columns(2)
 with c1:
-    show_matrix(trace, "padding_mask", rows, cols, row_title=page.text("axis_sentence"),
+    show_matrix(trace, "padding_mask", rows, cols, kind="mask", row_title=page.text("axis_sentence"),
                 col_title=page.text("axis_position"), title=page.text("padding_title"), printed=False)
 with c2:
     show_matrix(trace, "positions", cols, [f"d{j}" for j in range(d_model)], kind="values",

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
 from ui.chapter import PAGES
@@ -39,3 +41,12 @@ def printed_tensors(at: AppTest) -> list[str]:
 def code_text(at: AppTest) -> str:
     """Every printed tensor and code listing of a run (tensors first, each kind in page order)."""
     return "".join(printed_tensors(at) + [c.value for c in at.code])
+
+
+def charts(at: AppTest) -> list[tuple[dict, dict[str, list[dict]]]]:
+    """Every chart of a run: its Vega-Lite spec and its named datasets as records, as the browser gets them."""
+    found = []
+    for chart in at.get("vega_lite_chart"):
+        data = {d.name: pa.ipc.open_stream(d.data.data).read_all().to_pylist() for d in chart.proto.datasets}
+        found.append((json.loads(chart.proto.spec), data))
+    return found

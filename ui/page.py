@@ -32,7 +32,7 @@ from .steps import stepper
 from .words.content import PageText, app_text, page_text
 from .words.i18n import explain
 
-__all__ = ["ModuleSettings", "Page", "normalisation_name", "start_page"]
+__all__ = ["LaterSettings", "ModuleSettings", "Page", "normalisation_name", "start_page"]
 
 T = TypeVar("T")
 REMEMBER_UP_TO = 100_000  # inputs larger than this are not kept per page for the last-good fallback
@@ -55,6 +55,16 @@ class ModuleSettings:
         return RunOptions(batch_size=self.batch_size, training=self.training, seed=self.seed)
 
 
+@dataclass(frozen=True)
+class LaterSettings:
+    """The causal mask (3.5.1) and dropout (3.5.2), offered on a page of an earlier section."""
+
+    causal: bool
+    dropout: float
+    training: bool
+    seed: int  # the dropout seed (the page's own seed where it has one for its weights)
+
+
 @dataclass
 class Page:
     page_id: str
@@ -62,6 +72,8 @@ class Page:
     text: PageText
     stage: Any = None  # in step mode: the place above the controls where the step is drawn
     _computations: int = field(default=0, repr=False)
+    _exported: list[tuple[str, Trace]] = field(default_factory=list, repr=False)  # every computation's traces
+    _download: Any = field(default=None, repr=False)  # where the one download button is drawn
 
     # ----- the shared input ------------------------------------------------------------------
     @property
@@ -133,6 +145,25 @@ class Page:
         training = self.control("training", True, st.toggle, app_text("training"), help=app_text("training_help"))
         return float(p), bool(training)
 
+    def later_controls(self, *, seed: int | None = None) -> LaterSettings:
+        """The causal mask and dropout on a page the chapter reaches before 3.5: folded under "from
+        later sections", so a first reading meets only what the section has taught. Open from the
+        start when one of them is in use (a shared link, or left on), so nothing changes unseen.
+
+        ``seed``: the page's own seed, which dropout then uses too; else a dropout seed of its own.
+        """
+        stored = state.page_controls(self.page_id)
+        in_use = bool(stored.get("causal")) or bool(stored.get("dropout"))
+        with st.expander(app_text("later_controls"), expanded=in_use, icon=":material/update:"):
+            c1, c2 = st.columns(2)
+            with c1:
+                causal = self.causal(default=False)
+                if seed is None:
+                    seed = self.seed(123, app_text("dropout_seed"), help=app_text("dropout_seed_help"))
+            with c2:
+                p, training = self.dropout(0.0)
+        return LaterSettings(causal, p, training, seed)
+
     def seed(self, default: int, label: str | None = None, name: str = "seed", help: str | None = None) -> int:
         return int(self.control(name, default, st.number_input, label or app_text("seed"), min_value=0,
                                 max_value=2**31 - 1, step=1, help=help or app_text("seed_help")))
@@ -142,11 +173,20 @@ class Page:
                                 step=1, help=app_text("d_out_help")))
 
     def heads(self, d_out: int, default: int = 2) -> int:
-        """A head count that divides ``d_out``: only divisors are offered."""
+        """A head count that divides ``d_out``: only divisors are offered.
+
+        When a new d_out no longer takes the chosen count, the nearest count it takes is chosen
+        (4 heads, d_out 4 -> 3: 3 heads), and the page says so.
+        """
         options = [h for h in range(1, min(d_out, limits().max_heads) + 1) if d_out % h == 0]
-        fallback = default if default in options else options[-1 if default > options[-1] else 0]
-        return int(self.control("num_heads", fallback, st.select_slider, app_text("num_heads"), options=options,
-                                valid=lambda v: v in options, help=app_text("num_heads_help", d_out=d_out)))
+        chosen = state.page_controls(self.page_id).get("num_heads", default)
+        wanted = chosen if isinstance(chosen, int) and not isinstance(chosen, bool) else default
+        fallback = min(options, key=lambda h: (abs(h - wanted), h))
+        heads = int(self.control("num_heads", fallback, st.select_slider, app_text("num_heads"), options=options,
+                                 valid=lambda v: v in options, help=app_text("num_heads_help", d_out=d_out)))
+        if wanted not in options and wanted != heads:
+            st.caption(app_text("heads_adjusted", old=wanted, new=heads, d_out=d_out))
+        return heads
 
     def batch_size(self) -> int:
         return int(self.control("batch", 2, st.number_input, app_text("batch_size"), min_value=1,
@@ -215,21 +255,32 @@ class Page:
             return None
 
     def _offer_download(self, result: Any) -> None:
-        """A CSV of every recorded step; built only when the learner clicks."""
+        """One CSV of every recorded step of every computation of the page; built only when clicked.
+
+        A page that computes twice (3.1, 3.5.2) still has one button: the second computation redraws
+        it in place with both, each step named after its computation (``1.weights``, ``2.trace.keep``).
+        """
         traces = _traces_of(result)
         if not traces:
             return
-        size = sum(step.tensor.numel() for _, t in traces for step in t)
+        if self._download is None:
+            self._download = st.empty()
+        if self._exported or self._computations > 1:  # steps of several computations: number them
+            traces = [(f"{self._computations}.{prefix}", t) for prefix, t in traces]
+            self._exported[:] = [(p if p[:1].isdigit() else f"1.{p}", t) for p, t in self._exported]
+        self._exported.extend(traces)
+        exported = list(self._exported)
+        size = sum(step.tensor.numel() for _, t in exported for step in t)
         if size > MAX_EXPORT_ELEMENTS:
             # The deferred download would keep every tensor alive for the session: not at this size.
-            st.caption(app_text("too_large_to_download", size=f"{size:,}"))
+            self._download.caption(app_text("too_large_to_download", size=f"{size:,}"))
             return
 
         def build() -> str:
-            parts = [trace_to_csv(t, prefix=p) for p, t in traces]
+            parts = [trace_to_csv(t, prefix=p) for p, t in exported]
             return parts[0] + "".join(part.split("\n", 1)[1] for part in parts[1:])
 
-        st.download_button(
+        self._download.download_button(
             app_text("download_results"), data=build, file_name=f"{self.page_id}-results.csv", mime="text/csv",
             key=f"{Key.DOWNLOAD_PREFIX}{self.page_id}:{self._computations}", on_click="ignore",
             icon=":material/download:",

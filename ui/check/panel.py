@@ -104,7 +104,7 @@ def _question(page_id: str, number: int, question: Question, words: QuestionText
             _feedback(page_id, question, words, answer, entry, sig)
         with right:  # the hidden result, drawn only once a guess was committed
             trace, step = answer.reveal
-            draw.show_matrix(trace, step, live.labels, live.labels, masked=True,
+            draw.show_matrix(trace, step, live.labels, live.labels,
                              title=words("reveal_title", **answer.fields))
     elif question.kind == PREDICT:
         st.caption(app_text("predict_hidden"))

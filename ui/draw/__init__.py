@@ -19,6 +19,7 @@ from .show import (
     show_source,
     show_step,
     show_step_code,
+    show_table,
     show_tensor,
     show_vector,
     tensor_text,
@@ -26,6 +27,6 @@ from .show import (
 
 __all__ = [
     "PRINTED_SELECTOR", "folded", "print_tensor", "printed_in", "show_chart", "show_comparisons", "show_heads",
-    "show_matrix", "show_row", "show_shapes", "show_source", "show_step", "show_step_code", "show_tensor",
+    "show_matrix", "show_row", "show_shapes", "show_source", "show_step", "show_step_code", "show_table", "show_tensor",
     "show_vector", "tensor_text",
 ]

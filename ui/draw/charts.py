@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import warnings
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -34,7 +35,7 @@ import numpy as np
 
 from ..words.content import app_text
 
-__all__ = ["HeatmapData", "heatmap_data", "heatmap", "head_grid", "bars", "MAX_CELLS_WITH_TEXT"]
+__all__ = ["HeatmapData", "heatmap_data", "heatmap", "head_grid", "bars", "positional_labels", "MAX_CELLS_WITH_TEXT"]
 
 MAX_CELLS_WITH_TEXT = 144  # up to 12 x 12 the numbers are written in the cells
 MAX_SIDE = 64  # larger matrices are averaged down to at most 64 x 64 blocks
@@ -42,12 +43,15 @@ PATTERN_WIDTH = 280  # a pattern heatmap's width: it fits half the main area at 
 HEADS_IN_FULL = 8  # a head grid of up to 8 heads has full-size panels
 HEAD_PANEL_PX = 276  # two panels side by side fill the main area at 1280 px; 46 px per token of six
 MASKED_COLOUR = "#cfcfcf"
+# Legends under the cells: a heatmap is then no wider than its cells and labels, and fits a phone.
+LEGEND = {"orient": "bottom", "direction": "horizontal", "gradientLength": 160, "titleOrient": "left"}
 
 
 @dataclass(frozen=True)
 class HeatmapData:
     values: np.ndarray  # (rows, cols) what each cell shows; NaN where hidden
     hidden: np.ndarray  # (rows, cols) bool: masked cells
+    dropped: np.ndarray  # (rows, cols) bool: cells dropout zeroed (none once averaged in blocks)
     row_order: list[str]
     col_order: list[str]
     block: tuple[int, int]  # (1, 1) unless the matrix was aggregated
@@ -59,6 +63,21 @@ class HeatmapData:
     @property
     def cells(self) -> int:
         return self.values.size
+
+
+def positional_labels(labels: Sequence[str]) -> list[str]:
+    """The tokens as axis labels that name one position each: a repeated token gets its position.
+
+    Vega-Lite draws one band per distinct label, so "the cat sat on the mat" would lose a row and a
+    column if the two "the" were the same label: ``["the (1)", "cat", "sat", "on", "the (5)", "mat"]``.
+    Every chart builder labels its axes through this.
+    """
+    labels = [str(label) for label in labels]
+    counts = Counter(labels)
+    named = [f"{label} ({i + 1})" if counts[label] > 1 else label for i, label in enumerate(labels)]
+    if len(set(named)) < len(named):  # "x (5)" given as a token, beside a fifth "x": number every position
+        named = [f"{label} ({i + 1})" for i, label in enumerate(labels)]
+    return named
 
 
 def _block_mean(values: np.ndarray, rows: int, cols: int) -> np.ndarray:
@@ -79,6 +98,7 @@ def heatmap_data(
     col_labels: Sequence[str],
     masked: np.ndarray | None = None,
     max_side: int = MAX_SIDE,
+    dropped: np.ndarray | None = None,
 ) -> HeatmapData:
     """What a heatmap shows: the values (block means when too large to draw), hidden cells NaN."""
     values = np.asarray(values, dtype=float)
@@ -87,7 +107,9 @@ def heatmap_data(
     hidden = np.zeros(values.shape, dtype=bool) if masked is None else np.asarray(masked, dtype=bool)
     hidden = hidden | np.isneginf(values)
     shown = np.where(hidden, np.nan, values)
+    dropped = np.zeros(values.shape, dtype=bool) if dropped is None else np.asarray(dropped, dtype=bool) & ~hidden
     h, w = shown.shape
+    row_labels, col_labels = positional_labels(row_labels), positional_labels(col_labels)
     rows, cols = list(row_labels), list(col_labels)
     block = (1, 1)
     if h > max_side or w > max_side:
@@ -96,7 +118,8 @@ def heatmap_data(
         rows = [f"{row_labels[i]}…" if block[0] > 1 else row_labels[i] for i in range(0, h, block[0])]
         cols = [f"{col_labels[j]}…" if block[1] > 1 else col_labels[j] for j in range(0, w, block[1])]
         hidden = np.isnan(shown)
-    return HeatmapData(shown, hidden, rows, cols, block)
+        dropped = np.zeros(shown.shape, dtype=bool)
+    return HeatmapData(shown, hidden, dropped, rows, cols, block)
 
 
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
@@ -122,7 +145,8 @@ def styled(spec: dict, lecture: bool = False) -> dict:
 
 
 DATASET = "cells"  # the name of a heatmap's dataset
-KINDS = ("weights", "scores", "values")  # what a heatmap shows; its legend is app_text("legend_<kind>")
+KINDS = ("weights", "scores", "values", "mask")  # what a heatmap shows; its legend is app_text("legend_<kind>")
+ZERO_TO_ONE = ("weights", "mask")  # kinds drawn on the fixed [0, 1] blue scale
 
 
 def heatmap(
@@ -135,6 +159,7 @@ def heatmap(
     col_title: str | None = None,  # default: "key"
     kind: str = "weights",
     masked: np.ndarray | None = None,
+    dropped: np.ndarray | None = None,
     show_values: bool | None = None,
     width: int | None = None,
     max_side: int = MAX_SIDE,
@@ -144,13 +169,13 @@ def heatmap(
     pattern: bool = False,
     swappable: bool = False,
 ) -> dict:
-    """One heatmap. ``kind``: "weights" (fixed [0, 1] scale), "scores" or "values" (diverging).
+    """One heatmap. ``kind``: "weights" or "mask" (fixed [0, 1] scale), "scores" or "values" (diverging).
 
-    ``lecture``: larger cells and text, for a lecture hall. ``pattern``: a picture read as a whole
-    (the sinusoidal positions), ``width`` or PATTERN_WIDTH wide, values in the tooltip only.
-    ``swappable``: one spec for every kind and title (see :func:`_swappable`).
+    ``lecture``: larger cells and text. ``pattern``: a picture read as a whole (the positions), values in
+    the tooltip. ``swappable``: one spec for every kind and title. ``masked`` cells are hatched and say
+    "masked", ``dropped`` ones (dropout) say "dropped": neither reads as a weight the softmax made 0.
     """
-    data = heatmap_data(values, row_labels, col_labels, masked, max_side)
+    data = heatmap_data(values, row_labels, col_labels, masked, max_side, dropped)
     if data.aggregated:
         title = app_text("chart_averaged", title=title, rows=data.block[0], cols=data.block[1])
     if show_values is None or pattern:
@@ -163,18 +188,13 @@ def heatmap(
     if swappable:
         records, title = _swappable(records, kind, title, dataset)
     spec = {
-        "$schema": SCHEMA,
-        "title": title,
-        "datasets": {dataset: records},
-        "data": {"name": dataset},
+        "$schema": SCHEMA, "title": title, "datasets": {dataset: records}, "data": {"name": dataset},
         **_cell_size(data, show_values, width, lecture, pattern),
         "encoding": _axes(data, row_title or app_text("axis_query"), col_title or app_text("axis_key"), show_values,
                           upright=pattern),
         "layer": _layers(data, scale, None if swappable else kind, show_values, always_hatch=swappable),
     }
-    if params:
-        spec["params"] = params
-    return styled(spec, lecture)
+    return styled({**spec, "params": params} if params else spec, lecture)
 
 
 def _swappable(records: list[dict], kind: str, title: str, dataset: str) -> tuple[list[dict], dict]:
@@ -192,10 +212,10 @@ def _colour_scale(kind: str, aggregated: bool, dataset: str, swappable: bool = F
 
     ``swappable``: one scale for every kind, chosen in the browser by the data's ``kind`` column.
     """
-    if kind == "weights" and aggregated:
+    if kind in ZERO_TO_ONE and aggregated:
         # Block means of long rows are tiny (about 1/T): on [0, 1] they would all look white.
         return {"domainMin": 0, "scheme": "blues"}, []
-    if kind == "weights" and not swappable:
+    if kind in ZERO_TO_ONE and not swappable:
         return {"domain": [0, 1], "scheme": "blues", "clamp": True}, []
     # Symmetric around zero: equal colour for equal magnitude, white at 0.
     values_of = f"pluck(data('{dataset}'), 'value')"
@@ -218,18 +238,19 @@ def _cell_records(data: HeatmapData, kind: str) -> list[dict]:
     """
     values, hidden = data.values, data.hidden
     magnitude = np.abs(np.nan_to_num(values, nan=0.0))
-    if kind == "weights" and not data.aggregated:
+    if kind in ZERO_TO_ONE and not data.aggregated:
         strong = magnitude >= 0.55
     else:
         finite = np.abs(values[~np.isnan(values)])
         strong = magnitude > 0.6 * (float(finite.max()) if finite.size else 1.0)
-    masked_word = app_text("cell_masked")
+    masked_word, dropped_word = app_text("cell_masked"), app_text("cell_dropped")
     records = []
     for i, row in enumerate(data.row_order):
         for j, col in enumerate(data.col_order):
-            m, v = bool(hidden[i, j]), float(values[i, j])
+            m, d, v = bool(hidden[i, j]), bool(data.dropped[i, j]), float(values[i, j])
             records.append({"row": row, "col": col, "i": i, "j": j, "value": None if m else v, "masked": m,
-                            "label": masked_word if m else f"{v:.4f}", "strong": bool(strong[i, j]) and not m})
+                            "label": masked_word if m else (dropped_word if d else f"{v:.4f}"),
+                            "strong": bool(strong[i, j]) and not m})
     return records
 
 
@@ -250,11 +271,14 @@ def _axes(data: HeatmapData, row_title: str, col_title: str, show_values: bool, 
     # Upright labels while they fit: few columns, or short ones ("d12") in cells wide enough for values
     # (or always, for a pattern, whose labels thin out). Counting columns alone would change the spec,
     # and redraw the chart, when d_model goes from 8 to 12.
-    fits = upright or len(data.col_order) <= 8 or (show_values and max(map(len, data.col_order), default=0) <= 4)
+    longest = max(map(len, data.col_order), default=0)
+    fits = upright or (len(data.col_order) <= 8 and (show_values or longest <= 5)) or (show_values and longest <= 4)
     label_angle = 0 if fits else -45
     return {
         "x": {"field": "col", "type": "nominal", "sort": {"field": "j", "op": "min"}, "title": col_title,
-              "axis": {"labelAngle": label_angle, "labelLimit": 90, "labelOverlap": "greedy"}},
+              # every token's label while they can all be read (a greedy overlap test dropped "journey")
+              "axis": {"labelAngle": label_angle, "labelLimit": 90,
+                       "labelOverlap": "greedy" if upright or len(data.col_order) > 16 else False}},
         "y": {"field": "row", "type": "nominal", "sort": {"field": "i", "op": "min"}, "title": row_title,
               "axis": {"labelLimit": 90, "labelOverlap": True}},
         "tooltip": [
@@ -279,7 +303,7 @@ def _layers(data: HeatmapData, scale: dict, kind: str | None, show_values: bool,
             "condition": {"test": "datum.masked", "value": MASKED_COLOUR},
             "field": "value", "type": "quantitative", "scale": scale,
             "title": app_text(f"legend_{kind}") if kind else None,
-            "legend": {"orient": "right"},
+            "legend": LEGEND,
         }},
     }]
     if (always_hatch or bool(data.hidden.any())) and n_cells <= 4096 and not show_values:
@@ -316,7 +340,8 @@ def head_grid(
     """
     n_heads = weights.shape[0]
     few = n_heads <= HEADS_IN_FULL
-    columns = 2 if len(col_labels) <= 8 else (3 if len(col_labels) > MAX_SIDE else columns)
+    if columns > 1:  # one column (a phone) stays one
+        columns = 2 if len(col_labels) <= 8 else (3 if len(col_labels) > MAX_SIDE else columns)
     records: list[dict] = []
     unit: dict = {}
     for h in range(n_heads):
@@ -336,7 +361,8 @@ def head_grid(
                              "labelFontWeight": "bold", "labelAnchor": "start"}},
         "columns": columns,
         "spec": {key: unit[key] for key in ("width", "height", "encoding", "layer")},
-        "resolve": {"scale": {"color": "shared"}},
+        # each panel its own key axis: no axis under the empty place of an odd number of heads
+        "resolve": {"scale": {"color": "shared"}, "axis": {"x": "independent"}},
     }
     if title:
         spec["title"] = title
@@ -346,10 +372,13 @@ def head_grid(
 
 
 def bars(values: Sequence[float], labels: Sequence[str], *, title: str = "", value_title: str | None = None,
-         domain: tuple[float, float] | None = None, lecture: bool = False) -> dict:
-    """A labelled bar per token (e.g. one query's weights, or each token's influence)."""
-    records = [{"token": t, "i": i, "value": float(v), "label": f"{float(v):.4f}"}
-               for i, (t, v) in enumerate(zip(labels, values, strict=True))]
+         domain: tuple[float, float] | None = None, masked: np.ndarray | None = None, lecture: bool = False) -> dict:
+    """A labelled bar per token (e.g. one query's weights, or each token's influence).
+
+    A ``masked`` key has no bar: the word "masked" stands at the baseline, on a hatched grey band,
+    as in the heatmaps, so that it never reads as a weight of 0.
+    """
+    records = _bar_records(values, labels, masked)
     value_title = value_title or app_text("axis_value")
     y: dict = {"field": "value", "type": "quantitative", "title": value_title}
     if domain:
@@ -371,5 +400,25 @@ def bars(values: Sequence[float], labels: Sequence[str], *, title: str = "", val
         "layer": [
             {"mark": {"type": "bar"}},
             {"mark": {"type": "text", "dy": -7}, "encoding": {"text": {"field": "label", "type": "nominal"}}},
+            *_masked_bars(),
         ],
     }, lecture)
+
+
+def _bar_records(values: Sequence[float], labels: Sequence[str], masked: np.ndarray | None) -> list[dict]:
+    hidden = np.zeros(len(labels), dtype=bool) if masked is None else np.asarray(masked, dtype=bool)
+    masked_word = app_text("cell_masked")
+    return [{"token": t, "i": i, "value": None if m else float(v), "masked": bool(m),
+             "label": masked_word if m else f"{float(v):.4f}"}
+            for i, (t, v, m) in enumerate(zip(positional_labels(labels), values, hidden, strict=True))]
+
+
+def _masked_bars() -> list[dict]:
+    """The masked keys of a bar chart: a grey band across the plot, hatched, with the word "masked"."""
+    only_masked = [{"filter": "datum.masked"}]
+    return [
+        {"transform": only_masked, "mark": {"type": "bar", "color": MASKED_COLOUR, "opacity": 0.6},
+         "encoding": {"y": {"value": 0}, "y2": {"value": {"expr": "height"}}}},
+        {"transform": only_masked, "mark": {"type": "text", "angle": 270, "color": "#555555", "fontStyle": "italic"},
+         "encoding": {"y": {"value": {"expr": "height / 2"}}, "text": {"field": "label", "type": "nominal"}}},
+    ]

@@ -30,7 +30,8 @@ from .source import excerpt
 
 __all__ = [
     "PRINTED_SELECTOR", "print_tensor", "printed_in", "show_chart", "show_comparisons", "show_heads", "show_matrix",
-    "show_row", "show_shapes", "show_source", "show_step", "show_step_code", "show_tensor", "show_vector",
+    "show_row", "show_shapes", "show_source", "show_step", "show_step_code", "show_table", "show_tensor",
+    "show_vector",
     "tensor_text",
 ]
 
@@ -45,6 +46,16 @@ def show_chart(spec: dict, width: str = "content") -> None:
     st.vega_lite_chart(spec={**spec, "datasets": datasets} if datasets else spec, width=width)
 
 
+def narrow_screen() -> bool:
+    """A phone or a small tablet (its browser says "Mobi"): grids of charts become one column.
+
+    Streamlit tells the server nothing of the screen's width; the user agent is what a phone's
+    browser declares (MDN's advice for this). Every chart also shrinks to its column in the browser
+    (ui/shell/style.css), so a wrong guess costs size, never a chart cut off.
+    """
+    return "Mobi" in (st.context.headers.get("User-Agent") or "")
+
+
 def _numpy(t: torch.Tensor | None) -> np.ndarray | None:
     return None if t is None else t.detach().cpu().float().numpy()
 
@@ -55,7 +66,7 @@ def tensor_text(t: torch.Tensor) -> str:
 
 
 PRINTED_SELECTOR = ".printed-tensor pre code"  # a printed tensor's text on the page (browser tests, benchmarks)
-_PRINTED = re.compile(r'<div class="printed-tensor [a-z]+">(?:<p>.*?</p>)?<pre><code>(.*?)</code></pre></div>',
+_PRINTED = re.compile(r'<div class="printed-tensor"[^>]*>(?:<p>.*?</p>)?<pre[^>]*><code>(.*?)</code></pre></div>',
                       re.DOTALL)
 
 
@@ -63,12 +74,17 @@ def print_tensor(tensor: torch.Tensor, caption_html: str = "") -> None:
     """The tensor as PyTorch prints it, under an optional caption (HTML, escaped by the caller), drawn
     as one HTML element.
 
-    One element where a caption and an ``st.code`` would be two: 2.6 instead of 3.7 ms on every
-    rerun (``make bench-elements``), and 3.4.1 prints twelve tensors. Styled in ui/shell/style.css.
+    Lines stay as PyTorch wrapped them (never wrapped again by the browser), and the font scales so
+    that the widest line fits the box (``--chars``, ui/shell/style.css); below a readable size the box
+    scrolls sideways by itself, with a shadow on the side that has more. One element where a caption
+    and an ``st.code`` would be two: 2.6 instead of 3.7 ms on every rerun (``make bench-elements``),
+    and 3.4.1 prints twelve tensors.
     """
-    layout = "vector" if tensor.dim() <= 1 else "matrix"  # vectors wrap; matrices keep rows whole, scroll sideways
+    text = tensor_text(tensor)
+    chars = max(map(len, text.splitlines()), default=1)
     head = f"<p>{caption_html}</p>" if caption_html else ""
-    st.html(f'<div class="printed-tensor {layout}">{head}<pre><code>{escape(tensor_text(tensor))}</code></pre></div>')
+    st.html(f'<div class="printed-tensor" style="--chars: {chars}">{head}<pre tabindex="0"><code>{escape(text)}'
+            "</code></pre></div>")
 
 
 def printed_in(html_body: str) -> list[str]:
@@ -87,40 +103,43 @@ def show_tensor(trace: Trace, name: str, *, label: str | None = None) -> None:
 def show_matrix(
     trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str], *, kind: str = "weights",
     index: tuple[int, ...] = (), title: str | None = None, row_title: str | None = None, col_title: str | None = None,
-    masked: bool = False, printed: bool = True, pattern: bool = False, swappable: bool = False,
+    printed: bool = True, pattern: bool = False, swappable: bool = False,
 ) -> None:
     """A heatmap of a 2-D slice of a step (``index`` picks batch/head), with its printed tensor.
 
-    ``masked`` hatches the cells the computation hid (:meth:`Trace.hidden_cells`); ``pattern``
-    draws a picture of fixed width, values in the tooltip; ``swappable`` keeps one spec whatever
-    the step shows (:func:`ui.draw.charts.heatmap`).
+    Cells the computation hid are hatched and labelled "masked" wherever the step carries the mask
+    (:meth:`Trace.hidden_in`: not the weights before the mask), and cells dropout zeroed are
+    labelled "dropped". ``pattern`` draws a picture of fixed width, values in the tooltip;
+    ``swappable`` keeps one spec whatever the step shows (:func:`ui.draw.charts.heatmap`).
     """
     tensor = trace[name][index] if index else trace[name]
-    hidden = _numpy(trace.hidden_cells(index)) if masked else None
-    show_chart(charts.heatmap(_numpy(tensor), rows, cols, title=title or name, kind=kind, masked=hidden,
-                              row_title=row_title, col_title=col_title, lecture=state.lecture_mode(),
-                              pattern=pattern, swappable=swappable))
+    show_chart(charts.heatmap(_numpy(tensor), rows, cols, title=title or name, kind=kind,
+                              masked=_numpy(trace.hidden_in(name, index)),
+                              dropped=_numpy(trace.dropped_in(name, index)), row_title=row_title, col_title=col_title,
+                              lecture=state.lecture_mode(), pattern=pattern, swappable=swappable))
     if printed:
         with st.expander(app_text("printed_tensor", name=name, shape=tuple(tensor.shape))):
             print_tensor(tensor)
 
 
 def show_heads(trace: Trace, rows: Sequence[str], cols: Sequence[str], *, batch: int = 0, name: str | None = None,
-               kind: str = "weights", masked: bool = True, swappable: bool = False) -> None:
+               kind: str = "weights", swappable: bool = False) -> None:
     """One heatmap per head of a (batch, head, query, key) step (the applied weights unless ``name``),
-    batch element ``batch``; ``masked`` hatches the hidden cells."""
+    batch element ``batch``; hidden cells hatched where the step carries the mask."""
     step = trace.step(name) if name else trace.applied_weights
     per_head = step.tensor[batch]  # (heads, queries, keys)
-    hidden = _numpy(trace.hidden_cells((batch, 0))) if masked else None
+    hidden = _numpy(trace.hidden_in(step.name, (batch, 0)))
     show_chart(charts.head_grid(_numpy(per_head), rows, cols, masked=hidden, lecture=state.lecture_mode(), kind=kind,
-                                title=step.name if swappable else "", swappable=swappable))
+                                title=step.name if swappable else "", swappable=swappable,
+                                columns=1 if narrow_screen() else 4))
 
 
 def show_vector(trace: Trace, name: str, labels: Sequence[str], *, title: str | None = None,
                 value_title: str | None = None, domain: tuple[float, float] | None = None) -> None:
-    """A 1-D step as one bar per token."""
+    """A 1-D step as one bar per token; a key the step hides is labelled "masked", not drawn as 0."""
     show_chart(charts.bars(_numpy(trace[name]), labels, title=title or name, value_title=value_title,
-                           domain=domain, lecture=state.lecture_mode()), width="stretch")
+                           domain=domain, masked=_numpy(trace.hidden_in(name)), lecture=state.lecture_mode()),
+               width="stretch")
 
 
 def show_row(trace: Trace, name: str, row: int, labels: Sequence[str], *, title: str,
@@ -129,6 +148,15 @@ def show_row(trace: Trace, name: str, row: int, labels: Sequence[str], *, title:
     show_chart(charts.bars(_numpy(trace[name])[row], labels, title=title,
                            value_title=value_title or app_text("axis_weight"), domain=domain,
                            lecture=state.lecture_mode()), width="stretch")
+
+
+def show_table(records: Sequence[dict]) -> None:
+    """Rows of words and tensors; a tensor is printed as PyTorch prints it (4 decimals), without the
+    ``tensor(...)`` around it, and long cells wrap instead of pushing columns off the screen."""
+    def cell(value: object) -> object:
+        return tensor_text(value)[len("tensor("):-1] if isinstance(value, torch.Tensor) else value
+
+    st.table(pd.DataFrame([{key: cell(value) for key, value in row.items()} for row in records]))
 
 
 def show_shapes(trace: Trace, names: Sequence[str] | None = None) -> None:
@@ -207,14 +235,13 @@ def show_step(trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str] 
     cols = rows if cols is None else cols
     kind = "weights" if any(w in name for w in WEIGHT_LIKE) else "scores"
     lead = tuple(0 for _ in dims[:-2])  # batch element 0 (and head 0 unless drawn per head)
-    hides = trace.hides(name)  # hatched only where the step itself is masked: not the weights before the mask
     # Swappable charts: going from one step to the next (scores to weights) swaps data, not the chart.
     if dims[-2:] == ("query", "key") and "head" in dims:  # every head, as its own panel
         show_heads(trace, _axis(rows, tensor.shape[-2]), _axis(cols, tensor.shape[-1]), name=name, kind=kind,
-                   masked=hides, swappable=True)
+                   swappable=True)
     elif dims[-2:] == ("query", "key"):
         show_matrix(trace, name, _axis(rows, tensor.shape[-2]), _axis(cols, tensor.shape[-1]), kind=kind,
-                    index=lead, masked=hides, printed=False, swappable=True)
+                    index=lead, printed=False, swappable=True)
     elif len(dims) == 1 and dims[0] in ("key", "token") and tensor.shape[0] == len(cols if dims[0] == "key" else rows):
         show_vector(trace, name, cols if dims[0] == "key" else rows, domain=(0, 1) if kind == "weights" else None)
     elif len(dims) >= 2 and dims[-2] == "token" and tensor.shape[-1] <= 64:

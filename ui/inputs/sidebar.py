@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from .. import state
@@ -29,8 +31,13 @@ def sidebar_px(dim: int) -> int:
     return max(DEFAULT_PX, needed)
 
 
-def input_panel(link_note: str = "") -> None:
-    """The sidebar: the matrix editor, its width, presets, and sharing (``link_note``: what the link left out)."""
+def input_panel(link_note: str = "", link_tools: Callable[[], None] | None = None) -> None:
+    """The sidebar: the matrix editor, its width, presets, and sharing.
+
+    ``link_note`` says what the link left out; ``link_tools`` draws the sharing part's own controls
+    (the copy-link button) at the top of the share panel: app.py hands them in, as sharing sits
+    above the inputs.
+    """
     lim = limits()
     matrix = matrix_state.get_matrix()
     with st.sidebar:
@@ -45,7 +52,7 @@ def input_panel(link_note: str = "") -> None:
         state.mirrored(st.number_input, app_text("embedding_width"), Key.MATRIX_WIDTH, matrix.dim, _change_width,
                        min_value=1, max_value=lim.max_dim, help=app_text("embedding_width_help"))
         _presets(lim)
-        _share_and_files(matrix, lim, link_note)
+        _share_and_files(matrix, lim, link_note, link_tools)
         sizes = {"tokens": lim.max_tokens, "dims": lim.max_dim, "heads": lim.max_heads, "batch": lim.max_batch}
         st.caption(app_text("limits_hosted", **sizes) if lim.hosted else app_text("limits", **sizes))
 
@@ -99,11 +106,13 @@ def _presets(lim: Limits) -> None:
         c2.button(app_text("reset"), on_click=_reset, width="stretch", key=Key.RESET_MATRIX)
 
 
-def _share_and_files(matrix: InputMatrix, lim: Limits, link_note: str) -> None:
+def _share_and_files(matrix: InputMatrix, lim: Limits, link_note: str, link_tools: Callable[[], None] | None) -> None:
     with folded(app_text("share_heading"), "share") as shown:
         if not shown:
             return
         st.caption(app_text("share_caption"))
+        if link_tools is not None:
+            link_tools()
         if link_note:
             st.caption(link_note)
         st.download_button(

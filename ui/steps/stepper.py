@@ -98,10 +98,10 @@ def _move(page_id: str, names: list[str], index: int, direction: int) -> None:
 def _navigation(page_id: str, position: Position) -> None:
     back, where, forward = st.columns([1, 3, 1], vertical_alignment="center")
     back.button(app_text("step_back"), key=f"{Key.STEP_BACK_PREFIX}{page_id}", shortcut="Left", width="stretch",
-                on_click=position.move, args=(-1,), icon=":material/arrow_back:", disabled=position.index == 0)
+                on_click=position.move, args=(-1,), disabled=position.index == 0)  # the key hint shows the arrow
     where.markdown(app_text("step_of", k=position.index + 1, n=position.total))
     forward.button(app_text("step_next"), key=f"{Key.STEP_NEXT_PREFIX}{page_id}", shortcut="Right", width="stretch",
-                   on_click=position.move, args=(1,), icon=":material/arrow_forward:", type="primary",
+                   on_click=position.move, args=(1,), type="primary",
                    disabled=position.index == position.total - 1)
     with st.container(key=Key.CLICKER):  # hidden by ui/shell/style.css: the keys a presentation clicker sends
         st.button("PageUp", key=f"{Key.STEP_PAGEUP_PREFIX}{page_id}", shortcut="PageUp", on_click=position.move,

@@ -1,0 +1,161 @@
+"""What reaches a learner's screen: nothing a page computes is cut off, on a laptop and on a phone.
+
+Every page is visited in one browser context per screen (1440x900, 1024x768, a phone at 390x844),
+and again on a laptop with the sidebar at its widest (8 dimensions, after "Use … as the input").
+On each page the browser measures:
+- printed tensors: the text of every ``pre`` fits its box (on a phone, a box too narrow for a
+  readable font scrolls inside itself, with its scroll shadows, and never the page);
+- charts: no chart's drawing runs past the right edge of its column, nor of the screen;
+- the page itself never scrolls sideways.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.harness import wait_idle
+from ui.chapter import PAGES
+
+PHONE_UA = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+            "Chrome/156.0 Mobile Safari/537.36")
+
+MEASURE_JS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const out = {sideways: main.scrollWidth - main.clientWidth, charts: [], pres: [], scrolling: [], shown: 0};
+  for (const svg of document.querySelectorAll('[data-testid="stVegaLiteChart"] > svg')) {
+    const box = svg.getBoundingClientRect();
+    if (box.width === 0) continue;  // inside a closed expander
+    out.shown += 1;
+    const column = svg.closest('[data-testid="stColumn"]') || svg.closest('[data-testid="stMainBlockContainer"]');
+    const edge = Math.min(column.getBoundingClientRect().right, window.innerWidth);
+    if (box.right > edge + 1) out.charts.push(`${Math.round(box.width)} px chart ends at ${Math.round(box.right)},`
+      + ` its column at ${Math.round(edge)}`);
+  }
+  for (const pre of document.querySelectorAll('pre')) {
+    if (pre.clientWidth === 0) continue;
+    const text = pre.textContent.slice(0, 24);
+    if (pre.scrollWidth <= pre.clientWidth + 1) continue;
+    const style = getComputedStyle(pre);
+    const scrolls = style.overflowX === 'auto' && style.backgroundImage.includes('radial-gradient');
+    (scrolls ? out.scrolling : out.pres).push(`${text}: ${pre.scrollWidth} px text in a ${pre.clientWidth} px box`);
+  }
+  return out;
+}"""
+
+
+def url_of(server, page_id: str) -> str:
+    return f"{server.url}/{'' if page_id == 'home' else page_id}"
+
+
+def visit_every_page(page, server) -> dict[str, dict]:
+    found = {}
+    for info in PAGES:
+        page.goto(url_of(server, info.page_id))
+        page.wait_for_selector("h1")
+        wait_idle(page)
+        page.wait_for_timeout(300)  # charts are drawn after the run ends
+        found[info.page_id] = page.evaluate(MEASURE_JS)
+    return found
+
+
+def problems(found: dict[str, dict], *, scrolling_allowed: bool) -> dict[str, list[str]]:
+    bad = {}
+    for page_id, m in found.items():
+        items = [*m["charts"], *m["pres"], *([] if scrolling_allowed else m["scrolling"])]
+        if m["sideways"] > 0:
+            items.append(f"the page scrolls sideways by {m['sideways']} px")
+        if items:
+            bad[page_id] = items
+    return bad
+
+
+def widen_the_sidebar(page, server) -> None:
+    """Use the text page's embeddings (8 dimensions) as the input: the sidebar grows to show them."""
+    page.goto(url_of(server, "text-to-attention"))
+    page.wait_for_selector("h1")
+    wait_idle(page)
+    page.get_by_role("button", name="as the input on every page").click()
+    wait_idle(page)
+    assert "× 8 dimensions" in page.inner_text('[data-testid="stSidebar"]')
+
+
+@pytest.mark.parametrize("size", [(1440, 900), (1024, 768)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_nothing_is_cut_off_on_a_laptop(browser, app_server, size):
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    try:
+        page = context.new_page()
+        found = visit_every_page(page, app_server)
+        assert sum(m["shown"] for m in found.values()) >= 15  # the measure saw the charts
+        assert problems(found, scrolling_allowed=False) == {}
+        widen_the_sidebar(page, app_server)
+        sidebar = page.locator('[data-testid="stSidebar"]').bounding_box()["width"]
+        assert sidebar > 560, sidebar
+        assert problems(visit_every_page(page, app_server), scrolling_allowed=False) == {}
+    finally:
+        context.close()
+
+
+def test_a_phone_never_scrolls_sideways_and_every_chart_fits(browser, app_server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  user_agent=PHONE_UA, device_scale_factor=2)
+    try:
+        page = context.new_page()
+        found = visit_every_page(page, app_server)
+        assert sum(m["shown"] for m in found.values()) >= 15
+        assert problems(found, scrolling_allowed=True) == {}
+    finally:
+        context.close()
+
+
+def test_the_measure_sees_a_cut_off_tensor_and_a_chart_too_wide(browser, app_server):
+    """The page's own style removed: the same pages at 1024 px have clipped tensors or charts."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    try:
+        page = context.new_page()
+        page.goto(url_of(app_server, "causal-mask"))
+        page.wait_for_selector("h1")
+        wait_idle(page)
+        page.wait_for_timeout(300)
+        assert problems({"causal-mask": page.evaluate(MEASURE_JS)}, scrolling_allowed=False) == {}
+        page.evaluate("""() => document.querySelectorAll('style').forEach(s => {
+            if (s.textContent.includes('printed-tensor')) s.remove(); })""")
+        page.wait_for_timeout(300)
+        bad = problems({"causal-mask": page.evaluate(MEASURE_JS)}, scrolling_allowed=False)
+        assert bad and any("px box" in item for item in bad["causal-mask"])
+    finally:
+        context.close()
+
+
+def open_share_panel(page, server, path: str) -> None:
+    page.goto(server.url + path)
+    page.wait_for_selector("h1")
+    wait_idle(page)
+    page.locator('[data-testid="stSidebar"]').get_by_text("Share, download, upload").click()
+    wait_idle(page)
+
+
+def test_copy_link_copies_the_address_and_offers_it_selected_where_the_clipboard_is_refused(browser, app_server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_server.url)
+        page = context.new_page()
+        open_share_panel(page, app_server, "/causal-mask")
+        page.get_by_role("spinbutton", name="Seed").fill("4242")
+        page.keyboard.press("Enter")
+        wait_idle(page)  # the page's own control: the address changes, the sidebar is not redrawn
+        page.get_by_role("button", name="Copy link").click()
+        page.wait_for_function("() => document.querySelector('.copy-link-status').textContent.length > 0")
+        copied = page.evaluate("() => navigator.clipboard.readText()")
+        assert copied == page.url and "/causal-mask?" in copied and "s=" in copied
+        assert "Copied" in page.inner_text(".copy-link-status")
+        refused = context.new_page()
+        refused.add_init_script("navigator.clipboard.writeText = () => Promise.reject(new Error('denied'))")
+        open_share_panel(refused, app_server, "/dropout")
+        refused.get_by_role("button", name="Copy link").click()
+        field = refused.get_by_role("textbox", name="Link to this view")
+        field.wait_for(state="visible")
+        assert field.input_value() == refused.url
+        assert refused.evaluate("() => document.activeElement.classList.contains('copy-link-field')")
+        assert refused.evaluate("() => window.getSelection().toString() || document.activeElement.selectionEnd")
+    finally:
+        context.close()
