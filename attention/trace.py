@@ -92,7 +92,9 @@ class Step:
         return tuple(self.tensor.shape)
 
     def shape_text(self) -> str:
-        """The shape with axis names, e.g. ``(batch=2, tokens=6, d_out=2)``."""
+        """The shape with axis names, e.g. ``(batch=2, tokens=6, d_out=2)``; empty for a single number."""
+        if not self.dims:
+            return ""
         return "(" + ", ".join(f"{d}={s}" for d, s in zip(self.dims, self.shape, strict=True)) + ")"
 
 

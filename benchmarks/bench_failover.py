@@ -122,7 +122,9 @@ async def open_and_edit(browser, url: str, learner: Learner) -> None:
         await wait_for(learner.page, learner.expected(), STEP_TIMEOUT_MS)
         await edit_width(learner, learner.matrix.dim + 1)
         learner.causal = True
-        await learner.page.locator('[data-testid="stMain"]').get_by_text(app_text("causal"), exact=True).click()
+        main = learner.page.locator('[data-testid="stMain"]')
+        await main.get_by_text(app_text("later_controls")).click()  # 3.3.2 folds the mask as "from later sections"
+        await main.get_by_text(app_text("causal"), exact=True).click()
         await wait_for(learner.page, learner.expected(), STEP_TIMEOUT_MS)
         learner.replica_before = await replica_of(learner.page)
     except Exception as exc:  # a session that never got going cannot be restored

@@ -181,11 +181,11 @@ def report_cold_start(report: Report, minimal: list[float], floor: list[float], 
 def app_interactions(page) -> list[tuple[str, Interaction]]:
     """The page's interactions, found by stable things: data-testids, widget aria-labels."""
     found: list[tuple[str, Interaction]] = [("cell edit", MatrixCell(page))]
-    main = page.locator(MAIN_CONTROL)
+    main = page.locator(MAIN_CONTROL).filter(visible=True)  # not the folded "from later sections" ones
     # A page without a control of its own (home): the sidebar's matrix width, against the minimal app's.
     found.append(("main control", control_at(main.first)) if main.count() else
                  ("matrix width", control_at(page.locator(WIDTH).first)))
-    heads = page.locator(HEADS)
+    heads = page.locator(HEADS).filter(visible=True)
     if heads.count():
         found.append(("heads", control_at(heads.first)))
     return found

@@ -15,6 +15,7 @@ from tests.apptest import open_page as open_at
 from tests.apptest import printed_tensors
 from ui.chapter import PAGES
 from ui.inputs.matrix import InputMatrix, book_matrix
+from ui.state import Key
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 BY_ID = {p.page_id: p for p in PAGES}
@@ -379,3 +380,27 @@ def test_the_softmax_stability_demo_is_drawn_once_opened():
     assert not at.exception and len(demo_tables(at)) == 1
     # the point of the demo, the stable column, reads at the book's 4 decimals (not 0.09003057330846786)
     assert "[0.0900, 0.2447, 0.6652]" in demo_tables(at)[0] and "0.09003" not in demo_tables(at)[0]
+
+
+def test_a_new_d_out_keeps_the_nearest_head_count_that_divides_it_and_says_so():
+    at = open_page("weight-splits", **{Key.CONTROLS: {"weight-splits": {"d_out": 4, "num_heads": 4}}})
+    assert at.select_slider(key="w:weight-splits:num_heads").value == 4
+    at.number_input(key="w:weight-splits:d_out").set_value(3).run()
+    assert not at.exception
+    assert at.select_slider(key="w:weight-splits:num_heads").value == 3  # not 1
+    assert any("4 heads do not divide d_out = 3: now 3" in c.value for c in at.caption)
+    at.number_input(key="w:weight-splits:d_out").set_value(4).run()  # 3 heads, d_out 4: 2 or 4, the nearer
+    assert at.select_slider(key="w:weight-splits:num_heads").value in (2, 4)
+
+
+def test_exercise_3_3s_answer_is_not_printed_above_its_question():
+    at = open_page("weight-splits")
+    assert "2,360,064" not in shown_text(at) and "2360064" not in shown_text(at)
+    assert "Exercise 3.3" in " ".join(s.value for s in at.subheader)
+
+
+def test_a_page_that_computes_twice_offers_one_download_with_both():
+    for page_id in ("dropout", "long-sequences"):
+        at = open_page(page_id)
+        buttons = at.get("download_button")
+        assert len(buttons) == 1, page_id

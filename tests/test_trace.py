@@ -20,7 +20,7 @@ def test_step_shape_and_shape_text():
     assert step.shape == (2, 6, 3)
     assert step.shape_text() == "(batch=2, tokens=6, d_out=3)"
     scalar = Step("omega", torch.tensor(1.5), (), "a score")
-    assert scalar.shape == () and scalar.shape_text() == "()"
+    assert scalar.shape == () and scalar.shape_text() == ""  # a single number: no empty "()" in its caption
 
 
 @pytest.mark.parametrize("dims", [("token",), ("a", "b", "c"), ()])

@@ -306,7 +306,12 @@ def _layers(data: HeatmapData, scale: dict, kind: str | None, show_values: bool,
             "legend": LEGEND,
         }},
     }]
-    if (always_hatch or bool(data.hidden.any())) and n_cells <= 4096 and not show_values:
+    hides = always_hatch or bool(data.hidden.any())
+    if hides:  # hidden cells have no value, which a colour scale skips: their grey is a layer of its own
+        layers.append({"transform": [{"filter": "datum.masked"}],
+                       "mark": {"type": "rect", "color": MASKED_COLOUR, "stroke": "white",
+                                "strokeWidth": 0.5 if n_cells <= 4096 else 0}})
+    if hides and n_cells <= 4096 and not show_values:
         # A diagonal stroke marks hidden cells, so grey never reads as "weight 0".
         layers.append({"transform": [{"filter": "datum.masked"}],
                        "mark": {"type": "text", "text": "╱", "fontSize": 18, "color": "#8a8a8a"}})
