@@ -102,11 +102,11 @@ from benchmarks.completion import (  # noqa: E402
     probed_page,
     wait_cpu_quiet,
 )
-from tests.browser.harness import CHROMIUM_ARGS, Server, chromium_path  # noqa: E402
+from tests.browser.harness import CHROMIUM_ARGS, Server, chromium_path, wait_idle  # noqa: E402
 from ui.chapter import PAGES  # noqa: E402
 from ui.inputs.matrix import random_matrix  # noqa: E402
 from ui.sharing.codec import encode_state  # noqa: E402
-from ui.words.content import page_text  # noqa: E402
+from ui.words.content import app_text, page_text  # noqa: E402
 
 MAIN_CONTROL = ('[data-testid="stMain"] input[data-testid="stNumberInputField"], '
                 '[data-testid="stMain"] input[type="range"]')
@@ -181,7 +181,11 @@ def report_cold_start(report: Report, minimal: list[float], floor: list[float], 
 def app_interactions(page) -> list[tuple[str, Interaction]]:
     """The page's interactions, found by stable things: data-testids, widget aria-labels."""
     found: list[tuple[str, Interaction]] = [("cell edit", MatrixCell(page))]
-    main = page.locator(MAIN_CONTROL).filter(visible=True)  # not the folded "from later sections" ones
+    later = page.get_by_text(app_text("later_controls"))
+    if later.count():  # 3.3.1, 3.3.2, 3.4.1 fold the mask and dropout: open them, as the runs before did
+        later.first.click()
+        wait_idle(page)
+    main = page.locator(MAIN_CONTROL).filter(visible=True)
     # A page without a control of its own (home): the sidebar's matrix width, against the minimal app's.
     found.append(("main control", control_at(main.first)) if main.count() else
                  ("matrix width", control_at(page.locator(WIDTH).first)))

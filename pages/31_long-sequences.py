@@ -1,7 +1,7 @@
 import streamlit as st
 
 from attention import rnn_bottleneck, simple_self_attention
-from ui.draw import show_matrix, show_source, show_vector
+from ui.draw import show_matrix, show_source, show_vector, side_by_side
 from ui.page import start_page
 
 page = start_page("long-sequences")
@@ -17,7 +17,7 @@ rnn = page.compute(lambda: rnn_bottleneck(page.inputs, hidden=hidden, seed=seed,
 attn = page.compute(lambda: simple_self_attention(page.inputs))
 page.step_through(rnn)
 labels = page.labels
-left, right = st.columns(2)
+left, right = side_by_side("rnn_vs_attention")
 with left:
     st.markdown(page.text("rnn_heading"))
     show_vector(rnn, "influence_share", labels, title=page.text("influence_title"),

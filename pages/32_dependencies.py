@@ -1,7 +1,7 @@
 import streamlit as st
 
 from attention import additive_attention
-from ui.draw import show_matrix, show_row, show_source, show_vector
+from ui.draw import show_matrix, show_row, show_source, show_vector, side_by_side
 from ui.page import start_page
 
 page = start_page("dependencies")
@@ -16,7 +16,7 @@ with c3:
 trace = page.compute(lambda: additive_attention(page.inputs, hidden=hidden, seed=seed))
 page.step_through(trace)
 labels = page.labels
-left, right = st.columns(2)
+left, right = side_by_side("weights")
 with left:
     show_matrix(trace, "weights", labels, labels, title=page.text("weights_title"),
                 row_title=page.text("axis_decoder_step"), col_title=page.text("axis_encoder_state"))

@@ -3,7 +3,7 @@ import streamlit as st
 from attention import NORMALISATIONS, simple_attention_for_query, softmax_stability_demo
 from attention.core import attend, attend_one_query
 from attention.ops import normalise, softmax_naive
-from ui.draw import folded, show_comparisons, show_source, show_table, show_tensor, show_vector
+from ui.draw import folded, show_comparisons, show_source, show_table, show_tensor, show_vector, side_by_side
 from ui.page import normalisation_name, start_page
 
 page = start_page("one-query")
@@ -20,7 +20,7 @@ trace = page.compute(lambda: simple_attention_for_query(page.inputs, q, normalis
 page.step_through(trace)
 labels = page.labels
 scores = "masked_scores" if later.causal else "scores"  # the keys the mask hides are marked
-left, right = st.columns(2)
+left, right = side_by_side("scores_weights")
 with left:
     show_vector(trace, scores, labels, title=page.text("scores_title", q=q + 1, token=labels[q]),
                 value_title=page.text("axis_score"))

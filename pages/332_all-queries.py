@@ -2,7 +2,7 @@ import streamlit as st
 
 from attention import attention_scores_loop, simple_self_attention
 from attention.core import attend
-from ui.draw import show_comparisons, show_matrix, show_source, show_tensor
+from ui.draw import show_comparisons, show_matrix, show_source, show_tensor, side_by_side
 from ui.page import start_page
 
 page = start_page("all-queries")
@@ -14,7 +14,7 @@ trace = page.compute(lambda: simple_self_attention(page.inputs, normalisation=no
 page.step_through(trace)
 labels = page.labels
 scores = "masked_scores" if later.causal else "scores"  # the mask shows on the scores too
-left, right = st.columns(2)
+left, right = side_by_side("scores_weights")
 with left:
     show_matrix(trace, scores, labels, labels, kind="scores", title=page.text("scores_title"))
 with right:  # the heatmap is revealed in Check yourself, once the learner has predicted it

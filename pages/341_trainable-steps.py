@@ -2,7 +2,7 @@ import streamlit as st
 
 from attention import self_attention_step_by_step
 from attention.core import attend, attend_one_query
-from ui.draw import show_shapes, show_source, show_tensor, show_vector
+from ui.draw import show_shapes, show_source, show_tensor, show_vector, side_by_side
 from ui.page import start_page
 
 page = start_page("trainable-steps")
@@ -21,20 +21,20 @@ trace = page.compute(lambda: self_attention_step_by_step(page.inputs, d_out=d_ou
 page.step_through(trace)
 labels = page.labels
 st.subheader(page.text("weights_heading"))
-for col, name in zip(st.columns(3), ("W_query", "W_key", "W_value"), strict=True):
+for col, name in zip(side_by_side("weights", 3), ("W_query", "W_key", "W_value"), strict=True):
     with col:
         show_tensor(trace, name)
 st.subheader(page.text("projections_heading", q=q + 1, token=labels[q]))
-for col, name in zip(st.columns(3), ("query", "key_of_query", "value_of_query"), strict=True):
+for col, name in zip(side_by_side("projections", 3), ("query", "key_of_query", "value_of_query"), strict=True):
     with col:
         show_tensor(trace, name)
 st.subheader(page.text("keys_values_heading"))
-for col, name in zip(st.columns(2), ("keys", "values"), strict=True):
+for col, name in zip(side_by_side("keys_values"), ("keys", "values"), strict=True):
     with col:
         show_tensor(trace, name)
 st.subheader(page.text("scores_heading"))
 show_tensor(trace, "omega_qq")
-c1, c2 = st.columns(2)
+c1, c2 = side_by_side("scores_weights")
 with c1:
     scores = "masked_scores" if later.causal else "scores"  # the keys the mask hides are marked
     show_vector(trace, scores, labels, title=page.text("scores_title", q=q + 1),

@@ -3,7 +3,7 @@ import streamlit as st
 from attention import SelfAttention_v1, SelfAttention_v2, copy_v2_into_v1
 from attention.core import attend
 from attention.explore import self_attention_classes
-from ui.draw import show_comparisons, show_matrix, show_source, show_tensor
+from ui.draw import show_comparisons, show_matrix, show_source, show_tensor, side_by_side
 from ui.page import start_page
 
 page = start_page("self-attention-classes")
@@ -21,7 +21,7 @@ result = page.compute(lambda: self_attention_classes(page.inputs, d_out=d_out, s
                                                      qkv_bias=qkv_bias, causal=causal))
 page.step_through(result)
 labels = page.labels
-c1, c2 = st.columns(2)
+c1, c2 = side_by_side("v1_v2")
 with c1:
     st.markdown(page.text("v1_heading", seed=seed_v1))
     show_matrix(result.v1, "weights", labels, labels, title=page.text("v1_title"))

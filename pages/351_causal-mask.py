@@ -1,7 +1,7 @@
 import streamlit as st
 
 from attention import causal_attention_step_by_step
-from ui.draw import show_comparisons, show_matrix, show_source, show_tensor
+from ui.draw import show_comparisons, show_matrix, show_source, show_tensor, side_by_side
 from ui.page import start_page
 
 page = start_page("causal-mask")
@@ -18,7 +18,7 @@ trace = page.compute(lambda: causal_attention_step_by_step(page.inputs, d_out=d_
                                                            causal=causal))
 page.step_through(trace)
 labels = page.labels
-c1, c2 = st.columns(2)
+c1, c2 = side_by_side("before_after")
 with c1:
     show_matrix(trace, "weights", labels, labels, title=page.text("unmasked_title"))
 with c2:

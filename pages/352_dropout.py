@@ -1,7 +1,7 @@
 import streamlit as st
 
 from attention import apply_dropout, causal_attention_step_by_step, dropout_demo
-from ui.draw import show_matrix, show_source, show_tensor
+from ui.draw import show_matrix, show_source, show_tensor, side_by_side
 from ui.page import start_page
 from ui.words.content import app_text
 
@@ -22,12 +22,12 @@ demo = page.compute(lambda: dropout_demo(source, p, seed=seed, training=training
 page.step_through(demo)
 labels = page.labels
 st.metric(page.text("kept_label"), f"{demo.kept_fraction:.2f}", help=page.text("kept_help", expected=1 - p))
-c1, c2 = st.columns(2)
+c1, c2 = side_by_side("charts")
 with c1:
     show_matrix(demo.trace, "dropped_example", labels, labels, kind="values", title=page.text("ones_title"))
 with c2:
     show_matrix(demo.trace, "dropped_weights", labels, labels, title=page.text("weights_title"))
-c1, c2 = st.columns(2)
+c1, c2 = side_by_side("tensors")
 with c1:
     show_tensor(demo.trace, "dropped_example")
 with c2:

@@ -3,7 +3,7 @@ import streamlit as st
 from attention import CausalAttention
 from attention.core import attend
 from attention.explore import causal_class_demo
-from ui.draw import show_matrix, show_shapes, show_source, show_tensor
+from ui.draw import show_matrix, show_shapes, show_source, show_tensor, side_by_side
 from ui.page import start_page
 from ui.settings import limits
 
@@ -22,7 +22,7 @@ if ctl.batch_size > 1:
                                min_value=0, max_value=ctl.batch_size - 1, valid=lambda v: v < ctl.batch_size)
 st.markdown(page.text("shapes", batch_shape=result.batch_shape, context_shape=tuple(trace["context"].shape),
                       buffers=result.buffers, state_dict_keys=result.state_dict_keys))
-c1, c2 = st.columns(2)
+c1, c2 = side_by_side("weights_context")
 with c1:
     show_matrix(trace, trace.applied_weights.name, labels, labels, index=(batch_index,),
                 title=page.text("weights_title", batch=batch_index))

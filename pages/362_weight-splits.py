@@ -2,7 +2,7 @@ import streamlit as st
 
 from attention import MultiHeadAttention, batched_product
 from attention.explore import weight_splits
-from ui.draw import show_comparisons, show_heads, show_shapes, show_source, show_tensor
+from ui.draw import show_comparisons, show_heads, show_shapes, show_source, show_tensor, side_by_side
 from ui.page import start_page
 from ui.settings import limits
 
@@ -17,7 +17,7 @@ st.subheader(page.text("tracer_heading"))
 show_shapes(trace)
 st.subheader(page.text("batched_heading"))
 st.markdown(page.text("batched_body"))
-c1, c2 = st.columns(2)
+c1, c2 = side_by_side("batched")
 with c1:
     show_tensor(splits.batched_product, "a")
 with c2:

@@ -1,7 +1,7 @@
 import streamlit as st
 
 from attention import TextMultiHeadAttention, sinusoidal_positions, text_to_attention
-from ui.draw import show_heads, show_matrix, show_source
+from ui.draw import show_heads, show_matrix, show_source, side_by_side
 from ui.inputs.state import adopt_matrix
 from ui.page import start_page
 
@@ -47,7 +47,7 @@ st.caption(page.text("vocabulary", count=len(info.vocab),
                      entries=", ".join(f"{w}={i}" for w, i in list(info.vocab.items())[:40])))
 rows = [f"{i + 1}" for i in range(trace["ids"].shape[0])]
 cols = [page.text("position_tick", j=j) for j in range(trace["ids"].shape[1])]
-c1, c2 = st.columns(2)
+c1, c2 = side_by_side("padding_positions")
 with c1:
     show_matrix(trace, "padding_mask", rows, cols, kind="mask", row_title=page.text("axis_sentence"),
                 col_title=page.text("axis_position"), title=page.text("padding_title"), printed=False)

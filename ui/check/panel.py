@@ -99,7 +99,7 @@ def _question(page_id: str, number: int, question: Question, words: QuestionText
               args=(page_id, question, words, answer, sig, keys))
     entry = check_state.check_entry(page_id, question.id)
     if question.kind == PREDICT and entry.get("checked"):
-        left, right = st.columns([2, 3])
+        left, right = draw.side_by_side(f"reveal-{question.id}", [2, 3])
         with left:
             _feedback(page_id, question, words, answer, entry, sig)
         with right:  # the hidden result, drawn only once a guess was committed

@@ -22,11 +22,12 @@ from .show import (
     show_table,
     show_tensor,
     show_vector,
+    side_by_side,
     tensor_text,
 )
 
 __all__ = [
     "PRINTED_SELECTOR", "folded", "print_tensor", "printed_in", "show_chart", "show_comparisons", "show_heads",
     "show_matrix", "show_row", "show_shapes", "show_source", "show_step", "show_step_code", "show_table", "show_tensor",
-    "show_vector", "tensor_text",
+    "show_vector", "side_by_side", "tensor_text",
 ]

@@ -23,6 +23,7 @@ from attention import Trace
 from attention.trace import Step
 
 from .. import state
+from ..state import Key
 from ..words.content import app_text
 from ..words.i18n import fill, translate
 from . import charts
@@ -31,9 +32,16 @@ from .source import excerpt
 __all__ = [
     "PRINTED_SELECTOR", "print_tensor", "printed_in", "show_chart", "show_comparisons", "show_heads", "show_matrix",
     "show_row", "show_shapes", "show_source", "show_step", "show_step_code", "show_table", "show_tensor",
-    "show_vector",
+    "show_vector", "side_by_side",
     "tensor_text",
 ]
+
+
+def side_by_side(name: str, spec: int | Sequence[int] = 2) -> list:
+    """Columns of results (charts, printed tensors) that stack, one under the other, where the page is
+    too narrow for them side by side (ui/shell/style.css): on a 1024 px laptop, or beside a sidebar
+    widened for 8 dimensions. ``name`` tells the blocks of one page apart (a container key)."""
+    return st.container(key=f"{Key.RESULTS_PREFIX}{name}").columns(spec)
 
 
 def show_chart(spec: dict, width: str = "content") -> None:

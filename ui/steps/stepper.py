@@ -112,7 +112,7 @@ def _navigation(page_id: str, position: Position) -> None:
 
 def _draw(slide: Slide, labels: Sequence[str], key_labels: Sequence[str] | None) -> None:
     """What is new at this step, large: the tensor, the formula term, the lines of code."""
-    drawing, words = st.columns([3, 2])
+    drawing, words = draw.side_by_side("step", [3, 2])
     with drawing:
         st.markdown(f"**{slide.text.caption}**")
         draw.show_step(slide.trace, slide.step, labels, key_labels)
