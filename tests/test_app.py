@@ -404,3 +404,4 @@ def test_a_page_that_computes_twice_offers_one_download_with_both():
         at = open_page(page_id)
         buttons = at.get("download_button")
         assert len(buttons) == 1, page_id
+

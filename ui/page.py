@@ -72,7 +72,7 @@ class Page:
     text: PageText
     stage: Any = None  # in step mode: the place above the controls where the step is drawn
     _computations: int = field(default=0, repr=False)
-    _exported: list[tuple[str, Trace]] = field(default_factory=list, repr=False)  # every computation's traces
+    _exported: list[tuple[int, str, Trace]] = field(default_factory=list, repr=False)  # (computation, prefix, trace)
     _download: Any = field(default=None, repr=False)  # where the one download button is drawn
 
     # ----- the shared input ------------------------------------------------------------------
@@ -265,11 +265,9 @@ class Page:
             return
         if self._download is None:
             self._download = st.empty()
-        if self._exported or self._computations > 1:  # steps of several computations: number them
-            traces = [(f"{self._computations}.{prefix}", t) for prefix, t in traces]
-            self._exported[:] = [(p if p[:1].isdigit() else f"1.{p}", t) for p, t in self._exported]
-        self._exported.extend(traces)
-        exported = list(self._exported)
+        self._exported.extend((self._computations, prefix, t) for prefix, t in traces)
+        several = len({n for n, _, _ in self._exported}) > 1  # steps of several computations: numbered
+        exported = [(f"{n}.{prefix}" if several else prefix, t) for n, prefix, t in self._exported]
         size = sum(step.tensor.numel() for _, t in exported for step in t)
         if size > MAX_EXPORT_ELEMENTS:
             # The deferred download would keep every tensor alive for the session: not at this size.
