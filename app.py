@@ -13,6 +13,8 @@ from ui.chapter import PAGES, PageInfo, group_title
 from ui.check.panel import nav_title, page_complete
 from ui.inputs.sidebar import input_panel
 from ui.inputs.state import get_matrix
+from ui.lecture.sync import join_console, poll
+from ui.lecture.walk import view as walk_view
 from ui.page import draw_header
 from ui.sharing.copy import copy_link_button
 from ui.sharing.link import choose_language_once, lecture_requested, load_link_once, write_link
@@ -21,7 +23,7 @@ from ui.shell.frame import run_page
 from ui.shell.process import prepare_process
 from ui.shell.reconnect import rerun_after_reconnect
 from ui.shell.style import apply_style
-from ui.state import language, lecture_mode, set_current_page
+from ui.state import flash, language, lecture_mode, set_current_page
 from ui.words.content import app_text
 
 prepare_process()  # once per process: one PyTorch thread per run, and a frozen import heap (ui/shell/process.py)
@@ -41,8 +43,11 @@ current = st.navigation(pages, expanded=True)  # every page listed: no "View mor
 shown = page_of.get(current.url_path, PAGES[0])
 set_current_page(shown.page_id)
 load_link_once()
+if join_console() is False:  # ?console=<token> makes this window the projection's presenter console
+    flash("warning", app_text("console_expired"), where="page")
 rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once
-apply_style(get_matrix().dim, lecture=lecture_mode(), lang=language())
+apply_style(get_matrix().dim, lecture=lecture_mode(), lang=language(),
+            view=walk_view() if shown.page_id == "walkthrough" else None)
 input_panel(link_note=share_note(), link_tools=copy_link_button)
 
 
@@ -52,7 +57,11 @@ def frame_view() -> tuple:
 
 
 # The header (title, explanation, formula) is drawn here, outside the page's fragment, and the page
-# runs as a fragment: its own controls rerun it alone (ui/shell/frame.py).
-draw_header(shown.page_id)
+# runs as a fragment: its own controls rerun it alone (ui/shell/frame.py). The walkthrough's projection
+# and presenter console draw their own.
+if shown.page_id != "walkthrough" or walk_view() == "plain":
+    draw_header(shown.page_id)
 run_page(shown.file, frame_view(), frame_view,
          on_failure=lambda: st.error(app_text("page_failed")), after=write_link)
+if shown.page_id == "walkthrough":
+    poll()  # a window in a lecture's room follows the other (ui/lecture/sync.py)

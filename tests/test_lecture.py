@@ -145,13 +145,14 @@ def walk_app(text: str | None = None, **params: str) -> AppTest:
 
 
 def test_the_walkthrough_moves_across_pages_with_next():
-    at = walk_app(lecture="1")
+    at = walk_app()
     steps = load_bundled().steps
     seen = set()
     for k, step in enumerate(steps):
         seen.add(at.query_params["walk"])
         shown = [h.value for h in at.subheader]
         assert page_text(step.page).title in shown, (k + 1, step.page, shown)  # the step's own page runs
+        assert step.note in " ".join(m.value for m in at.markdown)  # reading alone: the note is the guide
         if k < len(steps) - 1:
             button(at, "Next").click().run()
             assert healthy(at), at.query_params["walk"]

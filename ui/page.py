@@ -32,7 +32,8 @@ from .steps import stepper
 from .words.content import PageText, app_text, page_text
 from .words.i18n import explain
 
-__all__ = ["LaterSettings", "ModuleSettings", "Page", "normalisation_name", "start_page"]
+__all__ = ["LaterSettings", "ModuleSettings", "Page", "draw_explanation", "draw_header", "normalisation_name",
+           "start_page"]
 
 T = TypeVar("T")
 REMEMBER_UP_TO = 100_000  # inputs larger than this are not kept per page for the last-good fallback
@@ -207,7 +208,8 @@ class Page:
         walk = state.walk_active()
         position = None
         if walk is not None:  # the walkthrough decides which step is shown, and → goes on to its next
-            position = stepper.Position(walk.index, walk.total, walk.move, walk.step.step)
+            position = stepper.Position(walk.index, walk.total, walk.move, walk.step.step,
+                                        title=self.text.title if walk.projection else None, tools=walk.tools)
         with self.stage:
             shown = stepper.step_through(self.page_id, self.text.steps, result, labels or self.labels, position,
                                          key_labels)
@@ -313,21 +315,24 @@ def draw_header(page_id: str) -> None:
     if state.lecture_mode() and text.idea:
         st.markdown(f"**{text.idea}**")
         with st.expander(app_text("full_explanation")):
-            _explanation(text)
+            draw_explanation(page_id)
     else:
-        _explanation(text)
+        draw_explanation(page_id)
 
 
 def start_page(page_id: str) -> Page:
     """The page's controller, with its flash message and step-through toggle (the header is app.py's).
 
     A page inside the walkthrough shows its title small and no explanation: the walkthrough's
-    speaker note says what the step is about.
+    speaker note says what the step is about. On the projection its title is in the step's one
+    line, and everything the page draws after the step (its controls) is folded away by
+    ui/shell/lecture.css unless the lecturer asked for the details.
     """
     ensure_frame()
-    walking = state.walk_active() is not None  # the current page stays the walkthrough (set by app.py)
+    walk = state.walk_active()  # the current page stays the walkthrough (set by app.py)
+    projection = walk is not None and walk.projection
     text = page_text(page_id)
-    if walking:
+    if walk is not None and not projection:
         st.subheader(text.title)
     flashed = state.take_flash("page")
     if flashed:
@@ -336,12 +341,22 @@ def start_page(page_id: str) -> Page:
     if text.steps:
         if state.walk_active() is None:
             _step_mode_toggle(page_id)
-        if step_state.step_mode(page_id):
-            stage = st.container()  # the step goes here, above the page's controls
+        if step_state.step_mode(page_id):  # the step goes here, above the page's controls
+            stage = st.container(key=_stage_key(walk, projection))
     return Page(page_id, matrix_state.get_matrix(), text, stage)
 
 
-def _explanation(text: PageText) -> None:
+def _stage_key(walk: Any, projection: bool) -> str | None:
+    """The projection's stage: what the page draws after it is folded (ui/shell/projection.css) unless
+    the lecturer asked for the details. Elsewhere the stage needs no key."""
+    if not projection:
+        return None
+    return Key.STAGE_DETAILS if walk.details else Key.STAGE
+
+
+def draw_explanation(page_id: str) -> None:
+    """The page's explanation and formula, from its content file."""
+    text = page_text(page_id)
     st.markdown(text.intro)
     if text.formula:
         st.latex(text.formula)

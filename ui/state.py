@@ -84,6 +84,19 @@ class Key:
     WALK_FILE = "_walk_file"  # an uploaded walkthrough's text
     WALK_OPENED = "_walk_opened"  # the walkthrough page has read its ?walk= once
     WALK_UPLOAD = "walk_upload"  # ui/lecture/walk.py: the uploader of a walkthrough of one's own
+    PROJECTION_DETAILS = "_projection_details"  # the projection shows the explanation and the controls
+    ROOM = "_room"  # the lecture room this window belongs to (ui/lecture/state.py Membership)
+    # ui/lecture/: widgets of the projection's bar and of the presenter console
+    DETAILS_BUTTON = "projection_details"
+    CONSOLE_OPENED = "console_opened"  # hidden: the projection's script presses it when it opens a console
+    PROJECTION_BAR = "projection-bar"  # the projection's one slim line (a container)
+    STAGE = "projection-stage"  # the step on the projection: what follows it is hidden (ui/shell/lecture.css)
+    STAGE_DETAILS = "stage-with-details"  # the same, with the details shown
+    CONSOLE_STEPS = "console_steps"  # the console's list of steps (a radio) and its scrolling box
+    CONSOLE_LIST = "console-list"
+    CONSOLE_NOTE = "console-note"  # the speaker note, large
+    CONSOLE_BUDGET = "console_budget"
+    CONSOLE_CLOCK = "console_clock"
     # ui/sharing/state.py: the shareable link
     LINK_LOADED = "_link_loaded"
     SHARE_NOTE = "_share_note"

@@ -45,6 +45,8 @@ HEAD_PANEL_PX = 276  # two panels side by side fill the main area at 1280 px; 46
 MASKED_COLOUR = "#cfcfcf"
 # Legends under the cells: a heatmap is then no wider than its cells and labels, and fits a phone.
 LEGEND = {"orient": "bottom", "direction": "horizontal", "gradientLength": 160, "titleOrient": "left"}
+# A tall heatmap (a few columns: d_out = 2) projected: its legend beside it, where the screen has room.
+LEGEND_BESIDE = {"orient": "right", "direction": "vertical", "gradientLength": 160}
 
 
 @dataclass(frozen=True)
@@ -192,7 +194,9 @@ def heatmap(
         **_cell_size(data, show_values, width, lecture, pattern),
         "encoding": _axes(data, row_title or app_text("axis_query"), col_title or app_text("axis_key"), show_values,
                           upright=pattern),
-        "layer": _layers(data, scale, None if swappable else kind, show_values, always_hatch=swappable),
+        "layer": _layers(data, scale, None if swappable else kind, show_values, always_hatch=swappable,
+                         legend=LEGEND_BESIDE if lecture and 2 * len(data.col_order) <= len(data.row_order)
+                         else LEGEND),
     }
     return styled({**spec, "params": params} if params else spec, lecture)
 
@@ -290,7 +294,7 @@ def _axes(data: HeatmapData, row_title: str, col_title: str, show_values: bool, 
 
 
 def _layers(data: HeatmapData, scale: dict, kind: str | None, show_values: bool,
-            always_hatch: bool = False) -> list[dict]:
+            always_hatch: bool = False, legend: dict = LEGEND) -> list[dict]:
     """Coloured cells, hatching on hidden cells, and the values written in the cells.
 
     ``kind`` None: a legend without a title. ``always_hatch``: the hatching layer even when no cell
@@ -303,7 +307,7 @@ def _layers(data: HeatmapData, scale: dict, kind: str | None, show_values: bool,
             "condition": {"test": "datum.masked", "value": MASKED_COLOUR},
             "field": "value", "type": "quantitative", "scale": scale,
             "title": app_text(f"legend_{kind}") if kind else None,
-            "legend": LEGEND,
+            "legend": legend,
         }},
     }]
     hides = always_hatch or bool(data.hidden.any())
@@ -393,7 +397,7 @@ def bars(values: Sequence[float], labels: Sequence[str], *, title: str = "", val
         "title": title,
         "datasets": {"bars": records},
         "data": {"name": "bars"},
-        "height": 320 if lecture else 220,
+        "height": 380 if lecture else 220,
         "encoding": {
             "x": {"field": "token", "type": "nominal", "sort": {"field": "i", "op": "min"},
                   "title": app_text("axis_token"),

@@ -74,7 +74,7 @@ def tensor_text(t: torch.Tensor) -> str:
 
 
 PRINTED_SELECTOR = ".printed-tensor pre code"  # a printed tensor's text on the page (browser tests, benchmarks)
-_PRINTED = re.compile(r'<div class="printed-tensor"[^>]*>(?:<p>.*?</p>)?<pre[^>]*><code>(.*?)</code></pre></div>',
+_PRINTED = re.compile(r'<div class="printed-tensor"[^>]*>(?:<p>.*?</p>)?<pre[^>]*>\s*<code>(.*?)</code></pre></div>',
                       re.DOTALL)
 
 
@@ -89,10 +89,11 @@ def print_tensor(tensor: torch.Tensor, caption_html: str = "") -> None:
     and 3.4.1 prints twelve tensors.
     """
     text = tensor_text(tensor)
-    chars = max(map(len, text.splitlines()), default=1)
+    lines = text.splitlines()
+    chars = max(map(len, lines), default=1)
     head = f"<p>{caption_html}</p>" if caption_html else ""
-    st.html(f'<div class="printed-tensor" style="--chars: {chars}">{head}<pre tabindex="0"><code>{escape(text)}'
-            "</code></pre></div>")
+    st.html(f'<div class="printed-tensor" style="--chars: {chars}; --lines: {len(lines)}">{head}<pre tabindex="0">'
+            f"<code>{escape(text)}</code></pre></div>")
 
 
 def printed_in(html_body: str) -> list[str]:
@@ -252,11 +253,25 @@ def show_step(trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str] 
                     index=lead, printed=False, swappable=True)
     elif len(dims) == 1 and dims[0] in ("key", "token") and tensor.shape[0] == len(cols if dims[0] == "key" else rows):
         show_vector(trace, name, cols if dims[0] == "key" else rows, domain=(0, 1) if kind == "weights" else None)
+    elif dims[-3:-1] == ("token", "head") and tensor.shape[-1] * tensor.shape[-2] <= 64:
+        _show_split(trace, name, rows, lead[:-1])
     elif len(dims) >= 2 and dims[-2] == "token" and tensor.shape[-1] <= 64:
         show_matrix(trace, name, _axis(rows, tensor.shape[-2]), [str(j + 1) for j in range(tensor.shape[-1])],
                     kind="values", index=lead, row_title=app_text("axis_token"), col_title=dims[-1], printed=False,
                     swappable=True)
     show_tensor(trace, name)
+
+
+def _show_split(trace: Trace, name: str, rows: Sequence[str], lead: tuple[int, ...]) -> None:
+    """A (..., token, head, head_dim) step as one heatmap of tokens by columns grouped per head: the
+    d_out columns of each token, cut into heads (column "h2·1": head 2's first)."""
+    tensor = trace[name][lead] if lead else trace[name]  # (token, head, head_dim)
+    tokens, heads, width = tensor.shape
+    columns = [f"h{h + 1}·{j + 1}" for h in range(heads) for j in range(width)]
+    show_chart(charts.heatmap(_numpy(tensor.reshape(tokens, heads * width)),  # (token, head * head_dim)
+                              _axis(rows, tokens), columns, title=name, kind="values",
+                              row_title=app_text("axis_token"), col_title="head·head_dim",
+                              lecture=state.lecture_mode(), swappable=True))
 
 
 def _axis(labels: Sequence[str], size: int) -> list[str]:

@@ -6,14 +6,17 @@ Only this module touches these keys (ui/state.py lists them).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
 from ..state import Key
 
-__all__ = ["arrive_at_walk_step", "custom_walkthrough", "first_run_of_walkthrough", "set_custom_walkthrough",
-           "set_walk_position", "walk_position"]
+__all__ = ["Membership", "arrive_at_walk_step", "arrived_at", "custom_walkthrough", "details_shown",
+           "first_run_of_walkthrough", "membership", "replace_walk_controls", "set_arrived_at",
+           "set_custom_walkthrough", "set_membership", "set_walk_position", "toggle_details", "walk_controls",
+           "walk_position"]
 
 
 def walk_position() -> int:
@@ -46,3 +49,58 @@ def arrive_at_walk_step(index: int, page_id: str, values: dict[str, Any]) -> Non
         return
     st.session_state[Key.WALK_ARRIVED] = index
     st.session_state.setdefault(Key.WALK_CONTROLS, {}).setdefault(page_id, {}).update(values)
+
+
+# ----- the walkthrough's own control values (read by ui/state.py page_controls while it drives) --
+
+def walk_controls() -> dict[str, dict[str, Any]]:
+    return st.session_state.setdefault(Key.WALK_CONTROLS, {})
+
+
+def replace_walk_controls(new: dict[str, dict[str, Any]]) -> None:
+    st.session_state[Key.WALK_CONTROLS] = new
+
+
+def arrived_at() -> int | None:
+    return st.session_state.get(Key.WALK_ARRIVED)
+
+
+def set_arrived_at(index: int | None) -> None:
+    st.session_state[Key.WALK_ARRIVED] = index
+
+
+# ----- the projection's folds: its details (explanation, controls) are one key away ----------------
+
+def details_shown() -> bool:
+    return bool(st.session_state.get(Key.PROJECTION_DETAILS, False))
+
+
+def toggle_details() -> None:
+    st.session_state[Key.PROJECTION_DETAILS] = not details_shown()
+
+
+# ----- the room this window belongs to (ui/lecture/sync.py) ------------------------------------------
+
+@dataclass
+class Membership:
+    """This window in a room: as the projection or the console, with the room's secret (both drive)."""
+
+    room: str
+    secret: str
+    role: str  # "projection" or "console"
+    seen: int = 0  # the room's version this window last published or applied
+    following: bool = False  # the projection polls the room once a console has opened
+    clock_start: float | None = None
+    budget_min: int = 0  # 0: the deck's default
+    last: Any = None  # the deck this window last published or took from the room (ui/lecture/deck.py)
+
+
+def membership() -> Membership | None:
+    return st.session_state.get(Key.ROOM)
+
+
+def set_membership(member: Membership | None) -> None:
+    if member is None:
+        st.session_state.pop(Key.ROOM, None)
+    else:
+        st.session_state[Key.ROOM] = member

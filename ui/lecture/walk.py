@@ -3,10 +3,19 @@
 The walkthrough page runs the step's own page script inside itself, with the walkthrough's
 own control values and the step on screen set by the walkthrough; the page's Back/Next (and
 ← → PageUp PageDown) then move through the walkthrough, across pages.
+
+It has three views of one deck (ui/lecture/deck.py):
+- the **projection** (lecture mode): one slim line, then the step's visual filling the screen; no
+  speaker note, and the explanation and controls one key (D) away; P opens the console;
+- the **presenter console** (ui/lecture/console.py): the note, the next step, the clock, the list of
+  steps, and the same live step with its controls;
+- the **plain** walkthrough, for reading alone: the note and the page under it.
+The projection and its console share a room (ui/lecture/sync.py): each follows the other.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,15 +23,16 @@ import streamlit as st
 
 from .. import state
 from ..chapter import PAGES
-from ..page import Page
+from ..page import Page, draw_explanation
 from ..script import PageEnded, run_script
 from ..state import Key
 from ..words.content import app_text, page_text
 from ..words.i18n import WALK_CONTEXT, explain, translate
+from . import console, sync
 from . import state as walk_state
 from .walkthrough import WalkStep, Walkthrough, WalkthroughError, decode, encode, load_bundled, parse
 
-__all__ = ["WalkContext", "walkthrough"]
+__all__ = ["WalkContext", "view", "walkthrough"]
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = {p.page_id: p.file for p in PAGES}
@@ -36,35 +46,74 @@ class WalkContext:
     step: WalkStep
     index: int
     total: int
+    projection: bool = False  # drawn on the projection: a slim line, the step, the rest folded
+    details: bool = False  # the projection shows its explanation and controls too
+    tools: Callable[[], None] | None = None  # the projection's buttons at the end of its line
 
     def move(self, direction: int) -> None:
         walk_state.set_walk_position(min(max(self.index + direction, 0), self.total - 1))
 
 
+def view() -> str:
+    """Which view of the walkthrough this window draws: "projection", "console" or "plain"."""
+    if state.lecture_mode():
+        return "projection"
+    member = walk_state.membership()
+    return "console" if member is not None and member.role == "console" else "plain"
+
+
 def walkthrough(page: Page) -> None:
-    """Draw the walkthrough's current step: where we are, the speaker note, then the live page."""
+    """Draw the walkthrough's current step in this window's view, then the step's live page."""
+    sync.publish()  # Back/Next and the controls' callbacks have run: the other window hears of it now,
+    sync.follow()  # and what the other window did since this one last ran is taken (after: ours is newer)
     walk, custom = _walkthrough()
-    if walk_state.first_run_of_walkthrough():
+    if walk_state.first_run_of_walkthrough() and walk_state.membership() is None:
         walk_state.set_walk_position(_requested_position(len(walk.steps)))
     index = min(walk_state.walk_position(), len(walk.steps) - 1)
     step = walk.steps[index]
-    if not state.lecture_mode():  # prepared before the talk; the projector shows only the steps
-        _own_file_panel()
+    shown = view()
     lang = state.language()  # the bundled walkthrough's words are in the catalogs; a lecturer's own stay as written
-    st.caption(app_text("walk_where", k=index + 1, n=len(walk.steps), title=translate(walk.title, lang, WALK_CONTEXT),
-                        page=page_text(step.page).title, controls=_controls_text(step)))
-    if step.note:
-        st.markdown(f":material/record_voice_over: *{translate(step.note, lang, WALK_CONTEXT)}*")
+    context = WalkContext(step, index, len(walk.steps))
+    if shown == "projection":  # the step is the screen: no note, no title; details and console one key away
+        sync.host()
+        context = WalkContext(step, index, len(walk.steps), projection=True, details=walk_state.details_shown(),
+                              tools=_projection_tools)
+    elif shown == "console":
+        console.console(walk, index, own_file=_own_file_panel)
+    else:
+        _own_file_panel()
+        st.caption(app_text("walk_where", k=index + 1, n=len(walk.steps),
+                            title=translate(walk.title, lang, WALK_CONTEXT), page=page_text(step.page).title,
+                            controls=_controls_text(step)))
+        if step.note:
+            st.markdown(f":material/record_voice_over: *{translate(step.note, lang, WALK_CONTEXT)}*")
     _write_params(index, custom)
     walk_state.arrive_at_walk_step(index, step.page, step.controls)
-    state.set_walk_active(WalkContext(step, index, len(walk.steps)))
+    state.set_walk_active(context)
     try:
         run_script(str(ROOT / FILES[step.page]))
     except PageEnded:  # the page ends after its step: say what of the step's controls it could not take
         report_refused(state.walk_active())
+        if context.details:
+            _details(walk, step)
         raise
     finally:
         state.set_walk_active(None)
+        sync.publish()  # what the page itself changed (a step's own control values)
+
+
+def _projection_tools() -> None:
+    """The projection's own buttons, at the end of its line: details (D) and the presenter console (P)."""
+    st.button(app_text("projection_details"), key=Key.DETAILS_BUTTON, shortcut="d", on_click=walk_state.toggle_details,
+              type="tertiary", help=app_text("projection_details_help"))
+    console.opener(sync.token())
+
+
+def _details(walk: Walkthrough, step: WalkStep) -> None:
+    """Below the step, on the projection when asked (D): the walkthrough's title and the page's explanation."""
+    st.divider()
+    st.caption(translate(walk.title, state.language(), WALK_CONTEXT))
+    draw_explanation(step.page)
 
 
 def report_refused(context: WalkContext) -> None:
@@ -110,6 +159,7 @@ def _controls_text(step: WalkStep) -> str:
 
 
 def _own_file_panel() -> None:
+    """A walkthrough of one's own: prepared before the talk (the projector shows only the steps)."""
     with st.expander(app_text("walk_own_heading")):
         st.markdown(app_text("walk_own_body"))
         st.file_uploader(app_text("walk_upload"), type=["toml"], key=Key.WALK_UPLOAD, on_change=_take_upload)

@@ -36,8 +36,8 @@ from attention.errors import ExplainedValueError
 from ..chapter import PAGES
 from ..words.content import page_text
 
-__all__ = ["BUNDLED", "MAX_BYTES", "Walkthrough", "WalkStep", "WalkthroughError", "decode", "encode",
-           "load_bundled", "parse"]
+__all__ = ["BUNDLED", "MAX_BYTES", "MAX_STEPS", "Walkthrough", "WalkStep", "WalkthroughError", "decode", "decode_text",
+           "encode", "load_bundled", "parse"]
 
 BUNDLED = Path(__file__).resolve().parents[2] / "pages" / "content" / "walkthroughs" / "chapter3.toml"
 MAX_BYTES, MAX_STEPS = 64_000, 200
@@ -132,11 +132,15 @@ def encode(text: str) -> str:
 
 def decode(value: str) -> Walkthrough:
     """The walkthrough carried by a link, checked like a file."""
+    return parse(decode_text(value))
+
+
+def decode_text(value: str) -> str:
+    """The text of the walkthrough file carried by a link (checked by :func:`parse` before use)."""
     try:
         packed = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
         inflater = zlib.decompressobj()
         raw = inflater.decompress(packed, MAX_BYTES + 1)
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except (binascii.Error, ValueError, zlib.error, UnicodeDecodeError):
         raise WalkthroughError("the link's walkthrough is damaged: it cannot be read.") from None
-    return parse(text)

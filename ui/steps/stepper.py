@@ -65,6 +65,8 @@ class Position:
     total: int
     move: Callable[[int], None]
     current: str | None = None  # the step to show; None: the first
+    title: str | None = None  # on a projection: the section, in the step's one slim line
+    tools: Callable[[], None] | None = None  # on a projection: its own buttons, at the end of that line
 
 
 def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels: Sequence[str],
@@ -96,6 +98,33 @@ def _move(page_id: str, names: list[str], index: int, direction: int) -> None:
 
 
 def _navigation(page_id: str, position: Position) -> None:
+    if position.title is not None:
+        _slim_navigation(page_id, position)
+    else:
+        _row_navigation(page_id, position)
+    with st.container(key=Key.CLICKER):  # hidden by ui/shell/style.css: the keys a presentation clicker sends
+        st.button("PageUp", key=f"{Key.STEP_PAGEUP_PREFIX}{page_id}", shortcut="PageUp", on_click=position.move,
+                  args=(-1,))
+        st.button("PageDown", key=f"{Key.STEP_PAGEDOWN_PREFIX}{page_id}", shortcut="PageDown", on_click=position.move,
+                  args=(1,))
+
+
+def _slim_navigation(page_id: str, position: Position) -> None:
+    """The projection's one line: the section, "Step k of n", small Back/Next, and the projection's tools."""
+    with st.container(key=Key.PROJECTION_BAR, horizontal=True, vertical_alignment="center", gap="small"):
+        st.markdown(position.title, width="stretch")
+        st.markdown(app_text("step_of", k=position.index + 1, n=position.total), width="content")
+        st.button("", icon=":material/arrow_back:", key=f"{Key.STEP_BACK_PREFIX}{page_id}", shortcut="Left",
+                  on_click=position.move, args=(-1,), disabled=position.index == 0, type="tertiary",
+                  help=app_text("step_back"))
+        st.button("", icon=":material/arrow_forward:", key=f"{Key.STEP_NEXT_PREFIX}{page_id}", shortcut="Right",
+                  on_click=position.move, args=(1,), disabled=position.index == position.total - 1,
+                  type="tertiary", help=app_text("step_next"))
+        if position.tools is not None:
+            position.tools()
+
+
+def _row_navigation(page_id: str, position: Position) -> None:
     back, where, forward = st.columns([1, 3, 1], vertical_alignment="center")
     back.button(app_text("step_back"), key=f"{Key.STEP_BACK_PREFIX}{page_id}", shortcut="Left", width="stretch",
                 on_click=position.move, args=(-1,), disabled=position.index == 0)  # the key hint shows the arrow
@@ -103,11 +132,6 @@ def _navigation(page_id: str, position: Position) -> None:
     forward.button(app_text("step_next"), key=f"{Key.STEP_NEXT_PREFIX}{page_id}", shortcut="Right", width="stretch",
                    on_click=position.move, args=(1,), type="primary",
                    disabled=position.index == position.total - 1)
-    with st.container(key=Key.CLICKER):  # hidden by ui/shell/style.css: the keys a presentation clicker sends
-        st.button("PageUp", key=f"{Key.STEP_PAGEUP_PREFIX}{page_id}", shortcut="PageUp", on_click=position.move,
-                  args=(-1,))
-        st.button("PageDown", key=f"{Key.STEP_PAGEDOWN_PREFIX}{page_id}", shortcut="PageDown", on_click=position.move,
-                  args=(1,))
 
 
 def _draw(slide: Slide, labels: Sequence[str], key_labels: Sequence[str] | None) -> None:

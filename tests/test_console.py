@@ -1,0 +1,232 @@
+"""The projection and the presenter console: rooms, the deck they share, and two sessions in step.
+
+Plain Python for the room store and the deck; AppTest for two sessions of one process (the
+projection and its console), which share the process's rooms as two browser windows would.
+Browser tests (tests/browser/test_projection.py) check the same in Chromium, with timings.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.apptest import APP, BY_ID
+from tests.test_lecture import walk_app
+from ui.inputs.matrix import book_matrix, random_matrix
+from ui.lecture.deck import Deck, DeckError
+from ui.lecture.rooms import MAX_DOCUMENT, TOKEN_SECONDS, MemoryRooms, RoomError
+from ui.lecture.walkthrough import encode, load_bundled
+from ui.state import Key
+from ui.words.content import page_text
+from ui.words.i18n import LANGUAGES, WALK_CONTEXT, translate
+
+# ----- the room store ------------------------------------------------------------------------------
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_room_is_driven_only_with_its_secret():
+    rooms = MemoryRooms()
+    room, secret = rooms.create("{}")
+    assert rooms.read(room) == (1, "{}")
+    assert rooms.publish(room, secret, '{"a": 1}') == 2
+    assert rooms.version(room) == 2 and rooms.read(room) == (2, '{"a": 1}')
+    for wrong in ("", secret[:-1] + ("x" if secret[-1] != "x" else "y"), room):
+        with pytest.raises(RoomError):
+            rooms.publish(room, wrong, "{}")
+    with pytest.raises(RoomError):
+        rooms.issue_token(room, "not the secret")
+    assert rooms.read(room) == (2, '{"a": 1}')
+    assert rooms.version("no-such-room") is None and rooms.read("no-such-room") is None
+
+
+def test_a_token_gives_the_secret_once():
+    rooms = MemoryRooms()
+    room, secret = rooms.create("{}")
+    token = rooms.issue_token(room, secret)
+    assert secret not in token and room not in token
+    assert rooms.issue_token(room, secret) == token  # one live token per room, until it is used
+    assert rooms.redeem(token) == (room, secret)
+    assert rooms.redeem(token) is None  # used
+    fresh = rooms.issue_token(room, secret)
+    assert fresh != token and rooms.redeem(fresh) == (room, secret)
+    for hostile in ("", "x" * 10_000, None, 42):
+        assert rooms.redeem(hostile) is None
+
+
+def test_a_token_expires_and_rooms_are_capped_and_forgotten():
+    clock = Clock()
+    rooms = MemoryRooms(max_rooms=3, clock=clock)
+    room, secret = rooms.create("{}")
+    token = rooms.issue_token(room, secret)
+    clock.now += TOKEN_SECONDS + 1
+    assert rooms.redeem(token) is None
+    made = [rooms.create("{}")[0] for _ in range(3)]  # the oldest room goes to make space
+    assert rooms.version(room) is None and all(rooms.version(r) == 1 for r in made) and len(rooms) == 3
+    clock.now += 13 * 3600
+    rooms.create("{}")  # a room no window touched for twelve hours is gone
+    assert all(rooms.version(r) is None for r in made) and len(rooms) == 1
+
+
+def test_a_room_refuses_a_document_too_large():
+    rooms = MemoryRooms()
+    with pytest.raises(RoomError):
+        rooms.create("x" * (MAX_DOCUMENT + 1))
+    room, secret = rooms.create("{}")
+    with pytest.raises(RoomError):
+        rooms.publish(room, secret, "x" * (MAX_DOCUMENT + 1))
+    assert rooms.read(room) == (1, "{}")
+
+
+# ----- the deck ------------------------------------------------------------------------------------
+
+
+def a_deck(**changes) -> Deck:
+    deck = Deck.of(4, 4, book_matrix(), {"one-query": {"query": 2}}, None, 1_700_000_000.0, 45)
+    return Deck(**{**deck.__dict__, **changes})
+
+
+def test_a_deck_survives_its_json():
+    deck = a_deck()
+    assert Deck.from_json(deck.to_json()) == deck
+    state = deck.state()
+    assert state.matrix == book_matrix() and state.controls == {"one-query": {"query": 2}}
+    big = Deck.of(0, None, random_matrix(200, 64, 5), {}, encode('[[step]]\npage = "one-query"\nstep = "scores"'),
+                  None, 50)
+    assert Deck.from_json(big.to_json()).state().matrix == random_matrix(200, 64, 5)  # travels as its recipe
+
+
+def hostile_documents() -> list[str]:
+    good = json.loads(a_deck().to_json())
+    changed = [{**good, "position": -1}, {**good, "position": 10_000}, {**good, "position": True},
+               {**good, "position": 1.5}, {**good, "arrived": "3"}, {**good, "budget_min": 0},
+               {**good, "budget_min": 10_000}, {**good, "clock_start": "now"}, {**good, "clock_start": -5},
+               {**good, "shared": "%%%"}, {**good, "shared": "A" * 50_000}, {**good, "walkthrough": 5},
+               {**good, "walkthrough": "x" * 40_000}, {**good, "v": 2}, {**good, "extra": 1},
+               {k: v for k, v in good.items() if k != "shared"}]
+    return [json.dumps(d) for d in changed] + ["", "[]", "{", '{"v": 1, "position": NaN}', "[" * 5000, "null"]
+
+
+@pytest.mark.parametrize("document", hostile_documents())
+def test_a_hostile_room_document_is_refused_with_a_reason(document):
+    with pytest.raises(DeckError):
+        Deck.from_json(document)
+
+
+# ----- the projection and its console, two sessions of one process -----------------------------------
+
+
+def token_of(projection: AppTest) -> str:
+    """The one-time token the projection holds for its console (in its page, as the browser has it)."""
+    (body,) = [h.proto.body for h in projection.get("html") if h.proto.body.startswith('<div class="console-opener"')]
+    return body.split('data-token="', 1)[1].split('"', 1)[0]
+
+
+def open_console(token: str, lang: str = "en") -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["console"] = token
+    at.query_params["lang"] = lang
+    at.run()
+    at.switch_page(BY_ID["walkthrough"].file).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def texts(at: AppTest) -> str:
+    """Every word the session drew: markdown, captions, headings, messages, buttons, html."""
+    parts = [e.value for kind in ("markdown", "caption", "title", "header", "subheader", "info", "warning", "error",
+                                  "success") for e in getattr(at, kind)]
+    parts += [b.label for b in at.button] + [h.proto.body for h in at.get("html")]
+    return "\n".join(parts)
+
+
+def step_on(at: AppTest) -> str:
+    return at.query_params["walk"]
+
+
+def projection_follows(projection: AppTest) -> None:
+    """What the projection's poll does when the console moved: one run of the projection."""
+    projection.run()
+    assert not projection.exception, projection.exception
+
+
+def test_the_console_and_the_projection_move_together():
+    projection = walk_app(lecture="1")
+    token = token_of(projection)
+    projection.button(key=Key.CONSOLE_OPENED).click().run()  # the opener's script presses it
+    console = open_console(token)
+    assert "console" not in console.query_params  # the token left the address
+    walk = load_bundled()
+    assert walk.steps[0].note in texts(console) and walk.steps[1].note in texts(console)  # this note, the next
+    console.button(key="step_next:long-sequences").click().run()
+    assert step_on(console) == "2"
+    projection_follows(projection)
+    assert step_on(projection) == "2"
+    projection.button(key="step_next:long-sequences").click().run()  # the clicker in the projection's window
+    assert step_on(projection) == "3"
+    console.run()
+    assert step_on(console) == "3" and walk.steps[2].note in texts(console)
+    # The step list jumps: step 4, on another page.
+    console.radio(key=Key.CONSOLE_STEPS).set_value(3).run()
+    projection_follows(projection)
+    assert step_on(projection) == "4" and page_text("one-query").title in texts(projection)
+
+
+def test_a_control_changed_in_the_console_shows_on_the_projection():
+    projection = walk_app(lecture="1", walk="4")
+    console = open_console(token_of(projection))
+    assert step_on(console) == "4"  # the console opens where the projection is
+    console.selectbox(key="walk:one-query:query").set_value(4).run()
+    projection_follows(projection)
+    assert projection.selectbox(key="walk:one-query:query").value == 4
+    assert "x(5)" in texts(projection) or "one" in texts(projection)
+
+
+def test_a_token_opens_one_console_only():
+    projection = walk_app(lecture="1")
+    token = token_of(projection)
+    open_console(token)
+    second = AppTest.from_file(APP, default_timeout=120)
+    second.query_params["console"] = token
+    second.run()  # (a browser's first run is /walkthrough itself; AppTest's is the home page)
+    assert any("has been used" in w.value for w in second.warning)
+    assert "console" not in second.query_params and Key.ROOM not in second.session_state
+    second.switch_page(BY_ID["walkthrough"].file).run()
+    second.button(key="step_next:long-sequences").click().run()  # it walks alone
+    projection.run()
+    assert step_on(projection) == "1"
+    assert token_of(projection) != token  # the projection offers a fresh token for the next console
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_projection_never_shows_a_speaker_note(lang):
+    projection = walk_app(lecture="1", lang=lang)
+    walk = load_bundled()
+    for k, step in enumerate(walk.steps):
+        if k % 4 == 0 or k == len(walk.steps) - 1:  # a spread of steps over every page of the walkthrough
+            projection.query_params["walk"] = str(k + 1)
+            projection.session_state[Key.WALK_POSITION] = k
+            projection.run()
+            assert not projection.exception
+            shown = texts(projection)
+            note = translate(step.note, lang, WALK_CONTEXT)
+            assert note not in shown and step.note not in shown, (lang, k + 1)
+            assert page_text(step.page, lang).title in shown  # the step's own page is on
+
+
+def test_the_projection_folds_its_details_until_asked():
+    projection = walk_app(lecture="1", walk="4")
+    intro = page_text("one-query").intro
+    assert intro not in texts(projection)
+    projection.button(key=Key.DETAILS_BUTTON).click().run()
+    assert intro in texts(projection)
+    projection.button(key=Key.DETAILS_BUTTON).click().run()
+    assert intro not in texts(projection)

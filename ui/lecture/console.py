@@ -1,0 +1,155 @@
+"""The presenter console: the lecturer's own window, beside the projection, in step with it.
+
+Above the step's live page (the same page the projection shows, with its controls), the console
+shows what the room must not see: the speaker note in full, the next step, the talk's clock with
+its pacing, and the list of steps to jump to. Its Back/Next, keys, step list, controls and matrix
+change the deck, which the projection follows (ui/lecture/sync.py).
+
+The projection opens it (:func:`opener`): a button and the P key, which open
+``/walkthrough?console=<one-time token>`` in a window of its own. The token is in the projection's
+page, never in its address bar or under a link (a hovered link shows its address to the room).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from html import escape
+
+import streamlit as st
+
+from .. import state
+from ..state import Key
+from ..words.content import app_text, page_text
+from ..words.i18n import WALK_CONTEXT, translate
+from . import state as walk_state
+from . import sync
+from .deck import DEFAULT_BUDGET_MIN, MAX_BUDGET_MIN
+from .walkthrough import WalkStep, Walkthrough
+
+__all__ = ["console", "opener"]
+
+_OPENER_SCRIPT = """
+(() => {
+  const open = () => {
+    const box = document.querySelector('.console-opener');
+    if (!box || !box.dataset.token) return;
+    const url = new URL('walkthrough?console=' + encodeURIComponent(box.dataset.token)
+                        + '&lang=' + encodeURIComponent(box.dataset.lang), window.location.href);
+    window.open(url.href, 'attention-console');
+    const started = document.querySelector('.st-key-console_opened button');
+    if (started) started.click();  // the projection starts following the room
+  };
+  document.querySelectorAll('.console-opener button:not([data-ready])').forEach((button) => {
+    button.dataset.ready = '1';
+    button.addEventListener('click', open);
+  });
+  if (!window.attentionConsoleKey) {
+    window.attentionConsoleKey = true;
+    document.addEventListener('keydown', (event) => {
+      const typing = /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName) || event.target.isContentEditable;
+      if ((event.key === 'p' || event.key === 'P') && !typing && !event.ctrlKey && !event.metaKey && !event.altKey
+          && document.querySelector('.console-opener')) {
+        event.preventDefault();
+        open();
+      }
+    });
+  }
+})();
+"""
+
+_CLOCK_SCRIPT = """
+(() => {
+  const two = (n) => String(Math.floor(n)).padStart(2, '0');
+  const clock = (s) => `${two(s / 60)}:${two(s % 60)}`;
+  const tick = () => document.querySelectorAll('.talk-clock[data-start]').forEach((box) => {
+    const start = parseFloat(box.dataset.start), budget = parseFloat(box.dataset.budget) * 60;
+    const done = parseFloat(box.dataset.done), words = JSON.parse(box.dataset.words);
+    const elapsed = Math.max(0, Date.now() / 1000 - start);
+    box.querySelector('.elapsed').textContent = clock(elapsed);
+    const ahead = Math.round((done * budget - elapsed) / 60);  // minutes: where we are against where the time says
+    const pace = box.querySelector('.pace');
+    pace.textContent = ahead === 0 ? words.on_time
+      : (ahead > 0 ? words.ahead : words.behind).replace('{minutes}', Math.abs(ahead));
+    pace.dataset.pace = ahead === 0 ? 'on-time' : (ahead > 0 ? 'ahead' : 'behind');
+  });
+  tick();
+  if (!window.attentionClock) window.attentionClock = setInterval(tick, 1000);
+})();
+"""
+
+
+def opener(token: str | None) -> None:
+    """The projection's console button (and its P key), holding the room's one-time token; and the
+    hidden button that the opener presses, so that the projection starts following the room."""
+    if token is None:
+        return
+    st.html(f'<div class="console-opener" data-token="{escape(token)}" data-lang="{escape(state.language())}">'
+            f'<button type="button" title="{escape(app_text("console_open_help"))}">{escape(app_text("console_open"))}'
+            f"</button></div><script>{_OPENER_SCRIPT}</script>", unsafe_allow_javascript=True, width="content")
+    st.button("console opened", key=Key.CONSOLE_OPENED, on_click=sync.start_following)
+
+
+def console(walk: Walkthrough, index: int, own_file: Callable[[], None]) -> None:
+    """The console's top: where we are, the note, the next step | the clock, the list of steps."""
+    lang = state.language()
+    step = walk.steps[index]
+    here, side = st.columns([3, 2], gap="large")
+    with here:
+        st.caption(app_text("console_heading", title=translate(walk.title, lang, WALK_CONTEXT)))
+        st.markdown(app_text("console_where", k=index + 1, n=len(walk.steps), page=page_text(step.page).title,
+                             step=_caption(step)))
+        note = translate(step.note, lang, WALK_CONTEXT) if step.note else app_text("console_no_note")
+        with st.container(key=Key.CONSOLE_NOTE):
+            st.markdown(note)
+        if index + 1 < len(walk.steps):
+            after = walk.steps[index + 1]
+            st.markdown(app_text("console_next", page=page_text(after.page).title, step=_caption(after)))
+            if after.note:
+                st.caption(translate(after.note, lang, WALK_CONTEXT))
+        else:
+            st.markdown(app_text("console_last"))
+    with side:
+        _clock(index, len(walk.steps))
+        with st.container(height=260, key=Key.CONSOLE_LIST):
+            state.mirrored(st.radio, app_text("console_steps"), Key.CONSOLE_STEPS, index,
+                           lambda chosen: walk_state.set_walk_position(int(chosen)),
+                           options=list(range(len(walk.steps))),
+                           format_func=lambda i: f"{i + 1}. {page_text(walk.steps[i].page).title}: "
+                                                 f"{_caption(walk.steps[i])}")
+        own_file()
+    st.divider()
+
+
+def _caption(step: WalkStep) -> str:
+    """A walkthrough step's own words: the caption of its page's step."""
+    for text in page_text(step.page).steps:
+        if text.name == step.step:
+            return text.caption
+    return step.step
+
+
+def _clock(index: int, total: int) -> None:
+    """Elapsed time against the talk's length, and whether the talk is ahead or behind (ticking in the
+    browser: no rerun per second)."""
+    member = walk_state.membership()
+    start = member.clock_start if member is not None else None
+    budget = member.budget_min if member is not None and member.budget_min else DEFAULT_BUDGET_MIN
+    c1, c2 = st.columns([3, 2], vertical_alignment="bottom")
+    with c1:
+        if start is None:
+            st.markdown(app_text("console_clock_stopped"))
+        else:
+            words = {"on_time": app_text("console_on_time"), "ahead": app_text("console_ahead"),
+                     "behind": app_text("console_behind")}
+            st.html(f'<div class="talk-clock" data-start="{start}" data-budget="{budget}" data-done="{index / total}"'
+                    f' data-words="{escape(json.dumps(words))}"><span class="elapsed">00:00</span> '
+                    f'{escape(app_text("console_of_minutes", minutes=budget))} · <span class="pace" role="status">'
+                    f"</span></div><script>{_CLOCK_SCRIPT}</script>", unsafe_allow_javascript=True)
+        st.button(app_text("console_clock_start" if start is None else "console_clock_restart"),
+                  key=Key.CONSOLE_CLOCK, on_click=sync.restart_clock, icon=":material/timer:")
+    with c2:
+        state.mirrored(st.number_input, app_text("console_budget"), Key.CONSOLE_BUDGET, budget,
+                       lambda minutes: sync.set_budget(int(minutes or DEFAULT_BUDGET_MIN)),
+                       min_value=1, max_value=MAX_BUDGET_MIN, step=5)
+

@@ -1,0 +1,175 @@
+"""Rooms: where the windows of one lecture meet (the projection, the presenter console, later the class).
+
+A room holds one small document, the lecture's :class:`~ui.lecture.deck.Deck` as JSON, and a
+version number that grows with every change. Windows poll the version (cheap) and read the
+document when it moved. Only the holders of the room's secret may write: the lecturer's own
+windows. The secret never travels in an address: a driving window hands it to a new window
+through a one-time token (:meth:`Rooms.issue_token`, :meth:`Rooms.redeem`).
+
+:class:`Rooms` is the interface; :class:`MemoryRooms` keeps rooms in this process (one server,
+``st.cache_resource``). A store shared by several replicas (Redis) implements the same methods.
+
+Everything here is plain Python: no Streamlit. A room's document is what a client sent, so its
+readers validate it (``Deck.from_json``); the store itself caps its size and the number of rooms.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = ["MAX_DOCUMENT", "MAX_ROOMS", "MemoryRooms", "RoomError", "Rooms", "TOKEN_SECONDS"]
+
+MAX_DOCUMENT = 64_000  # characters of a room's document (a deck is about 1 kB with the book's matrix)
+MAX_ROOMS = 1_000  # rooms kept by one process; the least recently used goes first
+ROOM_SECONDS = 12 * 3600  # a room no window touched for this long is gone
+TOKEN_SECONDS = 3600  # a one-time token not redeemed within this is void
+
+
+class RoomError(Exception):
+    """A write the room refuses: an unknown room, a wrong secret, a document too large."""
+
+
+class Rooms(ABC):
+    """The rooms of the app: create, hand over the right to drive, publish, follow."""
+
+    @abstractmethod
+    def create(self, document: str) -> tuple[str, str]:
+        """A new room holding ``document`` (version 1): its id, and the secret that lets a window drive it."""
+
+    @abstractmethod
+    def issue_token(self, room: str, secret: str) -> str:
+        """The room's one-time token, which gives the room's secret to whoever redeems it first: the
+        live one, or a new one once the last was redeemed or has expired. One room, one live token."""
+
+    @abstractmethod
+    def redeem(self, token: str) -> tuple[str, str] | None:
+        """(room, secret) for a live token, which is then void; None for anything else."""
+
+    @abstractmethod
+    def publish(self, room: str, secret: str, document: str) -> int:
+        """Replace the room's document; the new version. Raises RoomError if the secret is wrong."""
+
+    @abstractmethod
+    def version(self, room: str) -> int | None:
+        """The room's current version, or None if there is no such room (any more)."""
+
+    @abstractmethod
+    def read(self, room: str) -> tuple[int, str] | None:
+        """(version, document), or None if there is no such room."""
+
+
+@dataclass
+class _Room:
+    secret: str
+    document: str
+    version: int
+    touched: float
+    token: str | None = None
+    token_until: float = 0.0
+
+
+class MemoryRooms(Rooms):
+    """Rooms in this process's memory, safe across the threads of Streamlit's sessions."""
+
+    def __init__(self, *, max_rooms: int = MAX_ROOMS, clock: Callable[[], float] = time.monotonic) -> None:
+        self._rooms: OrderedDict[str, _Room] = OrderedDict()
+        self._tokens: dict[str, str] = {}  # token -> room
+        self._lock = threading.Lock()
+        self._max_rooms = max_rooms
+        self._clock = clock
+
+    def create(self, document: str) -> tuple[str, str]:
+        _check_document(document)
+        room, secret = secrets.token_urlsafe(9), secrets.token_urlsafe(24)
+        with self._lock:
+            self._expire()
+            while len(self._rooms) >= self._max_rooms:
+                self._drop(next(iter(self._rooms)))
+            self._rooms[room] = _Room(secret, document, 1, self._clock())
+        return room, secret
+
+    def issue_token(self, room: str, secret: str) -> str:
+        with self._lock:
+            found = self._driven(room, secret)
+            if found.token is not None and self._clock() <= found.token_until:
+                return found.token
+            if found.token is not None:
+                self._tokens.pop(found.token, None)
+            token = secrets.token_urlsafe(18)
+            found.token, found.token_until = token, self._clock() + TOKEN_SECONDS
+            self._tokens[token] = room
+        return token
+
+    def redeem(self, token: str) -> tuple[str, str] | None:
+        if not isinstance(token, str) or len(token) > 64:
+            return None
+        with self._lock:
+            room = self._tokens.pop(token, None)
+            found = self._rooms.get(room) if room is not None else None
+            if found is None or found.token != token:
+                return None
+            found.token = None
+            if self._clock() > found.token_until:
+                return None
+            self._touch(room)
+            return room, found.secret
+
+    def publish(self, room: str, secret: str, document: str) -> int:
+        _check_document(document)
+        with self._lock:
+            found = self._driven(room, secret)
+            found.document, found.version = document, found.version + 1
+            return found.version
+
+    def version(self, room: str) -> int | None:
+        with self._lock:
+            found = self._rooms.get(room)
+            return None if found is None else found.version
+
+    def read(self, room: str) -> tuple[int, str] | None:
+        with self._lock:
+            found = self._rooms.get(room)
+            if found is None:
+                return None
+            self._touch(room)
+            return found.version, found.document
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._rooms)
+
+    # ----- under the lock ------------------------------------------------------------------------
+    def _driven(self, room: str, secret: str) -> _Room:
+        found = self._rooms.get(room)
+        if found is None:
+            raise RoomError("no such room")
+        if not hmac.compare_digest(found.secret.encode(), str(secret).encode()):
+            raise RoomError("only the lecturer's windows can drive this room")
+        self._touch(room)
+        return found
+
+    def _touch(self, room: str) -> None:
+        self._rooms[room].touched = self._clock()
+        self._rooms.move_to_end(room)
+
+    def _expire(self) -> None:
+        limit = self._clock() - ROOM_SECONDS
+        while self._rooms and next(iter(self._rooms.values())).touched < limit:
+            self._drop(next(iter(self._rooms)))
+
+    def _drop(self, room: str) -> None:
+        found = self._rooms.pop(room)
+        if found.token is not None:
+            self._tokens.pop(found.token, None)
+
+
+def _check_document(document: str) -> None:
+    if not isinstance(document, str) or len(document) > MAX_DOCUMENT:
+        raise RoomError(f"a room's document is text of at most {MAX_DOCUMENT} characters")

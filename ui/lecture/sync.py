@@ -1,0 +1,189 @@
+"""Keeping a lecture's windows in step: each publishes its deck to the room when it changed it, and
+follows the room's deck when another window changed it.
+
+Streamlit pushes nothing from one session to another, so a following window polls: a fragment that
+reruns every :data:`POLL_SECONDS` (``st.fragment(run_every=...)``, timed by the browser) compares the
+room's version with the one it last saw, a dictionary lookup, and reruns the app only when the deck
+moved. A driving window publishes as soon as a change is known: before the step's page runs
+(Back/Next and the controls' callbacks have run by then) and after it (a step's own control values,
+the matrix). Publishing happens only when this window's deck differs from the one it last saw in the
+room, so a window that merely followed never sends the room's deck back.
+
+The projection creates the room when it is first drawn (it holds the secret); the console is a
+second window that redeems the room's one-time token (``?console=<token>``), after which the token
+is void and leaves the address bar.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import streamlit as st
+
+from ..inputs import state as matrix_state
+from . import state as walk_state
+from .deck import DEFAULT_BUDGET_MIN, Deck, DeckError
+from .rooms import MemoryRooms, RoomError, Rooms
+from .walkthrough import WalkthroughError, decode_text, encode
+
+__all__ = ["CONSOLE_PARAM", "POLL_SECONDS", "follow", "host", "join_console", "publish", "restart_clock",
+           "rooms", "set_budget", "start_following", "token"]
+
+POLL_SECONDS = 0.25  # a following window's poll: at most this, a quarter of it on average, added to a move
+CONSOLE_PARAM = "console"  # ?console=<one-time token>: this window becomes the room's presenter console
+_log = logging.getLogger("attention_app")
+
+
+@st.cache_resource
+def rooms() -> Rooms:
+    """The process's rooms (one object for every session of this server)."""
+    return MemoryRooms()
+
+
+def snapshot() -> Deck:
+    """This window's deck, as it stands."""
+    member = walk_state.membership()
+    custom = walk_state.custom_walkthrough()
+    linked = st.query_params.get("wt")
+    return Deck.of(walk_state.walk_position(), walk_state.arrived_at(), matrix_state.get_matrix(),
+                   walk_state.walk_controls(), encode(custom) if custom is not None else linked or None,
+                   member.clock_start if member else None,
+                   member.budget_min if member and member.budget_min else DEFAULT_BUDGET_MIN)
+
+
+def host() -> walk_state.Membership:
+    """The projection's room: created on its first run in lecture mode."""
+    member = walk_state.membership()
+    if member is None:
+        room, secret = rooms().create(snapshot().to_json())
+        member = walk_state.Membership(room, secret, "projection", seen=1)
+        member.last = snapshot()
+        walk_state.set_membership(member)
+    return member
+
+
+def token() -> str | None:
+    """The one-time token that opens a console on this room (the projection's P), or None."""
+    member = walk_state.membership()
+    if member is None:
+        return None
+    try:
+        return rooms().issue_token(member.room, member.secret)
+    except RoomError:
+        walk_state.set_membership(None)
+        return None
+
+
+def start_following() -> None:
+    """The projection opened a console: from now on it follows the room (its poll starts)."""
+    member = walk_state.membership()
+    if member is not None:
+        member.following = True
+
+
+def join_console() -> bool | None:
+    """On a first run with ``?console=<token>``: join the token's room as its console.
+
+    True: joined (the room's deck is applied, the token leaves the address); False: the token
+    was used or is void; None: the address carries no token.
+    """
+    raw = st.query_params.get(CONSOLE_PARAM)
+    if raw is None:
+        return None
+    del st.query_params[CONSOLE_PARAM]
+    found = rooms().redeem(raw[:64])
+    if found is None:
+        return False
+    room, secret = found
+    walk_state.set_membership(walk_state.Membership(room, secret, "console", following=True))
+    follow()
+    return True
+
+
+def publish() -> None:
+    """Send this window's deck to its room if this window changed it."""
+    member = walk_state.membership()
+    if member is None:
+        return
+    deck = snapshot()
+    if deck == member.last:
+        return
+    try:
+        member.seen = rooms().publish(member.room, member.secret, deck.to_json())
+    except RoomError:  # the room is gone (a restart, or twelve idle hours): this window goes on alone
+        walk_state.set_membership(None)
+        return
+    member.last = deck
+
+
+def follow() -> bool:
+    """Take the room's deck if another window moved it; True if this window changed."""
+    member = walk_state.membership()
+    if member is None:
+        return False
+    version = rooms().version(member.room)
+    if version is None:
+        walk_state.set_membership(None)
+        return False
+    if version == member.seen:
+        return False
+    found = rooms().read(member.room)
+    if found is None:
+        return False
+    member.seen, document = found
+    try:
+        deck = Deck.from_json(document)
+    except DeckError as exc:  # written by this app's lecturer's windows only, yet checked like a link
+        _log.warning("a room's deck was refused: %s", exc)
+        return False
+    if deck == snapshot():
+        member.last = deck
+        return False
+    _apply(deck, member)
+    member.last = snapshot()
+    return True
+
+
+def _apply(deck: Deck, member: walk_state.Membership) -> None:
+    shared = deck.state()
+    walk_state.set_walk_position(deck.position)
+    walk_state.set_arrived_at(deck.arrived)
+    walk_state.replace_walk_controls(shared.controls)
+    if shared.matrix is not None and shared.matrix != matrix_state.get_matrix():
+        matrix_state.set_matrix(shared.matrix)
+    if deck.walkthrough is None:
+        walk_state.set_custom_walkthrough(None)
+        if "wt" in st.query_params:
+            del st.query_params["wt"]
+    elif deck.walkthrough != st.query_params.get("wt"):
+        try:
+            walk_state.set_custom_walkthrough(decode_text(deck.walkthrough))
+        except WalkthroughError:
+            walk_state.set_custom_walkthrough(None)
+    member.clock_start, member.budget_min = deck.clock_start, deck.budget_min
+
+
+def restart_clock() -> None:
+    member = walk_state.membership()
+    if member is not None:
+        member.clock_start = time.time()
+
+
+def set_budget(minutes: int) -> None:
+    member = walk_state.membership()
+    if member is not None:
+        member.budget_min = int(minutes)
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def _poll() -> None:
+    if follow():
+        st.rerun(scope="app")
+
+
+def poll() -> None:
+    """In a window that follows its room: the poll (draws nothing)."""
+    member = walk_state.membership()
+    if member is not None and member.following:
+        _poll()
