@@ -13,7 +13,7 @@ from ui.chapter import PAGES, PageInfo, group_title
 from ui.check.panel import nav_title, page_complete
 from ui.inputs.sidebar import input_panel
 from ui.inputs.state import get_matrix
-from ui.lecture.sync import join_console, poll
+from ui.lecture.sync import following, join_console, poll
 from ui.lecture.walk import view as walk_view
 from ui.page import draw_header
 from ui.sharing.copy import copy_link_button
@@ -53,7 +53,8 @@ input_panel(link_note=share_note(), link_tools=copy_link_button)
 
 def frame_view() -> tuple:
     """What the frame shows that a page could change: if a page run changes it, the whole app reruns."""
-    return get_matrix(), language(), lecture_mode(), tuple(page_complete(p.page_id) for p in PAGES)
+    return (get_matrix(), language(), lecture_mode(), tuple(page_complete(p.page_id) for p in PAGES),
+            following())  # a projection that opened its console starts polling the room (drawn by app.py)
 
 
 # The header (title, explanation, formula) is drawn here, outside the page's fragment, and the page

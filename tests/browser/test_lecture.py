@@ -8,7 +8,6 @@ import statistics
 import pytest
 
 from tests.browser.harness import ROOT, sized_page, wait_idle
-from ui.lecture.walkthrough import load_bundled
 
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
 SIZES_JS = """() => Array.from(document.querySelectorAll('[data-testid="stMain"] p, [data-testid="stMain"] li'))
@@ -68,25 +67,3 @@ def test_lecture_mode_is_large_full_width_and_steps_with_the_arrow_keys(projecto
     press(page, "ArrowLeft", page.inner_text('[data-testid="stMain"]'))
     assert shown(page) == first  # exactly the previous step again
     assert "step=queries" in page.url and "lecture=1" in page.url
-
-
-def test_walkthrough_with_a_clicker(projector, app_server):
-    page = projector
-    page.goto(app_server.url + "/walkthrough?lecture=1")
-    page.wait_for_selector("h1")
-    wait_idle(page)
-    seen, sections = set(), set()
-    walk = load_bundled()
-    for press_number in range(24):
-        position = page.url.split("walk=")[1].split("&")[0]
-        seen.add(position)
-        sections.add(walk.steps[int(position) - 1].page)
-        assert page.locator('[data-testid="stException"]').count() == 0
-        if press_number in (3, 12, 23):
-            page.wait_for_timeout(400)
-            page.screenshot(path=str(SHOTS / f"lecture-walkthrough-{int(position):02d}.png"))
-        press(page, "PageDown", page.inner_text('[data-testid="stMain"]'))
-    assert len(seen) >= 20 and len(sections) >= 8, (sorted(seen), sections)
-    before = page.url
-    press(page, "PageUp", page.inner_text('[data-testid="stMain"]'))
-    assert page.url != before

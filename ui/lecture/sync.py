@@ -27,7 +27,7 @@ from .deck import DEFAULT_BUDGET_MIN, Deck, DeckError
 from .rooms import MemoryRooms, RoomError, Rooms
 from .walkthrough import WalkthroughError, decode_text, encode
 
-__all__ = ["CONSOLE_PARAM", "POLL_SECONDS", "follow", "host", "join_console", "publish", "restart_clock",
+__all__ = ["CONSOLE_PARAM", "POLL_SECONDS", "follow", "following", "host", "join_console", "publish", "restart_clock",
            "rooms", "set_budget", "start_following", "token"]
 
 POLL_SECONDS = 0.25  # a following window's poll: at most this, a quarter of it on average, added to a move
@@ -182,8 +182,13 @@ def _poll() -> None:
         st.rerun(scope="app")
 
 
+def following() -> bool:
+    """Whether this window follows a room (then app.py draws the poll)."""
+    member = walk_state.membership()
+    return member is not None and member.following
+
+
 def poll() -> None:
     """In a window that follows its room: the poll (draws nothing)."""
-    member = walk_state.membership()
-    if member is not None and member.following:
+    if following():
         _poll()

@@ -1,0 +1,143 @@
+"""The projection fills the projector, and the presenter console drives it from a second window.
+
+Both in Chromium: the bundled walkthrough walked with PageDown at three projector sizes, its
+visuals measured on every step (tests/browser/projection_measure.js); then the projection and
+its console as two pages of one browser (two Streamlit sessions), moving each other.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.browser.harness import ROOT, choose_option, sized_page, wait_idle
+from ui.lecture.walkthrough import load_bundled
+from ui.words.content import page_text
+
+SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
+MEASURE_JS = (Path(__file__).with_name("projection_measure.js")).read_text("utf-8")
+BAR = ".st-key-projection-bar"
+STEP_SHOWN_JS = """([bar, k]) => { const b = document.querySelector(bar);
+    return !!b && /Step\\s*(\\d+)\\s*of/.exec(b.textContent)?.[1] === String(k); }"""
+SHOT_STEPS = {4, 9, 31}  # one query's scores; all the weights; the heads' batched product (docs/screenshots)
+
+
+def wait_step(page, k: int, timeout_ms: float = 20_000) -> None:
+    page.wait_for_function(STEP_SHOWN_JS, arg=[BAR, k], timeout=timeout_ms, polling="raf")
+
+
+def step_of(page, selector: str = BAR) -> int | None:
+    text = page.locator(selector).first.inner_text() if page.locator(selector).count() else ""
+    digits = text.split("Step", 1)[-1].split("of", 1)[0].strip()
+    return int(digits) if digits.isdigit() else None
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (1024, 768)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_step_fits_the_projector(browser, app_server, size):
+    """The step's first visual is whole on the first screen and starts in its top quarter, on every step;
+    no step shows its speaker note; at 1280x720 the visuals take a median of 40% of the screen or more."""
+    width, height = size
+    walk = load_bundled()
+    shares, failures = [], []
+    with sized_page(browser, width, height) as page:
+        page.goto(app_server.url + "/walkthrough?lecture=1")
+        wait_step(page, 1, 60_000)
+        wait_idle(page)
+        for k, step in enumerate(walk.steps, start=1):
+            if k > 1:
+                page.keyboard.press("PageDown")
+                wait_step(page, k)
+                wait_idle(page)
+            page.wait_for_timeout(150)  # the charts' own drawing after the run
+            found = page.evaluate(MEASURE_JS)
+            first = found["first"]
+            whole = (first is not None and 0 <= first["top"] < height / 4 and first["bottom"] <= height
+                     and first["left"] >= 0 and first["right"] <= width)
+            if not whole:
+                failures.append((k, step.page, step.step, first))
+            shares.append(found["share"])
+            main = page.inner_text('[data-testid="stMain"]')
+            assert step.note not in main, (k, "the speaker note is projected")
+            assert page_text(step.page).title in main
+            assert page.locator('[data-testid="stException"]').count() == 0
+            if (width, height) == (1280, 720) and k in SHOT_STEPS:
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(SHOTS / f"projection-{k:02d}.png"))
+        assert "lecture=1" in page.url and "console" not in page.url
+    assert not failures, failures
+    if (width, height) == (1280, 720):
+        assert statistics.median(shares) >= 0.40, sorted(shares)
+
+
+def open_pair(browser, app_server, walk_to: int = 1):
+    """A projection (1280x720) and the console it opens with P, as two pages (tabs) of one browser."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    projection = context.new_page()
+    projection.goto(app_server.url + f"/walkthrough?lecture=1&walk={walk_to}")
+    wait_step(projection, walk_to, 60_000)
+    wait_idle(projection)
+    with context.expect_page() as opened:
+        projection.keyboard.press("p")
+    console = opened.value
+    console.set_viewport_size({"width": 1440, "height": 900})
+    console.wait_for_selector(".st-key-console-note", timeout=60_000)
+    wait_idle(console)
+    return context, projection, console
+
+
+def both_at(projection, console, k: int) -> float:
+    """Seconds until both windows show step ``k``."""
+    start = time.monotonic()
+    wait_step(projection, k)
+    console.wait_for_function("(k) => document.querySelector('[data-testid=\"stMain\"]').innerText"
+                              ".includes('Step ' + k + ' of')", arg=k, timeout=20_000, polling="raf")
+    return time.monotonic() - start
+
+
+def test_the_console_drives_the_projection_and_follows_it(browser, app_server):
+    walk = load_bundled()
+    context, projection, console = open_pair(browser, app_server)
+    try:
+        # The one-time token left the console's address bar; the projection's never had one.
+        assert "console=" not in console.evaluate("location.href")
+        assert "console" not in projection.evaluate("location.href")
+        text = console.inner_text('[data-testid="stMain"]')
+        assert walk.steps[0].note in text and walk.steps[1].note in text  # this step's note, and the next
+        assert walk.steps[0].note not in projection.inner_text('[data-testid="stMain"]')
+        delays = []
+        for k in range(2, 8):  # PageDown in the console, then in the projection, taking turns
+            window = console if k % 2 == 0 else projection
+            window.bring_to_front()
+            start = time.monotonic()
+            window.keyboard.press("PageDown")
+            both_at(projection, console, k)
+            delays.append(time.monotonic() - start)
+            wait_idle(projection)
+            wait_idle(console)
+        assert statistics.median(delays) <= 0.5, delays
+        print("delays", delays)
+        assert walk.steps[6].note in console.inner_text('[data-testid="stMain"]')
+        if os.environ.get("UPDATE_SCREENSHOTS"):
+            console.screenshot(path=str(SHOTS / "console.png"))
+    finally:
+        context.close()
+
+
+def test_a_control_changed_in_the_console_changes_the_projection(browser, app_server):
+    context, projection, console = open_pair(browser, app_server, walk_to=4)  # 3.3.1: one query's scores
+    try:
+        before = projection.inner_text('.st-key-projection-stage .printed-tensor')
+        assert "0.9544" in before  # "journey" asks: the book's scores
+        choose_option(console, console.locator('[data-testid="stMain"] [data-testid="stSelectbox"]').first,
+                      "x(5) “one”")
+        projection.wait_for_function(
+            "(b) => { const t = document.querySelector('.st-key-projection-stage .printed-tensor');"
+            " return t && t.innerText !== b; }", arg=before, timeout=20_000)
+        after = projection.inner_text('.st-key-projection-stage .printed-tensor')
+        assert "0.9544" not in after
+    finally:
+        context.close()
