@@ -78,6 +78,7 @@ and without a 300 ms chart slowdown, and requires the slowed median to be >= 250
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import statistics
 import sys
@@ -91,6 +92,12 @@ from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from benchmarks.completion import (  # noqa: E402
+    PROBE,
+    QUIET_S,
+    RETRY_ON,
+    SETTLE_MS,
+    TIMEOUT_MS,
+    VIEWPORT,
     Click,
     Interaction,
     MatrixCell,
@@ -100,6 +107,8 @@ from benchmarks.completion import (  # noqa: E402
     measure_alternating,
     open_probed,
     probed_page,
+    proto_fields,
+    time_interaction,
     wait_cpu_quiet,
 )
 from tests.browser.harness import CHROMIUM_ARGS, Server, chromium_path, wait_idle  # noqa: E402
@@ -114,6 +123,8 @@ HEADS = '[data-testid="stMain"] input[aria-label*="heads" i]'
 WIDTH = '[data-testid="stSidebar"] input[aria-label="Embedding width"]'
 MINIMAL_CONTROL = '[data-testid="stMain"] input[data-testid="stNumberInputField"]'
 TARGET_RATIO, TARGET_COLD, TARGET_TOGGLE_S, TARGET_MB = 1.2, 1.5, 2.0, 50
+TARGET_CONSOLE_EXTRA_MS = 500  # a step pressed in the console, seen on the projection: at most this slower
+PROJECTION_STEP = 9  # the walkthrough's 3.3.2 attention weights (a 6x6 heatmap), and its next step (the context)
 
 
 class Report:
@@ -257,6 +268,122 @@ def report_latencies(report: Report, browser, app: Server, minimal: Server, args
                f"server's messages): {unseen} of {len(timed)} timed edits.")
 
 
+class PagingKeys(Interaction):
+    """The clicker's keys on the walkthrough: PageDown to the next step, PageUp back."""
+
+    label = "PageDown / PageUp"
+
+    def __init__(self, page):
+        self.page = page
+
+    def prepare(self, step: int) -> None:
+        self.page.bring_to_front()  # after an edit in the minimal app's window (see time_from_console)
+        self.page.evaluate("() => document.activeElement && document.activeElement.blur()")  # keys to the page
+
+    def commit(self, step: int) -> None:
+        self.page.keyboard.press("PageDown" if step % 2 == 0 else "PageUp")
+
+
+def open_projection(browser, app: Server):
+    """The walkthrough's projection (1280x720) at PROJECTION_STEP, in a probed browser context."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    context.add_init_script(script=f"window.__benchProto = {json.dumps(proto_fields())};")
+    context.add_init_script(path=str(PROBE))
+    projection = context.new_page()
+    open_probed(projection, f"{app.url}/walkthrough?lecture=1&walk={PROJECTION_STEP}")
+    return context, projection
+
+
+def open_console(context, projection):
+    """The presenter console that the projection opens with P: a second probed page of its browser
+    context (two Streamlit sessions, one room). From now on the projection polls the room."""
+    with context.expect_page() as opened:
+        projection.keyboard.press("p")
+    console = opened.value
+    console.set_viewport_size(VIEWPORT)
+    console.wait_for_selector(".st-key-console-note", timeout=60_000)
+    console.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=60_000)
+    wait_idle(console)
+    wait_idle(projection)
+    return console
+
+
+REMOTE_RETRIES: list[int] = []  # console steps whose key was dropped and pressed again (reported)
+
+
+def time_from_console(projection, console, step: int, expect: int, attempts: int = 3) -> Timing:
+    """One step pressed in the console (PageDown, then PageUp back), timed from its keydown in the
+    console until the projection is complete (its run finished, its charts changed, painted)."""
+    # The console opens as a window of its own (a popup, as reveal.js's speaker view), so both are
+    # drawn at full frame rate, as the laptop's screen and the projector are. The projection's window
+    # is brought to the front after the minimal app's window had the keys: Chromium slows the
+    # animation frames of a window that lost the focus, by which the probe sees a page complete.
+    projection.bring_to_front()
+    for attempt in range(attempts):
+        wait_idle(projection, settle_ms=50)
+        wait_idle(console, settle_ms=50)
+        time.sleep(QUIET_S)
+        projection.evaluate("() => window.__bench.arm(true)")
+        console.evaluate("() => { document.activeElement && document.activeElement.blur(); window.__bench.arm(); }")
+        console.keyboard.press("PageDown" if step % 2 == 0 else "PageUp")
+        try:
+            seen = projection.evaluate("([e, s, t]) => window.__bench.wait(e, s, t)", [expect, SETTLE_MS, TIMEOUT_MS])
+        except PlaywrightError as exc:
+            if not any(reason in str(exc) for reason in RETRY_ON):  # a dropped key: pressed again, logged
+                raise
+            logging.warning("console step: %s (attempt %d); pressing again", str(exc)[:160], attempt + 1)
+            REMOTE_RETRIES.append(step)
+            continue
+        pressed = console.evaluate("() => window.__bench.inputEpoch()")
+        if pressed is None:
+            continue
+        total = seen["done_epoch"] - pressed
+        return Timing(**{**seen, "total_ms": total, "run_ms": total - seen["total_ms"] + seen["run_ms"]})
+    raise RuntimeError("the projection did not follow the console")
+
+
+def report_projection(report: Report, browser, app: Server, minimal: Server, repeats: int) -> None:
+    """The lecture's two windows: a step change on the projection itself, against the minimal app's
+    control change; and the same step pressed in the presenter console and seen on the projection,
+    against the projection's own, taking turns (the console open, so the projection polls its room)."""
+    report.say(f"\n## The projection and its presenter console ({repeats} step changes each, taking turns; "
+               "walkthrough steps 9 and 10: the 6x6 weights and the context vectors)\n")
+    context, projection = open_projection(browser, app)
+    mpage = probed_page(browser)
+    open_probed(mpage, minimal.url)
+    own, control = PagingKeys(projection), minimal_interaction(mpage, "main control")
+    try:
+        # Warm-up: 9 -> 10 counts the charts a step change redraws (it waits for 0.5 s without a run,
+        # which a polling projection never has: so before the console opens), and back.
+        expect = time_interaction(projection, own, 0, None).changed
+        time_interaction(projection, own, 1, expect)
+        floor_expect = time_interaction(mpage, control, 0, None).changed
+        console = open_console(context, projection)
+        on_projection, on_minimal, from_console = [], [], []
+        for step in range(2, repeats + 2):
+            on_projection.append(time_interaction(projection, own, step, expect))
+            on_minimal.append(time_interaction(mpage, control, step - 1, floor_expect))
+            from_console.append(time_from_console(projection, console, step + 1, expect))
+    finally:
+        context.close()
+        mpage.context.close()
+    report.say("| interaction | app median (ms) | app p90 (ms) | baseline median (ms) | baseline p90 (ms) "
+               "| measure | target |")
+    report.say("|---|---:|---:|---:|---:|---:|---|")
+    a = [t.total_ms for t in on_projection]
+    m = [t.total_ms for t in on_minimal]
+    c = [t.total_ms for t in from_console]
+    ratio = statistics.median(a) / statistics.median(m)
+    report.say(f"| step change on the projection (PageDown / PageUp), against the minimal app's control change "
+               f"| {statistics.median(a):.0f} | {pct(a, 0.9):.0f} | {statistics.median(m):.0f} | {pct(m, 0.9):.0f} "
+               f"| {ratio:.2f}x | {report.check(ratio, TARGET_RATIO, 'x')} |")
+    extra = statistics.median(c) - statistics.median(a)
+    report.say(f"| step pressed in the console, seen on the projection, against the same step pressed on the "
+               f"projection | {statistics.median(c):.0f} | {pct(c, 0.9):.0f} | {statistics.median(a):.0f} "
+               f"| {pct(a, 0.9):.0f} | +{extra:.0f} ms | {report.check(extra, TARGET_CONSOLE_EXTRA_MS, ' ms')} |")
+    report.say(f"\nConsole steps pressed again (a dropped key, not timed): {len(REMOTE_RETRIES)}.")
+
+
 GPT2_PAGE = "weight-splits"
 
 
@@ -303,6 +430,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "LATENCY.md"))
     ap.add_argument("--slow-chart-ms", type=int, default=0, help="slow the minimal app's chart down (self-check)")
     ap.add_argument("--slow-chart-side", choices=["server", "browser"], default="server")
+    ap.add_argument("--only-projection", action="store_true",
+                    help="only the projection and console rows (and the servers' cold starts)")
     args = ap.parse_args(argv)
     unknown = set(args.pages) - {p.page_id for p in PAGES}
     if unknown:
@@ -330,8 +459,11 @@ def run(args: argparse.Namespace, report: Report) -> None:
                 app, seconds = cold_start(browser, ROOT / "app.py", "/all-queries")
                 app_cold.append(seconds)
             report_cold_start(report, minimal_cold, torch_cold, app_cold)
-            report_latencies(report, browser, app, minimal, args)
-            report_gpt2(report, browser, app, args.sessions)
+            if not args.only_projection:
+                report_latencies(report, browser, app, minimal, args)
+            report_projection(report, browser, app, minimal, args.repeats)
+            if not args.only_projection:
+                report_gpt2(report, browser, app, args.sessions)
         finally:
             for server in (app, minimal):
                 if server is not None:

@@ -47,6 +47,7 @@ class Timing:
     draws: int  # chart drawing calls and batches of SVG mutations seen
     changed: int  # charts whose picture differs from before the input
     attribute_saw_run: bool  # False: React committed the whole run at once, seen only in the messages
+    done_epoch: float = 0.0  # when it was complete, in milliseconds since the epoch (the pages' common clock)
 
 
 class Interaction:

@@ -33,9 +33,11 @@ if (!window.__bench) {  // a block, not a function: its constants stay out of th
   let run = null;
   new MutationObserver((records) => {
     let chart = false, other = false;
+    // A chart mounted anew (React replacing the element, not Vega updating it) is a draw too.
+    const mountsChart = (n) => n.nodeType === 1 && (n.matches('.vega-embed') || !!n.querySelector('.vega-embed'));
     for (const r of records) {
       const node = r.target.nodeType === 1 ? r.target : r.target.parentElement;
-      if (inChart(node)) chart = true;
+      if (inChart(node) || Array.from(r.addedNodes).some(mountsChart)) chart = true;
       else if (node && node.closest('[data-testid="stApp"]')) other = true;
     }
     if (chart) noteDraw();
@@ -117,10 +119,13 @@ if (!window.__bench) {  // a block, not a function: its constants stay out of th
   const onInput = () => { if (run && run.t0 === null) run.t0 = performance.now(); };
   window.addEventListener('keydown', onInput, true);
   window.addEventListener('pointerdown', onInput, true);
-  const arm = () => {
+  // remote: the input happens in another window (the presenter console moving the projection): this
+  // page's times count from arm(), and the result carries the epoch time of completion (done_epoch),
+  // to be set against the other window's inputEpoch() (both pages run on one clock: timeOrigin + now).
+  const arm = (remote = false) => {
     const app = document.querySelector('[data-testid="stApp"]');
     if (stateObserver) stateObserver.disconnect();
-    run = {t0: null, started: false, ended: false, finishedAt: null, domLast: 0, log: [], attributeRan: false,
+    run = {t0: remote ? performance.now() : null, started: false, ended: false, finishedAt: null, domLast: 0, log: [], attributeRan: false,
            before: signatures(), drawsBefore: draws.count};
     // A record's new value is the next record's old value (or the attribute, for the last one).
     stateObserver = new MutationObserver((records) => records.forEach((r, k) => onState(
@@ -138,6 +143,7 @@ if (!window.__bench) {  // a block, not a function: its constants stay out of th
       total_ms: doneAt - run.t0, run_ms: runDoneAt - run.t0, finished_ms: run.finishedAt - run.t0,
       last_draw_ms: draws.count > run.drawsBefore ? draws.last - run.t0 : null,
       draws: draws.count - run.drawsBefore, changed, attribute_saw_run: run.attributeRan,
+      done_epoch: performance.timeOrigin + doneAt,
     });
     const fail = () => {
       const what = run.t0 === null ? 'no input event' : !run.started ? 'no script run'
@@ -157,7 +163,12 @@ if (!window.__bench) {  // a block, not a function: its constants stay out of th
       seen = event;
       if (finished && runQuiet >= 2 && runDoneAt === null) runDoneAt = now;
       if (finished && quiet >= 2 && runDoneAt !== null) {
-        if (checkedDraws !== draws.count) { checkedDraws = draws.count; changed = countChanged(run.before, signatures()); }
+        // Compared again after every chart draw, and on every frame while fewer charts than expected
+        // changed (a chart can be mounted anew without a mutation inside an old .vega-embed).
+        if (checkedDraws !== draws.count || (expect !== null && changed < expect)) {
+          checkedDraws = draws.count;
+          changed = countChanged(run.before, signatures());
+        }
         const settled = now - Math.max(run.finishedAt, run.domLast, draws.last) >= settleMs;
         if ((expect === null && settled) || (expect !== null && changed >= expect)) {
           resolve(result(now));
@@ -182,5 +193,7 @@ if (!window.__bench) {  // a block, not a function: its constants stay out of th
     requestAnimationFrame(frame);
   });
 
-  window.__bench = {arm, wait, settled, draws, signatures};
+  const inputEpoch = () => (run && run.t0 !== null ? performance.timeOrigin + run.t0 : null);
+
+  window.__bench = {arm, wait, settled, draws, signatures, inputEpoch};
 }

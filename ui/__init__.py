@@ -4,7 +4,7 @@ Pages call ``ui``; ``ui`` calls ``attention``; never the other way. Inside ``ui`
 way too, from the shell at the top down to drawing, words and state (tests/test_layout.py):
 
     shell/      the app around every page: frame, style, process set-up, server start, reconnects
-    lecture/    the chapter walkthrough (the /walkthrough page) and everything a lecture adds
+    lecture/    the walkthrough (/walkthrough): its projection, presenter console, and their rooms
     page.py     the page controller every page script starts with (start_page)
     check/      Check yourself: questions, answer parsing, the panel and the ✓ in the navigation
     sharing/    what leaves the app: the ?s= link, its codec, CSV downloads
@@ -15,7 +15,7 @@ way too, from the shell at the top down to drawing, words and state (tests/test_
     state.py    the registry of every session key, and what every page shares in the session
     words/      the content files and the four languages' catalogs
     script.py   running app.py or a page script (and the legacy first run of a server)
-    settings.py hosted-mode caps
+    settings.py hosted-mode caps and environment settings
     catalog.py  python -m ui.catalog: the translation catalogs kept in step with the English
 
 Each package's own ``__init__`` says what it owns.

@@ -35,6 +35,7 @@ class Limits:
     max_editable_cells: int  # above this the data editor is replaced by a summary
     max_upload_bytes: int
     max_url_chars: int
+    poll_ms: int  # how often a lecture's window polls its room (ui/lecture/sync.py)
 
 
 def limits() -> Limits:
@@ -48,4 +49,5 @@ def limits() -> Limits:
         max_editable_cells=_env_int("ATTENTION_MAX_EDITABLE_CELLS", 2000),
         max_upload_bytes=_env_int("ATTENTION_MAX_UPLOAD_BYTES", 2_000_000),
         max_url_chars=_env_int("ATTENTION_MAX_URL_CHARS", 8000),
+        poll_ms=_env_int("ATTENTION_POLL_MS", 250),
     )

@@ -111,7 +111,6 @@ def test_the_console_drives_the_projection_and_follows_it(browser, app_server):
         delays = []
         for k in range(2, 8):  # PageDown in the console, then in the projection, taking turns
             window = console if k % 2 == 0 else projection
-            window.bring_to_front()
             start = time.monotonic()
             window.keyboard.press("PageDown")
             both_at(projection, console, k)

@@ -36,7 +36,7 @@ _OPENER_SCRIPT = """
     if (!box || !box.dataset.token) return;
     const url = new URL('walkthrough?console=' + encodeURIComponent(box.dataset.token)
                         + '&lang=' + encodeURIComponent(box.dataset.lang), window.location.href);
-    window.open(url.href, 'attention-console');
+    window.open(url.href, 'attention-console', 'popup,width=1280,height=800');
     const started = document.querySelector('.st-key-console_opened button');
     if (started) started.click();  // the projection starts following the room
   };

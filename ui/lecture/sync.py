@@ -22,6 +22,7 @@ import time
 import streamlit as st
 
 from ..inputs import state as matrix_state
+from ..settings import limits
 from . import state as walk_state
 from .deck import DEFAULT_BUDGET_MIN, Deck, DeckError
 from .rooms import MemoryRooms, RoomError, Rooms
@@ -30,7 +31,8 @@ from .walkthrough import WalkthroughError, decode_text, encode
 __all__ = ["CONSOLE_PARAM", "POLL_SECONDS", "follow", "following", "host", "join_console", "publish", "restart_clock",
            "rooms", "set_budget", "start_following", "token"]
 
-POLL_SECONDS = 0.25  # a following window's poll: at most this, a quarter of it on average, added to a move
+# A following window's poll: half of it on average is added to a move (ATTENTION_POLL_MS, default 250).
+POLL_SECONDS = limits().poll_ms / 1000
 CONSOLE_PARAM = "console"  # ?console=<one-time token>: this window becomes the room's presenter console
 _log = logging.getLogger("attention_app")
 
