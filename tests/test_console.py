@@ -230,3 +230,17 @@ def test_the_projection_folds_its_details_until_asked():
     assert intro in texts(projection)
     projection.button(key=Key.DETAILS_BUTTON).click().run()
     assert intro not in texts(projection)
+
+
+def test_the_console_keeps_the_talks_clock_and_shares_it():
+    projection = walk_app(lecture="1")
+    console = open_console(token_of(projection))
+    assert 'class="talk-clock"' not in texts(console)
+    console.button(key=Key.CONSOLE_CLOCK).click().run()
+    console.number_input(key=Key.CONSOLE_BUDGET).set_value(90).run()
+    assert not console.exception and not console.error
+    clock = texts(console)
+    assert 'class="talk-clock"' in clock and 'data-budget="90"' in clock and "{minutes} min ahead" in clock
+    projection_follows(projection)
+    member = projection.session_state[Key.ROOM]
+    assert member.budget_min == 90 and member.clock_start is not None  # the deck carries the clock

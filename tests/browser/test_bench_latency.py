@@ -82,3 +82,37 @@ def test_a_chart_redrawn_late_in_the_browser_shows_up(timings):
     # the wait is what the charts signal adds (without it, the slowdown would be invisible).
     after_run = statistics.median(t.total_ms - t.run_ms for t in timings["browser"])
     assert after_run >= SLOW_MS / 2, summary(timings)
+
+
+SLOW_POLL_MS = 1500
+
+
+def time_console_steps(browser, server: Server, repeats: int = REPEATS) -> list:
+    """Steps pressed in the presenter console and seen on the projection, with the bench's own functions."""
+    from benchmarks.bench_latency import PagingKeys, open_console, open_projection, time_from_console
+    from benchmarks.completion import time_interaction
+
+    context, projection = open_projection(browser, server)
+    try:
+        own = PagingKeys(projection)
+        expect = time_interaction(projection, own, 0, None).changed
+        time_interaction(projection, own, 1, expect)
+        console = open_console(context, projection)
+        return [time_from_console(projection, console, step, expect) for step in range(repeats)]
+    finally:
+        context.close()
+
+
+def test_a_console_whose_projection_polls_slowly_shows_up(browser, app_server):
+    """The console-to-projection row sees the projection's poll: polling every 1.5 s instead of every
+    0.25 s adds about 0.6 s to the median (half the interval's difference), and the bench must see it."""
+    slow = Server(ROOT / "app.py", env={"ATTENTION_POLL_MS": str(SLOW_POLL_MS)})
+    try:
+        slow.wait_healthy()
+        normal_times = time_console_steps(browser, app_server)
+        slow_times = time_console_steps(browser, slow)
+    finally:
+        slow.stop()
+    assert all(t.changed >= 1 for t in normal_times + slow_times)
+    added = median(slow_times) - median(normal_times)
+    assert added >= 300, (median(normal_times), median(slow_times))

@@ -109,7 +109,7 @@ def test_the_console_drives_the_projection_and_follows_it(browser, app_server):
         assert walk.steps[0].note in text and walk.steps[1].note in text  # this step's note, and the next
         assert walk.steps[0].note not in projection.inner_text('[data-testid="stMain"]')
         delays = []
-        for k in range(2, 8):  # PageDown in the console, then in the projection, taking turns
+        for k in range(2, 12):  # PageDown in the console, then in the projection, taking turns
             window = console if k % 2 == 0 else projection
             start = time.monotonic()
             window.keyboard.press("PageDown")
@@ -119,7 +119,13 @@ def test_the_console_drives_the_projection_and_follows_it(browser, app_server):
             wait_idle(console)
         assert statistics.median(delays) <= 0.5, delays
         print("delays", delays)
-        assert walk.steps[6].note in console.inner_text('[data-testid="stMain"]')
+        assert walk.steps[10].note in console.inner_text('[data-testid="stMain"]')
+        console.get_by_role("button", name="Start the clock").click()
+        console.wait_for_selector(".talk-clock .pace[data-pace]", timeout=20_000)
+        console.wait_for_function("() => document.querySelector('.talk-clock .elapsed').textContent !== '00:00'",
+                                  timeout=5_000)
+        wait_idle(console)
+        assert step_of(projection) == 11  # the clock does not move the projection
         if os.environ.get("UPDATE_SCREENSHOTS"):
             console.screenshot(path=str(SHOTS / "console.png"))
     finally:

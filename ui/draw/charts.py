@@ -346,6 +346,7 @@ def head_grid(
     The heads are a column of the data, so changing 1, 2, 4 or 8 heads (up to HEADS_IN_FULL, and
     again above it) updates the drawn chart in place. Each panel shows its head's pattern, the
     values in the tooltip: 8 heads of 6 tokens written out would be 288 numbers to redraw per edit.
+    In lecture mode up to 4 heads of up to 64 cells have their values written in.
     """
     n_heads = weights.shape[0]
     few = n_heads <= HEADS_IN_FULL
@@ -353,9 +354,11 @@ def head_grid(
         columns = 2 if len(col_labels) <= 8 else (3 if len(col_labels) > MAX_SIDE else columns)
     records: list[dict] = []
     unit: dict = {}
+    # Projected, a few small heads are read aloud: their values are written in (at most 4 x 64 numbers).
+    written = lecture and n_heads <= 4 and len(row_labels) * len(col_labels) <= 64
     for h in range(n_heads):
         unit = heatmap(
-            weights[h], row_labels, col_labels, masked=masked, width=HEAD_PANEL_PX if few else 150, show_values=False,
+            weights[h], row_labels, col_labels, masked=masked, width=HEAD_PANEL_PX if few else 150, show_values=written,
             max_side=MAX_SIDE if few else 32, note_scale=False, dataset="heads", lecture=lecture, kind=kind,
             title=title, swappable=swappable,
         )

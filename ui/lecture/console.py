@@ -79,6 +79,19 @@ _CLOCK_SCRIPT = """
 """
 
 
+# The list of steps keeps the current one in view (scrolling its own box, not the page).
+_LIST_SCRIPT = """
+requestAnimationFrame(() => {
+  const box = document.querySelector('.st-key-console-list');
+  const chosen = box && box.querySelector('input:checked');
+  const row = chosen && chosen.closest('label');
+  if (!row) return;
+  const at = row.getBoundingClientRect(), frame = box.getBoundingClientRect();
+  box.scrollTop += at.top - frame.top - (box.clientHeight - at.height) / 2;
+});
+"""
+
+
 def opener(token: str | None) -> None:
     """The projection's console button (and its P key), holding the room's one-time token; and the
     hidden button that the opener presses, so that the projection starts following the room."""
@@ -115,10 +128,15 @@ def console(walk: Walkthrough, index: int, own_file: Callable[[], None]) -> None
             state.mirrored(st.radio, app_text("console_steps"), Key.CONSOLE_STEPS, index,
                            lambda chosen: walk_state.set_walk_position(int(chosen)),
                            options=list(range(len(walk.steps))),
-                           format_func=lambda i: f"{i + 1}. {page_text(walk.steps[i].page).title}: "
-                                                 f"{_caption(walk.steps[i])}")
+                           format_func=lambda i: _list_entry(walk, i))
+        st.html(f'<span hidden data-step="{index}"></span><script>{_LIST_SCRIPT}</script>',
+                unsafe_allow_javascript=True)
         own_file()
     st.divider()
+
+
+def _list_entry(walk: Walkthrough, i: int) -> str:
+    return f"{i + 1}. {page_text(walk.steps[i].page).title}: {_caption(walk.steps[i])}"
 
 
 def _caption(step: WalkStep) -> str:
@@ -140,8 +158,9 @@ def _clock(index: int, total: int) -> None:
         if start is None:
             st.markdown(app_text("console_clock_stopped"))
         else:
-            words = {"on_time": app_text("console_on_time"), "ahead": app_text("console_ahead"),
-                     "behind": app_text("console_behind")}
+            words = {"on_time": app_text("console_on_time"),  # {minutes} is filled in by the browser
+                     "ahead": app_text("console_ahead", minutes="{minutes}"),
+                     "behind": app_text("console_behind", minutes="{minutes}")}
             st.html(f'<div class="talk-clock" data-start="{start}" data-budget="{budget}" data-done="{index / total}"'
                     f' data-words="{escape(json.dumps(words))}"><span class="elapsed">00:00</span> '
                     f'{escape(app_text("console_of_minutes", minutes=budget))} · <span class="pace" role="status">'
