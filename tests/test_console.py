@@ -244,3 +244,14 @@ def test_the_console_keeps_the_talks_clock_and_shares_it():
     projection_follows(projection)
     member = projection.session_state[Key.ROOM]
     assert member.budget_min == 90 and member.clock_start is not None  # the deck carries the clock
+
+
+def test_a_matrix_loaded_in_the_console_shows_on_the_projection():
+    projection = walk_app(lecture="1", walk="9")
+    console = open_console(token_of(projection))
+    loaded = random_matrix(5, 4, 7)
+    console.session_state[Key.MATRIX] = loaded  # as the sidebar's editor leaves it (tested on its own elsewhere)
+    console.run()
+    projection_follows(projection)
+    assert projection.session_state[Key.MATRIX] == loaded
+    assert not projection.exception and step_on(projection) == "9"

@@ -354,8 +354,7 @@ def head_grid(
         columns = 2 if len(col_labels) <= 8 else (3 if len(col_labels) > MAX_SIDE else columns)
     records: list[dict] = []
     unit: dict = {}
-    # Projected, a few small heads are read aloud: their values are written in (at most 4 x 64 numbers).
-    written = lecture and n_heads <= 4 and len(row_labels) * len(col_labels) <= 64
+    written = _values_written(lecture, n_heads, len(row_labels) * len(col_labels))
     for h in range(n_heads):
         unit = heatmap(
             weights[h], row_labels, col_labels, masked=masked, width=HEAD_PANEL_PX if few else 150, show_values=written,
@@ -368,9 +367,7 @@ def head_grid(
         "$schema": SCHEMA,
         "datasets": {"heads": records},
         "data": {"name": "heads"},
-        "facet": {"field": "head", "type": "ordinal", "title": None,
-                  "header": {"labelExpr": f"{json.dumps((title_prefix or app_text('head_label')) + ' ')} + datum.value",
-                             "labelFontWeight": "bold", "labelAnchor": "start"}},
+        "facet": {"field": "head", "type": "ordinal", "title": None, "header": _head_header(title_prefix)},
         "columns": columns,
         "spec": {key: unit[key] for key in ("width", "height", "encoding", "layer")},
         # each panel its own key axis: no axis under the empty place of an odd number of heads
@@ -381,6 +378,17 @@ def head_grid(
     if unit.get("params"):  # the diverging scale's bound (and kind), computed from the data
         spec["params"] = unit["params"]
     return styled(spec, lecture)
+
+
+def _values_written(lecture: bool, n_heads: int, cells: int) -> bool:
+    """Projected, a few small heads are read aloud: their values are written in (at most 4 x 64 numbers)."""
+    return lecture and n_heads <= 4 and cells <= 64
+
+
+def _head_header(title_prefix: str | None) -> dict:
+    """Each panel's header: "head 1", "head 2"... in the reader's language."""
+    return {"labelExpr": f"{json.dumps((title_prefix or app_text('head_label')) + ' ')} + datum.value",
+            "labelFontWeight": "bold", "labelAnchor": "start"}
 
 
 def bars(values: Sequence[float], labels: Sequence[str], *, title: str = "", value_title: str | None = None,
