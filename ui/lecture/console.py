@@ -165,8 +165,8 @@ def _clock(index: int, total: int) -> None:
                     f' data-words="{escape(json.dumps(words))}"><span class="elapsed">00:00</span> '
                     f'{escape(app_text("console_of_minutes", minutes=budget))} · <span class="pace" role="status">'
                     f"</span></div><script>{_CLOCK_SCRIPT}</script>", unsafe_allow_javascript=True)
-        st.button(app_text("console_clock_start" if start is None else "console_clock_restart"),
-                  key=Key.CONSOLE_CLOCK, on_click=sync.restart_clock, icon=":material/timer:")
+        label = app_text("console_clock_start") if start is None else app_text("console_clock_restart")
+        st.button(label, key=Key.CONSOLE_CLOCK, on_click=sync.restart_clock, icon=":material/timer:")
     with c2:
         state.mirrored(st.number_input, app_text("console_budget"), Key.CONSOLE_BUDGET, budget,
                        lambda minutes: sync.set_budget(int(minutes or DEFAULT_BUDGET_MIN)),

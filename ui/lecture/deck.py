@@ -34,7 +34,8 @@ VERSION = 1
 
 
 class DeckError(ExplainedValueError):
-    """A room's document that this app cannot use, and why."""
+    """A room's document that this app cannot use, and why. Written to the server's log, never shown:
+    only the lecturer's own windows write to a room, so a refused deck is a bug or an attack."""
 
 
 @dataclass(frozen=True)
@@ -106,4 +107,4 @@ def _whole(value: Any) -> bool:
 
 
 def _no_constant(name: str) -> None:
-    raise ValueError(name)
+    raise DeckError("the lecture's shared state holds {constant}, which is not a number.", constant=name)
