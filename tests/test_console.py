@@ -48,18 +48,33 @@ def test_a_room_is_driven_only_with_its_secret():
     assert rooms.version("no-such-room") is None and rooms.read("no-such-room") is None
 
 
-def test_a_token_gives_the_secret_once():
+def test_a_token_makes_one_new_driver_and_the_store_keeps_no_secret():
     rooms = MemoryRooms()
     room, secret = rooms.create("{}")
     token = rooms.issue_token(room, secret)
     assert secret not in token and room not in token
-    assert rooms.issue_token(room, secret) == token  # one live token per room, until it is used
-    assert rooms.redeem(token) == (room, secret)
+    assert rooms.issue_token(room, secret, token) == token  # the live token, while it lives
+    found = rooms.redeem(token)
+    assert found is not None and found[0] == room and found[1] != secret  # a secret of the console's own
+    assert rooms.publish(room, found[1], "{}") == 2 and rooms.publish(room, secret, "{}") == 3  # both drive
     assert rooms.redeem(token) is None  # used
-    fresh = rooms.issue_token(room, secret)
-    assert fresh != token and rooms.redeem(fresh) == (room, secret)
+    assert rooms.issue_token(room, secret, token) != token  # a used token is not handed out again
+    kept = repr(vars(rooms)) + repr(list(vars(rooms)["_rooms"].values()))
+    assert secret not in kept and found[1] not in kept and token not in kept
+    older = rooms.issue_token(room, secret)
+    newer = rooms.issue_token(room, secret)  # without the current token: a new one, the old one void
+    assert rooms.redeem(older) is None and rooms.redeem(newer) is not None
     for hostile in ("", "x" * 10_000, None, 42):
         assert rooms.redeem(hostile) is None
+
+
+def test_only_the_latest_consoles_keep_driving():
+    rooms = MemoryRooms()
+    room, secret = rooms.create("{}")
+    consoles = [rooms.redeem(rooms.issue_token(room, secret))[1] for _ in range(10)]
+    with pytest.raises(RoomError):
+        rooms.publish(room, consoles[0], "{}")  # the oldest consoles were let go
+    assert rooms.publish(room, consoles[-1], "{}") and rooms.publish(room, secret, "{}")
 
 
 def test_a_token_expires_and_rooms_are_capped_and_forgotten():

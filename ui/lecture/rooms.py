@@ -2,9 +2,10 @@
 
 A room holds one small document, the lecture's :class:`~ui.lecture.deck.Deck` as JSON, and a
 version number that grows with every change. Windows poll the version (cheap) and read the
-document when it moved. Only the holders of the room's secret may write: the lecturer's own
-windows. The secret never travels in an address: a driving window hands it to a new window
-through a one-time token (:meth:`Rooms.issue_token`, :meth:`Rooms.redeem`).
+document when it moved. Only the holders of a driver's secret may write: the lecturer's own
+windows. A secret never travels in an address: a driving window lets a new window become a
+driver through a one-time token (:meth:`Rooms.issue_token`, :meth:`Rooms.redeem`), which gives
+it a secret of its own. The store keeps only hashes of secrets and tokens.
 
 :class:`Rooms` is the interface; :class:`MemoryRooms` keeps rooms in this process (one server,
 ``st.cache_resource``). A store shared by several replicas (Redis) implements the same methods.
@@ -15,6 +16,7 @@ readers validate it (``Deck.from_json``); the store itself caps its size and the
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
 import threading
@@ -30,6 +32,7 @@ MAX_DOCUMENT = 64_000  # characters of a room's document (a deck is about 1 kB w
 MAX_ROOMS = 1_000  # rooms kept by one process; the least recently used goes first
 ROOM_SECONDS = 12 * 3600  # a room no window touched for this long is gone
 TOKEN_SECONDS = 3600  # a one-time token not redeemed within this is void
+MAX_DRIVERS = 8  # the creator and the last consoles opened: an older console's secret stops working
 
 
 class RoomError(Exception):
@@ -44,13 +47,14 @@ class Rooms(ABC):
         """A new room holding ``document`` (version 1): its id, and the secret that lets a window drive it."""
 
     @abstractmethod
-    def issue_token(self, room: str, secret: str) -> str:
-        """The room's one-time token, which gives the room's secret to whoever redeems it first: the
-        live one, or a new one once the last was redeemed or has expired. One room, one live token."""
+    def issue_token(self, room: str, secret: str, current: str | None = None) -> str:
+        """A one-time token that makes whoever redeems it first a driver of the room: ``current`` if
+        it is still the room's live token, else a new one. One room, one live token."""
 
     @abstractmethod
     def redeem(self, token: str) -> tuple[str, str] | None:
-        """(room, secret) for a live token, which is then void; None for anything else."""
+        """(room, a new secret of the redeemer's own) for a live token, which is then void; None for
+        anything else."""
 
     @abstractmethod
     def publish(self, room: str, secret: str, document: str) -> int:
@@ -67,11 +71,11 @@ class Rooms(ABC):
 
 @dataclass
 class _Room:
-    secret: str
+    drivers: list[bytes]  # the hashes of the drivers' secrets (the creator's first); secrets are never kept
     document: str
     version: int
     touched: float
-    token: str | None = None
+    token: bytes | None = None  # the live token's hash
     token_until: float = 0.0
 
 
@@ -80,7 +84,7 @@ class MemoryRooms(Rooms):
 
     def __init__(self, *, max_rooms: int = MAX_ROOMS, clock: Callable[[], float] = time.monotonic) -> None:
         self._rooms: OrderedDict[str, _Room] = OrderedDict()
-        self._tokens: dict[str, str] = {}  # token -> room
+        self._tokens: dict[bytes, str] = {}  # a live token's hash -> its room
         self._lock = threading.Lock()
         self._max_rooms = max_rooms
         self._clock = clock
@@ -92,34 +96,38 @@ class MemoryRooms(Rooms):
             self._expire()
             while len(self._rooms) >= self._max_rooms:
                 self._drop(next(iter(self._rooms)))
-            self._rooms[room] = _Room(secret, document, 1, self._clock())
+            self._rooms[room] = _Room([_hashed(secret)], document, 1, self._clock())
         return room, secret
 
-    def issue_token(self, room: str, secret: str) -> str:
+    def issue_token(self, room: str, secret: str, current: str | None = None) -> str:
         with self._lock:
             found = self._driven(room, secret)
-            if found.token is not None and self._clock() <= found.token_until:
-                return found.token
+            live = found.token is not None and self._clock() <= found.token_until
+            if live and isinstance(current, str) and hmac.compare_digest(found.token, _hashed(current)):
+                return current
             if found.token is not None:
                 self._tokens.pop(found.token, None)
             token = secrets.token_urlsafe(18)
-            found.token, found.token_until = token, self._clock() + TOKEN_SECONDS
-            self._tokens[token] = room
+            found.token, found.token_until = _hashed(token), self._clock() + TOKEN_SECONDS
+            self._tokens[found.token] = room
         return token
 
     def redeem(self, token: str) -> tuple[str, str] | None:
         if not isinstance(token, str) or len(token) > 64:
             return None
+        key = _hashed(token)
         with self._lock:
-            room = self._tokens.pop(token, None)
+            room = self._tokens.pop(key, None)
             found = self._rooms.get(room) if room is not None else None
-            if found is None or found.token != token:
+            if found is None or found.token != key:
                 return None
             found.token = None
             if self._clock() > found.token_until:
                 return None
+            secret = secrets.token_urlsafe(24)
+            found.drivers = [found.drivers[0], *found.drivers[1:][-(MAX_DRIVERS - 2):], _hashed(secret)]
             self._touch(room)
-            return room, found.secret
+            return room, secret
 
     def publish(self, room: str, secret: str, document: str) -> int:
         _check_document(document)
@@ -150,7 +158,8 @@ class MemoryRooms(Rooms):
         found = self._rooms.get(room)
         if found is None:
             raise RoomError("no such room")
-        if not hmac.compare_digest(found.secret.encode(), str(secret).encode()):
+        offered = _hashed(str(secret))
+        if not any([hmac.compare_digest(known, offered) for known in found.drivers]):  # no early exit
             raise RoomError("only the lecturer's windows can drive this room")
         self._touch(room)
         return found
@@ -168,6 +177,12 @@ class MemoryRooms(Rooms):
         found = self._rooms.pop(room)
         if found.token is not None:
             self._tokens.pop(found.token, None)
+
+
+def _hashed(secret: str) -> bytes:
+    """The secret as the store keeps it. A secret is 192 random bits: a plain hash suffices (no salt or
+    slow hash, which guard guessable passwords)."""
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).digest()
 
 
 def _check_document(document: str) -> None:

@@ -93,6 +93,7 @@ class Membership:
     clock_start: float | None = None
     budget_min: int = 0  # 0: the deck's default
     last: Any = None  # the deck this window last published or took from the room (ui/lecture/deck.py)
+    token: str | None = None  # the projection's one-time token for a console, while it lives
 
 
 def membership() -> Membership | None:

@@ -10,8 +10,8 @@ the matrix). Publishing happens only when this window's deck differs from the on
 room, so a window that merely followed never sends the room's deck back.
 
 The projection creates the room when it is first drawn (it holds the secret); the console is a
-second window that redeems the room's one-time token (``?console=<token>``), after which the token
-is void and leaves the address bar.
+second window that redeems the room's one-time token (``?console=<token>``) for a secret of its own,
+after which the token is void and leaves the address bar.
 """
 
 from __future__ import annotations
@@ -70,8 +70,9 @@ def token() -> str | None:
     member = walk_state.membership()
     if member is None:
         return None
-    try:
-        return rooms().issue_token(member.room, member.secret)
+    try:  # the store keeps only the token's hash: the window keeps the token, and the store says if it lives
+        member.token = rooms().issue_token(member.room, member.secret, member.token)
+        return member.token
     except RoomError:
         walk_state.set_membership(None)
         return None
