@@ -6,7 +6,7 @@ RUN_STAMP  := $(VENV)/.run-installed
 DEV_STAMP  := $(VENV)/.dev-installed
 PORT ?= 8501
 
-.PHONY: run test lint unit browser-deps balancer-deps bench bench-latency bench-elements bench-language bench-concurrency bench-failover \
+.PHONY: run test lint unit browser-deps balancer-deps redis-deps bench bench-latency bench-elements bench-language bench-concurrency bench-failover \
 	bench-capacity clean
 
 $(VENV)/bin/python:
@@ -41,13 +41,22 @@ balancer-deps:
 		|| echo "could not install haproxy: the failover test will be skipped"; \
 	else echo "haproxy missing and not root: install Debian's haproxy package to run the failover test"; fi
 
+# Debian's redis-server: the rooms' shared store (ATTENTION_ROOMS=redis://...) in the tests that claim
+# what several replicas see. If it cannot be installed, those tests are skipped and say why.
+redis-deps:
+	@if command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ]; then :; \
+	elif [ "$$(id -u)" = "0" ]; then \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null) \
+		|| echo "could not install redis-server: the shared-store tests will be skipped"; \
+	else echo "redis-server missing and not root: install Debian's redis-server to run the shared-store tests"; fi
+
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 
 unit: $(DEV_STAMP)
 	$(BIN)/pytest -m "not browser"
 
-test: $(DEV_STAMP) browser-deps balancer-deps
+test: $(DEV_STAMP) browser-deps balancer-deps redis-deps
 	$(BIN)/ruff check .
 	$(BIN)/pytest
 

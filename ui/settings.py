@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-__all__ = ["Limits", "limits"]
+__all__ = ["Limits", "limits", "rooms_url"]
 
 
 def _env_int(name: str, default: int) -> int:
@@ -51,3 +51,10 @@ def limits() -> Limits:
         max_url_chars=_env_int("ATTENTION_MAX_URL_CHARS", 8000),
         poll_ms=_env_int("ATTENTION_POLL_MS", 250),
     )
+
+
+def rooms_url() -> str | None:
+    """``ATTENTION_ROOMS=redis://host:port/db``: where a lecture's rooms live when several replicas
+    serve the app; unset, each server keeps its own rooms in its memory (ui/lecture/sync.py)."""
+    raw = os.environ.get("ATTENTION_ROOMS", "").strip()
+    return raw or None

@@ -26,7 +26,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["MAX_DOCUMENT", "MAX_ROOMS", "MemoryRooms", "RoomError", "Rooms", "TOKEN_SECONDS"]
+__all__ = ["MAX_DOCUMENT", "MAX_DRIVERS", "MAX_ROOMS", "ROOM_SECONDS", "TOKEN_SECONDS", "MemoryRooms", "RoomError",
+           "Rooms", "RoomsUnavailable", "check_document", "digest"]
 
 MAX_DOCUMENT = 64_000  # characters of a room's document (a deck is about 1 kB with the book's matrix)
 MAX_ROOMS = 1_000  # rooms kept by one process; the least recently used goes first
@@ -37,6 +38,10 @@ MAX_DRIVERS = 8  # the creator and the last consoles opened: an older console's 
 
 class RoomError(Exception):
     """A write the room refuses: an unknown room, a wrong secret, a document too large."""
+
+
+class RoomsUnavailable(RoomError):
+    """The store cannot be reached just now (a shared store's network): a window tries again later."""
 
 
 class Rooms(ABC):
@@ -90,32 +95,32 @@ class MemoryRooms(Rooms):
         self._clock = clock
 
     def create(self, document: str) -> tuple[str, str]:
-        _check_document(document)
+        check_document(document)
         room, secret = secrets.token_urlsafe(9), secrets.token_urlsafe(24)
         with self._lock:
             self._expire()
             while len(self._rooms) >= self._max_rooms:
                 self._drop(next(iter(self._rooms)))
-            self._rooms[room] = _Room([_hashed(secret)], document, 1, self._clock())
+            self._rooms[room] = _Room([digest(secret)], document, 1, self._clock())
         return room, secret
 
     def issue_token(self, room: str, secret: str, current: str | None = None) -> str:
         with self._lock:
             found = self._driven(room, secret)
             live = found.token is not None and self._clock() <= found.token_until
-            if live and isinstance(current, str) and hmac.compare_digest(found.token, _hashed(current)):
+            if live and isinstance(current, str) and hmac.compare_digest(found.token, digest(current)):
                 return current
             if found.token is not None:
                 self._tokens.pop(found.token, None)
             token = secrets.token_urlsafe(18)
-            found.token, found.token_until = _hashed(token), self._clock() + TOKEN_SECONDS
+            found.token, found.token_until = digest(token), self._clock() + TOKEN_SECONDS
             self._tokens[found.token] = room
         return token
 
     def redeem(self, token: str) -> tuple[str, str] | None:
         if not isinstance(token, str) or len(token) > 64:
             return None
-        key = _hashed(token)
+        key = digest(token)
         with self._lock:
             room = self._tokens.pop(key, None)
             found = self._rooms.get(room) if room is not None else None
@@ -125,12 +130,12 @@ class MemoryRooms(Rooms):
             if self._clock() > found.token_until:
                 return None
             secret = secrets.token_urlsafe(24)
-            found.drivers = [found.drivers[0], *found.drivers[1:][-(MAX_DRIVERS - 2):], _hashed(secret)]
+            found.drivers = [found.drivers[0], *found.drivers[1:][-(MAX_DRIVERS - 2):], digest(secret)]
             self._touch(room)
             return room, secret
 
     def publish(self, room: str, secret: str, document: str) -> int:
-        _check_document(document)
+        check_document(document)
         with self._lock:
             found = self._driven(room, secret)
             found.document, found.version = document, found.version + 1
@@ -158,7 +163,7 @@ class MemoryRooms(Rooms):
         found = self._rooms.get(room)
         if found is None:
             raise RoomError("no such room")
-        offered = _hashed(str(secret))
+        offered = digest(str(secret))
         if not any([hmac.compare_digest(known, offered) for known in found.drivers]):  # no early exit
             raise RoomError("only the lecturer's windows can drive this room")
         self._touch(room)
@@ -179,12 +184,12 @@ class MemoryRooms(Rooms):
             self._tokens.pop(found.token, None)
 
 
-def _hashed(secret: str) -> bytes:
-    """The secret as the store keeps it. A secret is 192 random bits: a plain hash suffices (no salt or
+def digest(secret: str) -> bytes:
+    """A secret or token as a store keeps it. A secret is 192 random bits: a plain hash suffices (no salt or
     slow hash, which guard guessable passwords)."""
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).digest()
 
 
-def _check_document(document: str) -> None:
+def check_document(document: str) -> None:
     if not isinstance(document, str) or len(document) > MAX_DOCUMENT:
         raise RoomError(f"a room's document is text of at most {MAX_DOCUMENT} characters")

@@ -22,10 +22,10 @@ import time
 import streamlit as st
 
 from ..inputs import state as matrix_state
-from ..settings import limits
+from ..settings import limits, rooms_url
 from . import state as walk_state
 from .deck import DEFAULT_BUDGET_MIN, Deck, DeckError
-from .rooms import MemoryRooms, RoomError, Rooms
+from .rooms import MemoryRooms, RoomError, Rooms, RoomsUnavailable
 from .walkthrough import WalkthroughError, decode_text, encode
 
 __all__ = ["CONSOLE_PARAM", "POLL_SECONDS", "follow", "following", "host", "join_console", "publish", "restart_clock",
@@ -39,8 +39,14 @@ _log = logging.getLogger("attention_app")
 
 @st.cache_resource
 def rooms() -> Rooms:
-    """The process's rooms (one object for every session of this server)."""
-    return MemoryRooms()
+    """The process's rooms (one object for every session of this server): in Redis when
+    ``ATTENTION_ROOMS`` names one (every replica then sees every room), else in this process."""
+    url = rooms_url()
+    if url is None:
+        return MemoryRooms()
+    from .redis_rooms import RedisRooms  # the redis client is imported only where it is used
+
+    return RedisRooms(url)
 
 
 def snapshot() -> Deck:
@@ -72,6 +78,8 @@ def token() -> str | None:
         return None
     try:  # the store keeps only the token's hash: the window keeps the token, and the store says if it lives
         member.token = rooms().issue_token(member.room, member.secret, member.token)
+        return member.token
+    except RoomsUnavailable:
         return member.token
     except RoomError:
         walk_state.set_membership(None)
@@ -114,6 +122,8 @@ def publish() -> None:
         return
     try:
         member.seen = rooms().publish(member.room, member.secret, deck.to_json())
+    except RoomsUnavailable:  # the store is out of reach: the next run publishes again
+        return
     except RoomError:  # the room is gone (a restart, or twelve idle hours): this window goes on alone
         walk_state.set_membership(None)
         return
@@ -125,13 +135,19 @@ def follow() -> bool:
     member = walk_state.membership()
     if member is None:
         return False
-    version = rooms().version(member.room)
+    try:
+        version = rooms().version(member.room)
+    except RoomsUnavailable:  # the next poll tries again
+        return False
     if version is None:
         walk_state.set_membership(None)
         return False
     if version == member.seen:
         return False
-    found = rooms().read(member.room)
+    try:
+        found = rooms().read(member.room)
+    except RoomsUnavailable:
+        return False
     if found is None:
         return False
     member.seen, document = found

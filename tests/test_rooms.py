@@ -1,0 +1,112 @@
+"""The rooms' contract, on both stores: in this process, and in a real redis-server.
+
+Two RedisRooms objects on one Redis stand for two replicas of the app: what one writes, the other
+reads. Nothing here is mocked.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.redis_server import redis_server_path, running_redis
+from ui.lecture.rooms import MAX_DOCUMENT, MemoryRooms, RoomError, RoomsUnavailable, digest
+
+needs_redis = pytest.mark.skipif(redis_server_path() is None,
+                                 reason="redis-server is not installed (make test installs Debian's)")
+
+
+@pytest.fixture(scope="module")
+def redis_url():
+    if redis_server_path() is None:
+        pytest.skip("redis-server is not installed (make test installs Debian's)")
+    with running_redis() as url:
+        yield url
+
+
+@pytest.fixture(params=["memory", pytest.param("redis", marks=needs_redis)])
+def store(request):
+    """(one replica's store, another replica's store): the same object in-process."""
+    if request.param == "memory":
+        rooms = MemoryRooms()
+        return rooms, rooms
+    from ui.lecture.redis_rooms import RedisRooms
+
+    url = request.getfixturevalue("redis_url")
+    return RedisRooms(url), RedisRooms(url)
+
+
+def test_a_room_is_read_everywhere_and_driven_only_with_a_secret(store):
+    one, other = store
+    room, secret = one.create('{"a": 0}')
+    assert other.read(room) == (1, '{"a": 0}') and other.version(room) == 1
+    assert other.publish(room, secret, '{"a": 1}') == 2  # the lecturer's window on another replica
+    assert one.read(room) == (2, '{"a": 1}')
+    for wrong in ("", secret[:-1] + ("x" if secret[-1] != "x" else "y"), room, "a" * 5000):
+        with pytest.raises(RoomError):
+            other.publish(room, wrong, "{}")
+        with pytest.raises(RoomError):
+            other.issue_token(room, wrong)
+    assert one.read(room) == (2, '{"a": 1}')
+    for forged in ("no-such-room", "", "../../etc", "x" * 10_000, "attn:rooms"):
+        assert other.version(forged) is None and other.read(forged) is None
+        with pytest.raises(RoomError):
+            other.publish(forged, secret, "{}")
+
+
+def test_a_token_is_redeemed_once_on_any_replica(store):
+    one, other = store
+    room, secret = one.create("{}")
+    token = one.issue_token(room, secret)
+    assert one.issue_token(room, secret, token) == token
+    found = other.redeem(token)  # the console's first load lands on the other replica
+    assert found is not None and found[0] == room and found[1] != secret
+    assert one.redeem(token) is None and other.redeem(token) is None
+    assert one.publish(room, found[1], "{}") == 2
+    assert one.issue_token(room, secret, token) != token
+    for hostile in ("", "x" * 10_000, None, 42):
+        assert other.redeem(hostile) is None
+
+
+def test_a_store_keeps_no_secret_in_plain(store, request):
+    one, _ = store
+    room, secret = one.create("{}")
+    token = one.issue_token(room, secret)
+    if isinstance(one, MemoryRooms):
+        kept = repr(vars(one)) + repr(list(vars(one)["_rooms"].values()))
+    else:
+        db = one._redis
+        kept = repr({key: db.dump(key) for key in db.keys("attn:*")})
+    assert secret not in kept and token not in kept
+    assert digest(secret).hex() in kept or repr(digest(secret)) in kept
+
+
+def test_a_document_too_large_is_refused(store):
+    one, _ = store
+    with pytest.raises(RoomError):
+        one.create("x" * (MAX_DOCUMENT + 1))
+    room, secret = one.create("{}")
+    with pytest.raises(RoomError):
+        one.publish(room, secret, "x" * (MAX_DOCUMENT + 1))
+    assert one.read(room) == (1, "{}")
+
+
+@needs_redis
+def test_the_redis_store_caps_rooms_and_lets_redis_forget_them(redis_url):
+    from ui.lecture.redis_rooms import RedisRooms
+
+    rooms = RedisRooms(redis_url, max_rooms=3)
+    rooms._redis.flushdb()
+    made = [rooms.create("{}")[0] for _ in range(5)]
+    assert [rooms.version(r) for r in made] == [None, None, 1, 1, 1] and len(rooms) == 3
+    assert 0 < rooms._redis.ttl(f"attn:room:{made[-1]}") <= 12 * 3600
+
+
+def test_an_unreachable_redis_is_said_as_such():
+    from tests.redis_server import _free_port
+    from ui.lecture.redis_rooms import RedisRooms
+
+    rooms = RedisRooms(f"redis://127.0.0.1:{_free_port()}/0")  # nothing listens there
+    with pytest.raises(RoomsUnavailable):
+        rooms.version("abc")
+    with pytest.raises(RoomsUnavailable):
+        rooms.create("{}")
