@@ -146,3 +146,44 @@ def test_a_control_changed_in_the_console_changes_the_projection(browser, app_se
         assert "0.9544" not in after
     finally:
         context.close()
+
+
+def test_the_console_on_another_replica_drives_the_projection_through_redis(browser):
+    """Two app servers sharing a real redis-server stand for two replicas: the projection on one,
+    its console on the other (its token redeemed there), moving each other."""
+    from tests.browser.harness import Server
+    from tests.redis_server import redis_server_path, running_redis
+
+    if redis_server_path() is None:
+        pytest.skip("redis-server is not installed (make test installs Debian's)")
+    with running_redis() as url:
+        replicas = [Server(ROOT / "app.py", env={"ATTENTION_ROOMS": url}) for _ in range(2)]
+        context, console = browser.new_context(viewport={"width": 1280, "height": 720}), None
+        try:
+            for replica in replicas:
+                replica.wait_healthy()
+            projection = context.new_page()
+            projection.goto(replicas[0].url + "/walkthrough?lecture=1&walk=4")
+            wait_step(projection, 4, 60_000)
+            wait_idle(projection)
+            projection.wait_for_selector(".st-key-console_opened button", state="attached")
+            token = projection.locator(".console-opener").get_attribute("data-token")
+            # What the opener does besides opening a window: the projection starts following the room.
+            projection.evaluate("() => document.querySelector('.st-key-console_opened button').click()")
+            console = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()  # a window of its own
+            console.goto(f"{replicas[1].url}/walkthrough?console={token}")
+            console.wait_for_selector(".st-key-console-note", timeout=60_000)
+            assert "Step 4 of" in console.inner_text('[data-testid="stMain"]')  # it joined the room
+            wait_idle(projection)
+            wait_idle(console)
+            console.keyboard.press("PageDown")
+            wait_step(projection, 5)
+            projection.keyboard.press("PageDown")
+            console.wait_for_function("() => document.querySelector('[data-testid=\"stMain\"]').innerText"
+                                      ".includes('Step 6 of')", timeout=20_000)
+        finally:
+            context.close()
+            if console is not None:
+                console.context.close()
+            for replica in replicas:
+                replica.stop()
