@@ -1,7 +1,8 @@
-"""The projection and the presenter console: rooms, the deck they share, and two sessions in step.
+"""The projection and the presenter console: the deck they share, and two sessions in step.
 
-Plain Python for the room store and the deck; AppTest for two sessions of one process (the
-projection and its console), which share the process's rooms as two browser windows would.
+Plain Python for the deck (the room store has its own tests: tests/test_rooms.py); AppTest for two
+sessions of one process (the projection and its console), which share the process's rooms as two
+browser windows would.
 Browser tests (tests/browser/test_projection.py) check the same in Chromium, with timings.
 """
 
@@ -12,93 +13,16 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.apptest import APP, BY_ID
+from tests.apptest import APP, BY_ID, printed_tensors
 from tests.test_lecture import walk_app
 from ui.inputs.matrix import book_matrix, random_matrix
 from ui.lecture.deck import Deck, DeckError
-from ui.lecture.rooms import MAX_DOCUMENT, TOKEN_SECONDS, MemoryRooms, RoomError
 from ui.lecture.walkthrough import encode, load_bundled
 from ui.state import Key
 from ui.words.content import page_text
 from ui.words.i18n import LANGUAGES, WALK_CONTEXT, translate
 
-# ----- the room store ------------------------------------------------------------------------------
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def test_a_room_is_driven_only_with_its_secret():
-    rooms = MemoryRooms()
-    room, secret = rooms.create("{}")
-    assert rooms.read(room) == (1, "{}")
-    assert rooms.publish(room, secret, '{"a": 1}') == 2
-    assert rooms.version(room) == 2 and rooms.read(room) == (2, '{"a": 1}')
-    for wrong in ("", secret[:-1] + ("x" if secret[-1] != "x" else "y"), room):
-        with pytest.raises(RoomError):
-            rooms.publish(room, wrong, "{}")
-    with pytest.raises(RoomError):
-        rooms.issue_token(room, "not the secret")
-    assert rooms.read(room) == (2, '{"a": 1}')
-    assert rooms.version("no-such-room") is None and rooms.read("no-such-room") is None
-
-
-def test_a_token_makes_one_new_driver_and_the_store_keeps_no_secret():
-    rooms = MemoryRooms()
-    room, secret = rooms.create("{}")
-    token = rooms.issue_token(room, secret)
-    assert secret not in token and room not in token
-    assert rooms.issue_token(room, secret, token) == token  # the live token, while it lives
-    found = rooms.redeem(token)
-    assert found is not None and found[0] == room and found[1] != secret  # a secret of the console's own
-    assert rooms.publish(room, found[1], "{}") == 2 and rooms.publish(room, secret, "{}") == 3  # both drive
-    assert rooms.redeem(token) is None  # used
-    assert rooms.issue_token(room, secret, token) != token  # a used token is not handed out again
-    kept = repr(vars(rooms)) + repr(list(vars(rooms)["_rooms"].values()))
-    assert secret not in kept and found[1] not in kept and token not in kept
-    older = rooms.issue_token(room, secret)
-    newer = rooms.issue_token(room, secret)  # without the current token: a new one, the old one void
-    assert rooms.redeem(older) is None and rooms.redeem(newer) is not None
-    for hostile in ("", "x" * 10_000, None, 42):
-        assert rooms.redeem(hostile) is None
-
-
-def test_only_the_latest_consoles_keep_driving():
-    rooms = MemoryRooms()
-    room, secret = rooms.create("{}")
-    consoles = [rooms.redeem(rooms.issue_token(room, secret))[1] for _ in range(10)]
-    with pytest.raises(RoomError):
-        rooms.publish(room, consoles[0], "{}")  # the oldest consoles were let go
-    assert rooms.publish(room, consoles[-1], "{}") and rooms.publish(room, secret, "{}")
-
-
-def test_a_token_expires_and_rooms_are_capped_and_forgotten():
-    clock = Clock()
-    rooms = MemoryRooms(max_rooms=3, clock=clock)
-    room, secret = rooms.create("{}")
-    token = rooms.issue_token(room, secret)
-    clock.now += TOKEN_SECONDS + 1
-    assert rooms.redeem(token) is None
-    made = [rooms.create("{}")[0] for _ in range(3)]  # the oldest room goes to make space
-    assert rooms.version(room) is None and all(rooms.version(r) == 1 for r in made) and len(rooms) == 3
-    clock.now += 13 * 3600
-    rooms.create("{}")  # a room no window touched for twelve hours is gone
-    assert all(rooms.version(r) is None for r in made) and len(rooms) == 1
-
-
-def test_a_room_refuses_a_document_too_large():
-    rooms = MemoryRooms()
-    with pytest.raises(RoomError):
-        rooms.create("x" * (MAX_DOCUMENT + 1))
-    room, secret = rooms.create("{}")
-    with pytest.raises(RoomError):
-        rooms.publish(room, secret, "x" * (MAX_DOCUMENT + 1))
-    assert rooms.read(room) == (1, "{}")
+# The room store itself (both stores, one contract): tests/test_rooms.py.
 
 
 # ----- the deck ------------------------------------------------------------------------------------
@@ -199,10 +123,12 @@ def test_a_control_changed_in_the_console_shows_on_the_projection():
     projection = walk_app(lecture="1", walk="4")
     console = open_console(token_of(projection))
     assert step_on(console) == "4"  # the console opens where the projection is
+    before = printed_tensors(projection)
     console.selectbox(key="walk:one-query:query").set_value(4).run()
     projection_follows(projection)
     assert projection.selectbox(key="walk:one-query:query").value == 4
-    assert "x(5)" in texts(projection) or "one" in texts(projection)
+    after = printed_tensors(projection)
+    assert after and after != before and after == printed_tensors(console)  # "one" asks now, on both screens
 
 
 def test_a_token_opens_one_console_only():

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.redis_server import redis_server_path, running_redis
-from ui.lecture.rooms import MAX_DOCUMENT, MemoryRooms, RoomError, RoomsUnavailable, digest
+from ui.lecture.rooms import MAX_DOCUMENT, ROOM_SECONDS, TOKEN_SECONDS, MemoryRooms, RoomError, RoomsUnavailable, digest
 
 needs_redis = pytest.mark.skipif(redis_server_path() is None,
                                  reason="redis-server is not installed (make test installs Debian's)")
@@ -57,27 +57,41 @@ def test_a_token_is_redeemed_once_on_any_replica(store):
     one, other = store
     room, secret = one.create("{}")
     token = one.issue_token(room, secret)
-    assert one.issue_token(room, secret, token) == token
+    assert secret not in token and room not in token
+    assert one.issue_token(room, secret, token) == token  # the live token, while it lives
     found = other.redeem(token)  # the console's first load lands on the other replica
-    assert found is not None and found[0] == room and found[1] != secret
-    assert one.redeem(token) is None and other.redeem(token) is None
-    assert one.publish(room, found[1], "{}") == 2
-    assert one.issue_token(room, secret, token) != token
+    assert found is not None and found[0] == room and found[1] != secret  # a secret of the console's own
+    assert one.redeem(token) is None and other.redeem(token) is None  # used
+    assert one.publish(room, found[1], "{}") == 2 and other.publish(room, secret, "{}") == 3  # both drive
+    assert one.issue_token(room, secret, token) != token  # a used token is not handed out again
+    older = one.issue_token(room, secret)
+    newer = one.issue_token(room, secret)  # without the current token: a new one, the old one void
+    assert other.redeem(older) is None and other.redeem(newer) is not None
     for hostile in ("", "x" * 10_000, None, 42):
         assert other.redeem(hostile) is None
 
 
-def test_a_store_keeps_no_secret_in_plain(store, request):
+def test_only_the_latest_consoles_keep_driving(store):
+    one, other = store
+    room, secret = one.create("{}")
+    consoles = [other.redeem(one.issue_token(room, secret))[1] for _ in range(10)]
+    with pytest.raises(RoomError):
+        one.publish(room, consoles[0], "{}")  # the oldest consoles were let go
+    assert one.publish(room, consoles[-1], "{}") and other.publish(room, secret, "{}")
+
+
+def test_a_store_keeps_no_secret_in_plain(store):
     one, _ = store
     room, secret = one.create("{}")
+    console = one.redeem(one.issue_token(room, secret))[1]
     token = one.issue_token(room, secret)
     if isinstance(one, MemoryRooms):
         kept = repr(vars(one)) + repr(list(vars(one)["_rooms"].values()))
     else:
         db = one._redis
         kept = repr({key: db.dump(key) for key in db.keys("attn:*")})
-    assert secret not in kept and token not in kept
-    assert digest(secret).hex() in kept or repr(digest(secret)) in kept
+    assert secret not in kept and console not in kept and token not in kept
+    assert digest(secret).hex() in kept or repr(digest(secret)) in kept  # (what the store keeps instead)
 
 
 def test_a_document_too_large_is_refused(store):
@@ -90,6 +104,28 @@ def test_a_document_too_large_is_refused(store):
     assert one.read(room) == (1, "{}")
 
 
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_memory_store_expires_tokens_caps_rooms_and_forgets_them():
+    clock = Clock()
+    rooms = MemoryRooms(max_rooms=3, clock=clock)
+    room, secret = rooms.create("{}")
+    token = rooms.issue_token(room, secret)
+    clock.now += TOKEN_SECONDS + 1
+    assert rooms.redeem(token) is None
+    made = [rooms.create("{}")[0] for _ in range(3)]  # the oldest room goes to make space
+    assert rooms.version(room) is None and all(rooms.version(r) == 1 for r in made) and len(rooms) == 3
+    clock.now += ROOM_SECONDS + 3600
+    rooms.create("{}")  # a room no window touched for twelve hours is gone
+    assert all(rooms.version(r) is None for r in made) and len(rooms) == 1
+
+
 @needs_redis
 def test_the_redis_store_caps_rooms_and_lets_redis_forget_them(redis_url):
     from ui.lecture.redis_rooms import RedisRooms
@@ -98,7 +134,7 @@ def test_the_redis_store_caps_rooms_and_lets_redis_forget_them(redis_url):
     rooms._redis.flushdb()
     made = [rooms.create("{}")[0] for _ in range(5)]
     assert [rooms.version(r) for r in made] == [None, None, 1, 1, 1] and len(rooms) == 3
-    assert 0 < rooms._redis.ttl(f"attn:room:{made[-1]}") <= 12 * 3600
+    assert 0 < rooms._redis.ttl(f"attn:room:{made[-1]}") <= ROOM_SECONDS
 
 
 def test_an_unreachable_redis_is_said_as_such():

@@ -326,7 +326,7 @@ def start_page(page_id: str) -> Page:
     A page inside the walkthrough shows its title small and no explanation: the walkthrough's
     speaker note says what the step is about. On the projection its title is in the step's one
     line, and everything the page draws after the step (its controls) is folded away by
-    ui/shell/lecture.css unless the lecturer asked for the details.
+    ui/shell/projection.css unless the lecturer asked for the details.
     """
     ensure_frame()
     walk = state.walk_active()  # the current page stays the walkthrough (set by app.py)

@@ -90,7 +90,7 @@ class Key:
     DETAILS_BUTTON = "projection_details"
     CONSOLE_OPENED = "console_opened"  # hidden: the projection's script presses it when it opens a console
     PROJECTION_BAR = "projection-bar"  # the projection's one slim line (a container)
-    STAGE = "projection-stage"  # the step on the projection: what follows it is hidden (ui/shell/lecture.css)
+    STAGE = "projection-stage"  # the step on the projection: what follows it is hidden (ui/shell/projection.css)
     STAGE_DETAILS = "stage-with-details"  # the same, with the details shown
     CONSOLE_STEPS = "console_steps"  # the console's list of steps (a radio) and its scrolling box
     CONSOLE_LIST = "console-list"

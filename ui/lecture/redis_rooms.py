@@ -24,7 +24,6 @@ import time
 import redis
 
 from .rooms import (
-    MAX_DRIVERS,
     MAX_ROOMS,
     ROOM_SECONDS,
     TOKEN_SECONDS,
@@ -33,6 +32,7 @@ from .rooms import (
     RoomsUnavailable,
     check_document,
     digest,
+    with_driver,
 )
 
 __all__ = ["RedisRooms"]
@@ -109,8 +109,7 @@ class RedisRooms(Rooms):
         if found[0] is None or not hmac.compare_digest(found[0], key):
             return None
         secret = secrets.token_urlsafe(24)
-        drivers = found[1].split(",")
-        drivers = [drivers[0], *drivers[1:][-(MAX_DRIVERS - 2):], digest(secret).hex()]
+        drivers = with_driver(found[1].split(","), digest(secret).hex())
         with self._redis.pipeline(transaction=True) as pipe:
             pipe.hset(self._room_key(room), mapping={"token": "", "drivers": ",".join(drivers)})
             pipe.expire(self._room_key(room), ROOM_SECONDS)

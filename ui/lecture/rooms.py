@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 __all__ = ["MAX_DOCUMENT", "MAX_DRIVERS", "MAX_ROOMS", "ROOM_SECONDS", "TOKEN_SECONDS", "MemoryRooms", "RoomError",
-           "Rooms", "RoomsUnavailable", "check_document", "digest"]
+           "Rooms", "RoomsUnavailable", "check_document", "digest", "with_driver"]
 
 MAX_DOCUMENT = 64_000  # characters of a room's document (a deck is about 1 kB with the book's matrix)
 MAX_ROOMS = 1_000  # rooms kept by one process; the least recently used goes first
@@ -130,7 +130,7 @@ class MemoryRooms(Rooms):
             if self._clock() > found.token_until:
                 return None
             secret = secrets.token_urlsafe(24)
-            found.drivers = [found.drivers[0], *found.drivers[1:][-(MAX_DRIVERS - 2):], digest(secret)]
+            found.drivers = with_driver(found.drivers, digest(secret))
             self._touch(room)
             return room, secret
 
@@ -188,6 +188,11 @@ def digest(secret: str) -> bytes:
     """A secret or token as a store keeps it. A secret is 192 random bits: a plain hash suffices (no salt or
     slow hash, which guard guessable passwords)."""
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).digest()
+
+
+def with_driver(drivers: list, new: object) -> list:
+    """The drivers after a new one joins: the room's creator, and the latest consoles (MAX_DRIVERS in all)."""
+    return [drivers[0], *drivers[1:][-(MAX_DRIVERS - 2):], new]
 
 
 def check_document(document: str) -> None:

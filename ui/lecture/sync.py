@@ -26,7 +26,7 @@ from ..settings import limits, rooms_url
 from . import state as walk_state
 from .deck import DEFAULT_BUDGET_MIN, Deck, DeckError
 from .rooms import MemoryRooms, RoomError, Rooms, RoomsUnavailable
-from .walkthrough import WalkthroughError, decode_text, encode
+from .walkthrough import FILE_PARAM, WalkthroughError, decode_text, encode
 
 __all__ = ["CONSOLE_PARAM", "POLL_SECONDS", "follow", "following", "host", "join_console", "publish", "restart_clock",
            "rooms", "set_budget", "start_following", "token"]
@@ -53,7 +53,7 @@ def snapshot() -> Deck:
     """This window's deck, as it stands."""
     member = walk_state.membership()
     custom = walk_state.custom_walkthrough()
-    linked = st.query_params.get("wt")
+    linked = st.query_params.get(FILE_PARAM)
     return Deck.of(walk_state.walk_position(), walk_state.arrived_at(), matrix_state.get_matrix(),
                    walk_state.walk_controls(), encode(custom) if custom is not None else linked or None,
                    member.clock_start if member else None,
@@ -64,9 +64,9 @@ def host() -> walk_state.Membership:
     """The projection's room: created on its first run in lecture mode."""
     member = walk_state.membership()
     if member is None:
-        room, secret = rooms().create(snapshot().to_json())
-        member = walk_state.Membership(room, secret, "projection", seen=1)
-        member.last = snapshot()
+        deck = snapshot()
+        room, secret = rooms().create(deck.to_json())
+        member = walk_state.Membership(room, secret, "projection", seen=1, last=deck)
         walk_state.set_membership(member)
     return member
 
@@ -173,9 +173,9 @@ def _apply(deck: Deck, member: walk_state.Membership) -> None:
         matrix_state.set_matrix(shared.matrix)
     if deck.walkthrough is None:
         walk_state.set_custom_walkthrough(None)
-        if "wt" in st.query_params:
-            del st.query_params["wt"]
-    elif deck.walkthrough != st.query_params.get("wt"):
+        if FILE_PARAM in st.query_params:
+            del st.query_params[FILE_PARAM]
+    elif deck.walkthrough != st.query_params.get(FILE_PARAM):
         try:
             walk_state.set_custom_walkthrough(decode_text(deck.walkthrough))
         except WalkthroughError:

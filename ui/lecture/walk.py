@@ -30,13 +30,13 @@ from ..words.content import app_text, page_text
 from ..words.i18n import WALK_CONTEXT, explain, translate
 from . import console, sync
 from . import state as walk_state
-from .walkthrough import WalkStep, Walkthrough, WalkthroughError, decode, encode, load_bundled, parse
+from .walkthrough import FILE_PARAM, WalkStep, Walkthrough, WalkthroughError, decode, encode, load_bundled, parse
 
 __all__ = ["WalkContext", "view", "walkthrough"]
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = {p.page_id: p.file for p in PAGES}
-WALK_PARAM, FILE_PARAM = "walk", "wt"  # ?walk=<step number>, ?wt=<a walkthrough of one's own>
+WALK_PARAM = "walk"  # ?walk=<step number>
 
 
 @dataclass(frozen=True)

@@ -36,10 +36,11 @@ from attention.errors import ExplainedValueError
 from ..chapter import PAGES
 from ..words.content import page_text
 
-__all__ = ["BUNDLED", "MAX_BYTES", "MAX_STEPS", "Walkthrough", "WalkStep", "WalkthroughError", "decode", "decode_text",
-           "encode", "load_bundled", "parse"]
+__all__ = ["BUNDLED", "FILE_PARAM", "MAX_BYTES", "MAX_STEPS", "Walkthrough", "WalkStep", "WalkthroughError",
+           "decode", "decode_text", "encode", "load_bundled", "parse"]
 
 BUNDLED = Path(__file__).resolve().parents[2] / "pages" / "content" / "walkthroughs" / "chapter3.toml"
+FILE_PARAM = "wt"  # a walkthrough of one's own in the address: ?wt=<encode(text)>
 MAX_BYTES, MAX_STEPS = 64_000, 200
 _PAGE_IDS = {p.page_id for p in PAGES}
 
