@@ -13,6 +13,8 @@ from ui.chapter import PAGES, PageInfo, group_title
 from ui.check.panel import nav_title, page_complete
 from ui.inputs.sidebar import input_panel
 from ui.inputs.state import get_matrix
+from ui.lecture.classroom import class_view, join_once, pending_page, status_bar
+from ui.lecture.classroom import write_address as write_room
 from ui.lecture.sync import following, join_console, poll
 from ui.lecture.walk import view as walk_view
 from ui.page import draw_header
@@ -33,11 +35,12 @@ st.set_page_config(page_title=app_text("page_title"), page_icon="🔦", layout="
                    initial_sidebar_state="collapsed" if lecture_requested() else "auto")
 
 page_of: dict[str, PageInfo] = {}  # a page's URL path -> the page
+page_by_id: dict[str, st.Page] = {}
 pages: dict[str, list] = {}
 for i, info in enumerate(PAGES):
     page = st.Page(info.file, title=nav_title(info.page_id, info.title), default=i == 0,  # ✓ once checked
                    **({} if i == 0 else {"url_path": info.page_id}))
-    page_of[page.url_path] = info
+    page_of[page.url_path], page_by_id[info.page_id] = info, page
     pages.setdefault(group_title(info.group), []).append(page)
 current = st.navigation(pages, expanded=True)  # every page listed: no "View more" (Streamlit's own English)
 shown = page_of.get(current.url_path, PAGES[0])
@@ -45,6 +48,9 @@ set_current_page(shown.page_id)
 load_link_once()
 if join_console() is False:  # ?console=<token> makes this window the projection's presenter console
     flash("warning", app_text("console_expired"), where="page")
+join_once(shown.page_id)  # ?room=<id> joins a lecture's room as a student; ?room=new opens one
+if (target := pending_page()) not in (None, shown.page_id):  # joined or rejoined: the lecture's page
+    st.switch_page(page_by_id[target], query_params=st.query_params.to_dict())
 rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once
 apply_style(get_matrix().dim, lecture=lecture_mode(), lang=language(),
             view=walk_view() if shown.page_id == "walkthrough" else None)
@@ -54,15 +60,22 @@ input_panel(link_note=share_note(), link_tools=copy_link_button)
 def frame_view() -> tuple:
     """What the frame shows that a page could change: if a page run changes it, the whole app reruns."""
     return (get_matrix(), language(), lecture_mode(), tuple(page_complete(p.page_id) for p in PAGES),
-            following())  # a projection that opened its console starts polling the room (drawn by app.py)
+            following(), class_view())  # polling the room starts; a student's line follows their mode
 
 
 # The header (title, explanation, formula) is drawn here, outside the page's fragment, and the page
 # runs as a fragment: its own controls rerun it alone (ui/shell/frame.py). The walkthrough's projection
-# and presenter console draw their own.
+# and presenter console draw their own. A student in a lecture's room sees a line above it all.
+status_bar(shown.page_id)
 if shown.page_id != "walkthrough" or walk_view() == "plain":
     draw_header(shown.page_id)
+
+
+def write_address() -> None:
+    write_link()
+    write_room()
+
+
 run_page(shown.file, frame_view(), frame_view,
-         on_failure=lambda: st.error(app_text("page_failed")), after=write_link)
-if shown.page_id == "walkthrough":
-    poll()  # a window in a lecture's room follows the other (ui/lecture/sync.py)
+         on_failure=lambda: st.error(app_text("page_failed")), after=write_address)
+poll(shown.page_id)  # a window in a lecture's room follows it (ui/lecture/sync.py)

@@ -6,10 +6,24 @@ reads. Nothing here is mocked.
 
 from __future__ import annotations
 
+import secrets
+import time
+
 import pytest
 
 from tests.redis_server import redis_server_path, running_redis
-from ui.lecture.rooms import MAX_DOCUMENT, ROOM_SECONDS, TOKEN_SECONDS, MemoryRooms, RoomError, RoomsUnavailable, digest
+from ui.lecture.rooms import (
+    MAX_DOCUMENT,
+    MAX_STUDENTS,
+    PRESENCE_SECONDS,
+    ROOM_SECONDS,
+    TOKEN_SECONDS,
+    MemoryRooms,
+    RoomError,
+    RoomsFull,
+    RoomsUnavailable,
+    digest,
+)
 
 needs_redis = pytest.mark.skipif(redis_server_path() is None,
                                  reason="redis-server is not installed (make test installs Debian's)")
@@ -119,10 +133,12 @@ def test_the_memory_store_expires_tokens_caps_rooms_and_forgets_them():
     token = rooms.issue_token(room, secret)
     clock.now += TOKEN_SECONDS + 1
     assert rooms.redeem(token) is None
-    made = [rooms.create("{}")[0] for _ in range(3)]  # the oldest room goes to make space
-    assert rooms.version(room) is None and all(rooms.version(r) == 1 for r in made) and len(rooms) == 3
+    made = [rooms.create("{}")[0] for _ in range(2)]
+    with pytest.raises(RoomsFull):  # a full server says so: an open lecture is never pushed out
+        rooms.create("{}")
+    assert all(rooms.version(r) == 1 for r in [room, *made]) and len(rooms) == 3
     clock.now += ROOM_SECONDS + 3600
-    rooms.create("{}")  # a room no window touched for twelve hours is gone
+    rooms.create("{}")  # a room no window touched for hours is gone, and its place is free
     assert all(rooms.version(r) is None for r in made) and len(rooms) == 1
 
 
@@ -132,8 +148,10 @@ def test_the_redis_store_caps_rooms_and_lets_redis_forget_them(redis_url):
 
     rooms = RedisRooms(redis_url, max_rooms=3)
     rooms._redis.flushdb()
-    made = [rooms.create("{}")[0] for _ in range(5)]
-    assert [rooms.version(r) for r in made] == [None, None, 1, 1, 1] and len(rooms) == 3
+    made = [rooms.create("{}")[0] for _ in range(3)]
+    with pytest.raises(RoomsFull):
+        rooms.create("{}")
+    assert [rooms.version(r) for r in made] == [1, 1, 1] and len(rooms) == 3
     assert 0 < rooms._redis.ttl(f"attn:room:{made[-1]}") <= ROOM_SECONDS
 
 
@@ -143,6 +161,66 @@ def test_an_unreachable_redis_is_said_as_such():
 
     rooms = RedisRooms(f"redis://127.0.0.1:{_free_port()}/0")  # nothing listens there
     with pytest.raises(RoomsUnavailable):
-        rooms.version("abc")
+        rooms.version("abcdefghijkl")
     with pytest.raises(RoomsUnavailable):
         rooms.create("{}")
+
+
+def test_a_class_is_counted_on_every_replica_and_capped(store):
+    one, other = store
+    room, _ = one.create("{}")
+    students = [secrets.token_urlsafe(9) for _ in range(MAX_STUDENTS)]
+    assert all(one.attend(room, s) if i % 2 else other.attend(room, s) for i, s in enumerate(students))
+    assert one.attendance(room) == other.attendance(room) == MAX_STUDENTS
+    assert other.attend(room, students[0])  # one who is in stays in (the window says so every few seconds)
+    assert not one.attend(room, secrets.token_urlsafe(9))  # one more is told the class is full
+    assert other.attendance(room) == MAX_STUDENTS
+
+
+def test_joins_from_nowhere_are_refused(store):
+    one, _ = store
+    room, _ = one.create("{}")
+    for bad_room in ["", "x" * 13, "abcdefghijk!", "ä" * 12, None, 12, ["abcdefghijkl"], one.create("{}")[0][:-1]]:
+        with pytest.raises(RoomError):
+            one.attend(bad_room, secrets.token_urlsafe(9))
+        assert one.version(bad_room) is None and one.read(bad_room) is None and one.attendance(bad_room) == 0
+    for bad_student in ["", "s" * 10_000, None, 3.5, {"id": 1}]:
+        with pytest.raises(RoomError):
+            one.attend(room, bad_student)
+    assert one.attendance(room) == 0
+
+
+def test_ten_thousand_joins_leave_the_store_small():
+    rooms = MemoryRooms()
+    room, _ = rooms.create("{}")
+    admitted = sum(rooms.attend(room, secrets.token_urlsafe(9)) for _ in range(10_000))
+    assert admitted == MAX_STUDENTS and rooms.attendance(room) == MAX_STUDENTS
+    assert len(rooms._rooms[room].present) == MAX_STUDENTS  # the refused left nothing behind
+
+
+def test_students_who_left_make_room_for_others():
+    clock = Clock()
+    rooms = MemoryRooms(clock=clock)
+    room, _ = rooms.create("{}")
+    assert all(rooms.attend(room, secrets.token_urlsafe(9)) for _ in range(MAX_STUDENTS))
+    clock.now += PRESENCE_SECONDS + 1  # the whole class closed its laptops
+    assert rooms.attendance(room) == 0
+    assert rooms.attend(room, secrets.token_urlsafe(9)) and rooms.attendance(room) == 1
+
+
+@needs_redis
+def test_ten_thousand_joins_leave_redis_small(redis_url):
+    from ui.lecture.redis_rooms import RedisRooms
+
+    rooms = RedisRooms(redis_url)
+    room, _ = rooms.create("{}")
+    with rooms._redis.pipeline(transaction=False) as pipe:  # one round trip per 1,000 joins
+        for _ in range(10):
+            for _ in range(1000):
+                rooms._attend(keys=[rooms._room_key(room), rooms._class_key(room)],
+                              args=[secrets.token_urlsafe(9), time.time(), PRESENCE_SECONDS,
+                                    MAX_STUDENTS, ROOM_SECONDS], client=pipe)
+            admitted = pipe.execute()
+    assert rooms.attendance(room) == MAX_STUDENTS and rooms._redis.zcard(rooms._class_key(room)) == MAX_STUDENTS
+    assert not rooms.attend(room, secrets.token_urlsafe(9))
+    assert 0 < rooms._redis.ttl(rooms._class_key(room)) <= ROOM_SECONDS and admitted

@@ -209,7 +209,8 @@ class Page:
         position = None
         if walk is not None:  # the walkthrough decides which step is shown, and → goes on to its next
             position = stepper.Position(walk.index, walk.total, walk.move, walk.step.step,
-                                        title=self.text.title if walk.projection else None, tools=walk.tools)
+                                        title=self.text.title if walk.projection else None, tools=walk.tools,
+                                        cover=walk.cover)
         with self.stage:
             shown = stepper.step_through(self.page_id, self.text.steps, result, labels or self.labels, position,
                                          key_labels)

@@ -36,6 +36,7 @@ class Limits:
     max_upload_bytes: int
     max_url_chars: int
     poll_ms: int  # how often a lecture's window polls its room (ui/lecture/sync.py)
+    class_poll_ms: int  # how often a student's window polls it
 
 
 def limits() -> Limits:
@@ -50,6 +51,7 @@ def limits() -> Limits:
         max_upload_bytes=_env_int("ATTENTION_MAX_UPLOAD_BYTES", 2_000_000),
         max_url_chars=_env_int("ATTENTION_MAX_URL_CHARS", 8000),
         poll_ms=_env_int("ATTENTION_POLL_MS", 250),
+        class_poll_ms=_env_int("ATTENTION_CLASS_POLL_MS", 500),
     )
 
 

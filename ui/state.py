@@ -86,6 +86,7 @@ class Key:
     WALK_UPLOAD = "walk_upload"  # ui/lecture/walk.py: the uploader of a walkthrough of one's own
     PROJECTION_DETAILS = "_projection_details"  # the projection shows the explanation and the controls
     ROOM = "_room"  # the lecture room this window belongs to (ui/lecture/state.py Membership)
+    PROJECTION_JOIN = "_projection_join"  # the projection shows the class's join link and QR code (J)
     # ui/lecture/: widgets of the projection's bar and of the presenter console
     DETAILS_BUTTON = "projection_details"
     CONSOLE_OPENED = "console_opened"  # hidden: the projection's script presses it when it opens a console
@@ -97,6 +98,12 @@ class Key:
     CONSOLE_NOTE = "console-note"  # the speaker note, large
     CONSOLE_BUDGET = "console_budget"
     CONSOLE_CLOCK = "console_clock"
+    JOIN_BUTTON = "projection_join"  # the projection's J: the join panel
+    JOIN_PANEL = "join-panel"
+    # ui/lecture/classroom.py: a student's line (following or exploring) and its buttons
+    CLASS_BAR = "class-bar"
+    CLASS_REJOIN = "class_rejoin"
+    CLASS_BACK = "class_back"
     # ui/sharing/state.py: the shareable link
     LINK_LOADED = "_link_loaded"
     SHARE_NOTE = "_share_note"

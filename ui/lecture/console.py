@@ -22,8 +22,8 @@ from .. import state
 from ..state import Key
 from ..words.content import app_text, page_text
 from ..words.i18n import WALK_CONTEXT, translate
+from . import classroom, sync
 from . import state as walk_state
-from . import sync
 from .deck import DEFAULT_BUDGET_MIN, MAX_BUDGET_MIN
 from .walkthrough import WalkStep, Walkthrough
 
@@ -131,6 +131,9 @@ def console(walk: Walkthrough, index: int, own_file: Callable[[], None]) -> None
                            format_func=lambda i: _list_entry(walk, i))
         st.html(f'<span hidden data-step="{index}"></span><script>{_LIST_SCRIPT}</script>',
                 unsafe_allow_javascript=True)
+        member = walk_state.membership()
+        if member is not None:
+            st.caption(app_text("console_class", n=sync.attendance(), link=classroom.join_link(member.room)))
         own_file()
     st.divider()
 

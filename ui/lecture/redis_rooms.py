@@ -8,6 +8,8 @@ both), with Redis's own expiry doing the forgetting. Per room:
   of the live one-time token); it expires ``ROOM_SECONDS`` after the last touch;
 - ``attn:token:<hash>`` → the room, expiring with the token: ``GETDEL`` makes redeeming it atomic,
   so two windows racing for one token cannot both win;
+- ``attn:class:<id>``, a sorted set of the students present (anonymous id -> when last there), for
+  the attendance and its cap; one small Lua script admits a student atomically;
 - ``attn:rooms``, a sorted set of rooms by last touch, for the cap on rooms.
 
 A document and its version change together (one ``MULTI``). Secrets and tokens are kept only as
@@ -25,19 +27,38 @@ import redis
 
 from .rooms import (
     MAX_ROOMS,
+    MAX_STUDENTS,
+    PRESENCE_SECONDS,
     ROOM_SECONDS,
     TOKEN_SECONDS,
     RoomError,
     Rooms,
+    RoomsFull,
     RoomsUnavailable,
     check_document,
     digest,
+    is_room_id,
+    is_student_id,
     with_driver,
 )
 
 __all__ = ["RedisRooms"]
 
 PREFIX = "attn:"
+# KEYS: the room, its class; ARGV: the student, now, PRESENCE_SECONDS, MAX_STUDENTS, ROOM_SECONDS.
+# -1: no such room; 0: the class is full; 1: present.
+_ATTEND = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+local now = tonumber(ARGV[2])
+if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[3]))
+  if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then return 0 end
+end
+redis.call('ZADD', KEYS[2], now, ARGV[1])
+redis.call('EXPIRE', KEYS[2], tonumber(ARGV[5]))
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[5]))
+return 1
+"""
 
 
 def _unavailable(method):
@@ -54,10 +75,15 @@ class RedisRooms(Rooms):
     def __init__(self, url: str, *, max_rooms: int = MAX_ROOMS) -> None:
         self._redis = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2, decode_responses=True)
         self._max_rooms = max_rooms
+        self._attend = self._redis.register_script(_ATTEND)
 
     @staticmethod
     def _room_key(room: str) -> str:
         return f"{PREFIX}room:{room}"
+
+    @staticmethod
+    def _class_key(room: str) -> str:
+        return f"{PREFIX}class:{room}"
 
     @staticmethod
     def _token_key(token_hash: str) -> str:
@@ -68,17 +94,15 @@ class RedisRooms(Rooms):
         check_document(document)
         room, secret = secrets.token_urlsafe(9), secrets.token_urlsafe(24)
         now = time.time()
+        self._redis.zremrangebyscore(f"{PREFIX}rooms", 0, now - ROOM_SECONDS)  # rooms Redis has already forgotten
+        if self._redis.zcard(f"{PREFIX}rooms") >= self._max_rooms:  # an open lecture is never pushed out
+            raise RoomsFull(f"this server has its {self._max_rooms} open rooms")
         with self._redis.pipeline(transaction=True) as pipe:
             pipe.hset(self._room_key(room), mapping={"doc": document, "ver": 1, "drivers": digest(secret).hex(),
                                                      "token": ""})
             pipe.expire(self._room_key(room), ROOM_SECONDS)
             pipe.zadd(f"{PREFIX}rooms", {room: now})
-            pipe.zremrangebyscore(f"{PREFIX}rooms", 0, now - ROOM_SECONDS)  # rooms Redis has already forgotten
             pipe.execute()
-        over = self._redis.zcard(f"{PREFIX}rooms") - self._max_rooms
-        if over > 0:  # the least recently used go, as in the in-process store
-            for oldest, _ in self._redis.zpopmin(f"{PREFIX}rooms", over):
-                self._redis.delete(self._room_key(oldest))
         return room, secret
 
     @_unavailable
@@ -130,12 +154,12 @@ class RedisRooms(Rooms):
 
     @_unavailable
     def version(self, room: str) -> int | None:
-        found = self._redis.hget(self._room_key(room), "ver") if _plausible(room) else None
+        found = self._redis.hget(self._room_key(room), "ver") if is_room_id(room) else None
         return None if found is None else int(found)
 
     @_unavailable
     def read(self, room: str) -> tuple[int, str] | None:
-        if not _plausible(room):
+        if not is_room_id(room):
             return None
         with self._redis.pipeline(transaction=True) as pipe:
             pipe.hmget(self._room_key(room), "ver", "doc")
@@ -143,11 +167,27 @@ class RedisRooms(Rooms):
             (version, document), _ = pipe.execute()
         return None if version is None else (int(version), document)
 
+    @_unavailable
+    def attend(self, room: str, student: str) -> bool:
+        if not is_student_id(student) or not is_room_id(room):
+            raise RoomError("no such room, or not a student's id")
+        found = self._attend(keys=[self._room_key(room), self._class_key(room)],
+                             args=[student, time.time(), PRESENCE_SECONDS, MAX_STUDENTS, ROOM_SECONDS])
+        if found == -1:
+            raise RoomError("no such room")
+        return found == 1
+
+    @_unavailable
+    def attendance(self, room: str) -> int:
+        if not is_room_id(room):
+            return 0
+        return int(self._redis.zcount(self._class_key(room), time.time() - PRESENCE_SECONDS, "+inf"))
+
     def __len__(self) -> int:
         return int(self._redis.zcard(f"{PREFIX}rooms"))
 
     def _driven(self, room: str, secret: str) -> dict:
-        found = self._redis.hgetall(self._room_key(room)) if _plausible(room) else {}
+        found = self._redis.hgetall(self._room_key(room)) if is_room_id(room) else {}
         if not found:
             raise RoomError("no such room")
         offered = digest(str(secret)).hex()
@@ -155,7 +195,3 @@ class RedisRooms(Rooms):
             raise RoomError("only the lecturer's windows can drive this room")
         return found
 
-
-def _plausible(room: object) -> bool:
-    """A room id as this app makes them (12 URL-safe characters); anything else names no room."""
-    return isinstance(room, str) and 1 <= len(room) <= 64 and all(c.isalnum() or c in "-_" for c in room)

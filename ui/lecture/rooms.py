@@ -1,4 +1,4 @@
-"""Rooms: where the windows of one lecture meet (the projection, the presenter console, later the class).
+"""Rooms: where the windows of one lecture meet: the projection, the presenter console and the class.
 
 A room holds one small document, the lecture's :class:`~ui.lecture.deck.Deck` as JSON, and a
 version number that grows with every change. Windows poll the version (cheap) and read the
@@ -9,6 +9,12 @@ it a secret of its own. The store keeps only hashes of secrets and tokens.
 
 :class:`Rooms` is the interface; :class:`MemoryRooms` keeps rooms in this process (one server,
 ``st.cache_resource``). A store shared by several replicas (Redis) implements the same methods.
+
+A room also knows who is in class: each student's window calls :meth:`Rooms.attend` now and then
+with an anonymous id of its own (a random string per browser session, nothing else), so the room
+can count its class and cap it. A class poll (one question at a time, one answer per student id)
+is the next thing a room holds: the deck says which question is open, and the answers sit beside
+the attendance, keyed by the same ids.
 
 Everything here is plain Python: no Streamlit. A room's document is what a client sent, so its
 readers validate it (``Deck.from_json``); the store itself caps its size and the number of rooms.
@@ -24,20 +30,27 @@ import time
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-__all__ = ["MAX_DOCUMENT", "MAX_DRIVERS", "MAX_ROOMS", "ROOM_SECONDS", "TOKEN_SECONDS", "MemoryRooms", "RoomError",
-           "Rooms", "RoomsUnavailable", "check_document", "digest", "with_driver"]
+__all__ = ["MAX_DOCUMENT", "MAX_DRIVERS", "MAX_ROOMS", "MAX_STUDENTS", "PRESENCE_SECONDS", "ROOM_SECONDS",
+           "TOKEN_SECONDS", "MemoryRooms", "RoomError", "Rooms", "RoomsFull", "RoomsUnavailable", "check_document",
+           "digest", "is_room_id", "is_student_id", "with_driver"]
 
 MAX_DOCUMENT = 64_000  # characters of a room's document (a deck is about 1 kB with the book's matrix)
-MAX_ROOMS = 1_000  # rooms kept by one process; the least recently used goes first
-ROOM_SECONDS = 12 * 3600  # a room no window touched for this long is gone
+MAX_ROOMS = 1_000  # open rooms per server (per Redis when replicas share one); then a new room is refused
+ROOM_SECONDS = 4 * 3600  # a room no window touched for this long is gone
+MAX_STUDENTS = 300  # students present in one room at once; one more is told the class is full
+PRESENCE_SECONDS = 30  # a student's window that has not said it is there for this long has left
 TOKEN_SECONDS = 3600  # a one-time token not redeemed within this is void
 MAX_DRIVERS = 8  # the creator and the last consoles opened: an older console's secret stops working
 
 
 class RoomError(Exception):
     """A write the room refuses: an unknown room, a wrong secret, a document too large."""
+
+
+class RoomsFull(RoomError):
+    """A new room refused: this server (or this Redis) already holds its cap of open rooms."""
 
 
 class RoomsUnavailable(RoomError):
@@ -73,6 +86,15 @@ class Rooms(ABC):
     def read(self, room: str) -> tuple[int, str] | None:
         """(version, document), or None if there is no such room."""
 
+    @abstractmethod
+    def attend(self, room: str, student: str) -> bool:
+        """A student's window says it is in the room (now, and every few seconds while it stays). False if
+        the class is full and this student was not in it; raises RoomError if there is no such room."""
+
+    @abstractmethod
+    def attendance(self, room: str) -> int:
+        """How many students are in the room now (each said so within PRESENCE_SECONDS)."""
+
 
 @dataclass
 class _Room:
@@ -82,6 +104,7 @@ class _Room:
     touched: float
     token: bytes | None = None  # the live token's hash
     token_until: float = 0.0
+    present: dict[str, float] = field(default_factory=dict)  # a student's anonymous id -> when last there
 
 
 class MemoryRooms(Rooms):
@@ -99,8 +122,8 @@ class MemoryRooms(Rooms):
         room, secret = secrets.token_urlsafe(9), secrets.token_urlsafe(24)
         with self._lock:
             self._expire()
-            while len(self._rooms) >= self._max_rooms:
-                self._drop(next(iter(self._rooms)))
+            if len(self._rooms) >= self._max_rooms:  # an open lecture is never pushed out by new rooms
+                raise RoomsFull(f"this server has its {self._max_rooms} open rooms")
             self._rooms[room] = _Room([digest(secret)], document, 1, self._clock())
         return room, secret
 
@@ -143,16 +166,38 @@ class MemoryRooms(Rooms):
 
     def version(self, room: str) -> int | None:
         with self._lock:
-            found = self._rooms.get(room)
+            found = self._rooms.get(room) if is_room_id(room) else None
             return None if found is None else found.version
 
     def read(self, room: str) -> tuple[int, str] | None:
         with self._lock:
-            found = self._rooms.get(room)
+            found = self._rooms.get(room) if is_room_id(room) else None
             if found is None:
                 return None
             self._touch(room)
             return found.version, found.document
+
+    def attend(self, room: str, student: str) -> bool:
+        if not is_student_id(student):
+            raise RoomError("a student's id is a short random string")
+        now = self._clock()
+        with self._lock:
+            found = self._rooms.get(room) if is_room_id(room) else None
+            if found is None:
+                raise RoomError("no such room")
+            if student not in found.present and len(found.present) >= MAX_STUDENTS:
+                found.present = {s: t for s, t in found.present.items() if t >= now - PRESENCE_SECONDS}
+                if len(found.present) >= MAX_STUDENTS:
+                    return False
+            found.present[student] = now
+            self._touch(room)
+            return True
+
+    def attendance(self, room: str) -> int:
+        since = self._clock() - PRESENCE_SECONDS
+        with self._lock:
+            found = self._rooms.get(room) if is_room_id(room) else None
+            return 0 if found is None else sum(1 for t in found.present.values() if t >= since)
 
     def __len__(self) -> int:
         with self._lock:
@@ -193,6 +238,16 @@ def digest(secret: str) -> bytes:
 def with_driver(drivers: list, new: object) -> list:
     """The drivers after a new one joins: the room's creator, and the latest consoles (MAX_DRIVERS in all)."""
     return [drivers[0], *drivers[1:][-(MAX_DRIVERS - 2):], new]
+
+
+def is_room_id(room: object) -> bool:
+    """A room id as this app makes them (``secrets.token_urlsafe(9)``: 12 URL-safe characters, 72 random bits)."""
+    return isinstance(room, str) and len(room) == 12 and all(c.isascii() and (c.isalnum() or c in "-_") for c in room)
+
+
+def is_student_id(student: object) -> bool:
+    """A student's anonymous id as a window makes it (``secrets.token_urlsafe(9)``)."""
+    return is_room_id(student)
 
 
 def check_document(document: str) -> None:

@@ -14,9 +14,9 @@ import streamlit as st
 from ..state import Key
 
 __all__ = ["Membership", "arrive_at_walk_step", "arrived_at", "custom_walkthrough", "details_shown",
-           "first_run_of_walkthrough", "membership", "replace_walk_controls", "set_arrived_at",
-           "set_custom_walkthrough", "set_membership", "set_walk_position", "toggle_details", "walk_controls",
-           "walk_position"]
+           "first_run_of_walkthrough", "join_shown", "membership", "replace_walk_controls", "set_arrived_at",
+           "set_custom_walkthrough", "set_membership", "set_walk_position", "toggle_details", "toggle_join",
+           "walk_controls", "walk_position"]
 
 
 def walk_position() -> int:
@@ -71,6 +71,14 @@ def set_arrived_at(index: int | None) -> None:
 
 # ----- the projection's folds: its details (explanation, controls) are one key away ----------------
 
+def join_shown() -> bool:
+    return bool(st.session_state.get(Key.PROJECTION_JOIN, False))
+
+
+def toggle_join() -> None:
+    st.session_state[Key.PROJECTION_JOIN] = not join_shown()
+
+
 def details_shown() -> bool:
     return bool(st.session_state.get(Key.PROJECTION_DETAILS, False))
 
@@ -83,17 +91,23 @@ def toggle_details() -> None:
 
 @dataclass
 class Membership:
-    """This window in a room: as the projection or the console, with the room's secret (both drive)."""
+    """This window in a room: the lecturer's (the window that opened it, or a console: both hold a secret
+    and drive), or a student's (no secret: it follows, or explores on its own)."""
 
     room: str
     secret: str
-    role: str  # "projection" or "console"
+    role: str  # "host" (opened the room: the projection), "console" or "student"
     seen: int = 0  # the room's version this window last published or applied
-    following: bool = False  # the projection polls the room once a console has opened
+    following: bool = False  # the host polls the room once a console has opened; a student follows or explores
     clock_start: float | None = None
     budget_min: int = 0  # 0: the deck's default
     last: Any = None  # the deck this window last published or took from the room (ui/lecture/deck.py)
     token: str | None = None  # the projection's one-time token for a console, while it lives
+    student: str = ""  # a student's anonymous id in the room's attendance (ui/lecture/classroom.py)
+    heard: float = 0.0  # when this student last told the room it is there
+    goto: str | None = None  # the page this window must switch to on its next run (joined, rejoined, back)
+    steps: int = 0  # how many steps the room's walkthrough has (a student's line says "Step k of n")
+    own: Any = None  # a student's exploration while following again: (page id, deck), one click away
 
 
 def membership() -> Membership | None:

@@ -12,6 +12,10 @@ room, so a window that merely followed never sends the room's deck back.
 The projection creates the room when it is first drawn (it holds the secret); the console is a
 second window that redeems the room's one-time token (``?console=<token>``) for a secret of its own,
 after which the token is void and leaves the address bar.
+
+Students' windows (ui/lecture/classroom.py) follow too, on a poll of their own (``ATTENTION_CLASS_POLL_MS``),
+which also tells the room every ``ATTEND_SECONDS`` that the student is still there. A student never
+publishes: a change of their own makes them explore instead of follow.
 """
 
 from __future__ import annotations
@@ -28,11 +32,14 @@ from .deck import DEFAULT_BUDGET_MIN, Deck, DeckError
 from .rooms import MemoryRooms, RoomError, Rooms, RoomsUnavailable
 from .walkthrough import FILE_PARAM, WalkthroughError, decode_text, encode
 
-__all__ = ["CONSOLE_PARAM", "POLL_SECONDS", "follow", "following", "host", "join_console", "publish", "restart_clock",
-           "rooms", "set_budget", "start_following", "token"]
+__all__ = ["ATTEND_SECONDS", "CLASS_POLL_SECONDS", "CONSOLE_PARAM", "POLL_SECONDS", "attendance", "follow", "following",
+           "host", "join_console", "poll", "publish", "restart_clock", "restore", "rooms", "set_budget", "snapshot",
+           "start_following", "token"]
 
 # A following window's poll: half of it on average is added to a move (ATTENTION_POLL_MS, default 250).
 POLL_SECONDS = limits().poll_ms / 1000
+CLASS_POLL_SECONDS = limits().class_poll_ms / 1000  # a student's (ATTENTION_CLASS_POLL_MS)
+ATTEND_SECONDS = 10  # a student's window says it is still there this often (rooms.PRESENCE_SECONDS: three misses)
 CONSOLE_PARAM = "console"  # ?console=<one-time token>: this window becomes the room's presenter console
 _log = logging.getLogger("attention_app")
 
@@ -61,12 +68,13 @@ def snapshot() -> Deck:
 
 
 def host() -> walk_state.Membership:
-    """The projection's room: created on its first run in lecture mode."""
+    """This window's room as its lecturer: created on the projection's first run, or by ``?room=new``.
+    Raises RoomsFull or RoomsUnavailable when the store cannot open one."""
     member = walk_state.membership()
-    if member is None:
+    if member is None or member.role == "student":
         deck = snapshot()
         room, secret = rooms().create(deck.to_json())
-        member = walk_state.Membership(room, secret, "projection", seen=1, last=deck)
+        member = walk_state.Membership(room, secret, "host", seen=1, last=deck)
         walk_state.set_membership(member)
     return member
 
@@ -84,6 +92,15 @@ def token() -> str | None:
     except RoomError:
         walk_state.set_membership(None)
         return None
+
+
+def attendance() -> int:
+    """How many students are in this window's room now (0 when the store cannot say)."""
+    member = walk_state.membership()
+    try:
+        return 0 if member is None else rooms().attendance(member.room)
+    except RoomError:
+        return 0
 
 
 def start_following() -> None:
@@ -120,6 +137,9 @@ def publish() -> None:
     deck = snapshot()
     if deck == member.last:
         return
+    if member.role == "student":  # a student's own change: from now on they explore (ui/lecture/classroom.py)
+        member.following = False
+        return
     try:
         member.seen = rooms().publish(member.room, member.secret, deck.to_json())
     except RoomsUnavailable:  # the store is out of reach: the next run publishes again
@@ -133,7 +153,7 @@ def publish() -> None:
 def follow() -> bool:
     """Take the room's deck if another window moved it; True if this window changed."""
     member = walk_state.membership()
-    if member is None:
+    if member is None or (member.role == "student" and not member.following):
         return False
     try:
         version = rooms().version(member.room)
@@ -183,6 +203,14 @@ def _apply(deck: Deck, member: walk_state.Membership) -> None:
     member.clock_start, member.budget_min = deck.clock_start, deck.budget_min
 
 
+def restore(deck: Deck) -> None:
+    """Put a deck this window kept back on screen (a student's own exploration)."""
+    member = walk_state.membership()
+    if member is not None:
+        _apply(deck, member)
+        member.last = snapshot()
+
+
 def restart_clock() -> None:
     member = walk_state.membership()
     if member is not None:
@@ -201,13 +229,42 @@ def _poll() -> None:
         st.rerun(scope="app")
 
 
-def following() -> bool:
-    """Whether this window follows a room (then app.py draws the poll)."""
+@st.fragment(run_every=CLASS_POLL_SECONDS)
+def _class_poll() -> None:
     member = walk_state.membership()
-    return member is not None and member.following
+    if member is None:
+        return
+    if time.time() - member.heard >= ATTEND_SECONDS:
+        _attend(member)
+    if follow():
+        st.rerun(scope="app")
 
 
-def poll() -> None:
-    """In a window that follows its room: the poll (draws nothing)."""
-    if following():
+def _attend(member: walk_state.Membership) -> None:
+    try:
+        rooms().attend(member.room, member.student)  # False (the class filled up meanwhile): they still follow
+    except RoomsUnavailable:
+        return
+    except RoomError:  # the room is gone: the lecture has ended
+        walk_state.set_membership(None)
+        st.rerun(scope="app")
+    member.heard = time.time()
+
+
+def following() -> bool:
+    """Whether this window polls a room (then app.py draws the poll): a lecturer's window that follows
+    the other, or a student's (who polls while exploring too, to stay counted in the class)."""
+    member = walk_state.membership()
+    return member is not None and (member.following or member.role == "student")
+
+
+def poll(page_id: str) -> None:
+    """In a window that follows its room: the poll (draws nothing). A lecturer's windows live on the
+    walkthrough; a student's poll wherever they are."""
+    member = walk_state.membership()
+    if member is None:
+        return
+    if member.role == "student":
+        _class_poll()
+    elif member.following and page_id == "walkthrough":
         _poll()

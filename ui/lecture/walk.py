@@ -28,8 +28,9 @@ from ..script import PageEnded, run_script
 from ..state import Key
 from ..words.content import app_text, page_text
 from ..words.i18n import WALK_CONTEXT, explain, translate
-from . import console, sync
+from . import classroom, console, sync
 from . import state as walk_state
+from .rooms import RoomError, RoomsFull
 from .walkthrough import FILE_PARAM, WalkStep, Walkthrough, WalkthroughError, decode, encode, load_bundled, parse
 
 __all__ = ["WalkContext", "view", "walkthrough"]
@@ -49,6 +50,7 @@ class WalkContext:
     projection: bool = False  # drawn on the projection: a slim line, the step, the rest folded
     details: bool = False  # the projection shows its explanation and controls too
     tools: Callable[[], None] | None = None  # the projection's buttons at the end of its line
+    cover: Callable[[], None] | None = None  # drawn instead of the step: the class's join panel (J)
 
     def move(self, direction: int) -> None:
         walk_state.set_walk_position(min(max(self.index + direction, 0), self.total - 1))
@@ -67,7 +69,9 @@ def walkthrough(page: Page) -> None:
     sync.publish()  # Back/Next and the controls' callbacks have run: the other window hears of it now,
     sync.follow()  # and what the other window did since this one last ran is taken (after: ours is newer)
     walk, custom = _walkthrough()
-    if walk_state.first_run_of_walkthrough() and walk_state.membership() is None:
+    if (member := walk_state.membership()) is not None:
+        member.steps = len(walk.steps)
+    if walk_state.first_run_of_walkthrough() and (member is None or member.role == "host"):  # others follow
         walk_state.set_walk_position(_requested_position(len(walk.steps)))
     index = min(walk_state.walk_position(), len(walk.steps) - 1)
     step = walk.steps[index]
@@ -75,9 +79,10 @@ def walkthrough(page: Page) -> None:
     lang = state.language()  # the bundled walkthrough's words are in the catalogs; a lecturer's own stay as written
     context = WalkContext(step, index, len(walk.steps))
     if shown == "projection":  # the step is the screen: no note, no title; details and console one key away
-        sync.host()
+        hosting = _host()
         context = WalkContext(step, index, len(walk.steps), projection=True, details=walk_state.details_shown(),
-                              tools=_projection_tools)
+                              tools=_projection_tools,
+                              cover=classroom.join_panel if hosting and walk_state.join_shown() else None)
     elif shown == "console":
         console.console(walk, index, own_file=_own_file_panel)
     else:
@@ -102,8 +107,26 @@ def walkthrough(page: Page) -> None:
         sync.publish()  # what the page itself changed (a step's own control values)
 
 
+def _host() -> bool:
+    """The projection's room (made on its first run); False, with the reason on screen, if none could be made."""
+    try:
+        sync.host()
+    except RoomsFull:
+        st.warning(app_text("room_server_full"))
+        return False
+    except RoomError:
+        st.warning(app_text("room_store_down"))
+        return False
+    return True
+
+
 def _projection_tools() -> None:
-    """The projection's own buttons, at the end of its line: details (D) and the presenter console (P)."""
+    """The projection's own buttons, at the end of its line: the class (J), details (D), the presenter console (P)."""
+    member = walk_state.membership()
+    if member is not None and member.role == "host":
+        st.button(app_text("projection_class", n=sync.attendance()), key=Key.JOIN_BUTTON, shortcut="j",
+                  on_click=walk_state.toggle_join, type="tertiary", icon=":material/group:",
+                  help=app_text("projection_class_help"))
     st.button(app_text("projection_details"), key=Key.DETAILS_BUTTON, shortcut="d", on_click=walk_state.toggle_details,
               type="tertiary", help=app_text("projection_details_help"))
     console.opener(sync.token())

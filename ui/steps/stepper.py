@@ -67,6 +67,7 @@ class Position:
     current: str | None = None  # the step to show; None: the first
     title: str | None = None  # on a projection: the section, in the step's one slim line
     tools: Callable[[], None] | None = None  # on a projection: its own buttons, at the end of that line
+    cover: Callable[[], None] | None = None  # on a projection: drawn instead of the step (the class's join panel)
 
 
 def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels: Sequence[str],
@@ -88,7 +89,10 @@ def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels:
     else:
         slide = shown[names.index(position.current)] if position.current in names else shown[0]
     _navigation(page_id, position)
-    _draw(slide, labels, key_labels)
+    if position.cover is not None:
+        position.cover()
+    else:
+        _draw(slide, labels, key_labels)
     return True
 
 

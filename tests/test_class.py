@@ -1,0 +1,190 @@
+"""The class in a lecture's room: students join by link, follow, break away, rejoin, and never drive.
+
+AppTest sessions of one process stand for the lecturer's projection and the students' devices: they
+share the process's rooms (ui/lecture/sync.py rooms(), a st.cache_resource) as browsers on one server
+would. A student's poll is one more run of their session. The browser test with real timings, and
+with Redis and two replicas, is tests/browser/test_class.py.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+import segno
+from streamlit.testing.v1 import AppTest
+
+from tests.apptest import APP, BY_ID, printed_tensors
+from tests.test_console import step_on, texts
+from tests.test_lecture import walk_app
+from ui.lecture import rooms as rooms_module
+from ui.lecture.walkthrough import load_bundled
+from ui.state import Key
+from ui.words.content import app_text, page_text
+from ui.words.i18n import LANGUAGES
+
+
+def press_next(at: AppTest) -> None:
+    """The Next (or PageDown) of whichever page the walkthrough's step is on."""
+    (button,) = [b for b in at.button if (b.key or "").startswith("step_next:")]
+    button.click().run()
+    assert not at.exception, at.exception
+
+
+def lecture(**params: str) -> tuple[AppTest, str]:
+    """A projection with its room (?room=new), and the room's id from its address."""
+    projection = walk_app(lecture="1", room="new", **params)
+    room = projection.query_params["room"]
+    assert room != "new" and len(room) == 12
+    return projection, room
+
+
+def student(room: str, page: str | None = None, **params: str) -> AppTest:
+    """A student's device opening the join link (the home page, or ``page``)."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["room"] = room
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    if page is not None:
+        at.switch_page(BY_ID[page].file).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def status(at: AppTest, lang: str = "en") -> str:
+    words = texts(at)
+    following, exploring = app_text("class_following", lang=lang), app_text("class_exploring", lang=lang)
+    assert (following in words) != (exploring in words), "a student's line says one mode"
+    return "following" if following in words else "exploring"
+
+
+def poll(at: AppTest) -> None:
+    at.run()
+    assert not at.exception, at.exception
+
+
+def test_a_student_joins_at_the_current_step_and_follows():
+    projection, room = lecture()
+    press_next(projection)
+    press_next(projection)
+    late = student(room)  # joins on the home page: taken to the lecture, at step 3
+    assert step_on(late) == "3" and status(late) == "following"
+    assert app_text("step_of", k=3, n=len(load_bundled().steps)) in texts(late)  # as the projection says it
+    assert app_text("room_joined") in texts(late)
+    press_next(projection)
+    poll(late)
+    assert step_on(late) == "4" and page_text("one-query").title in texts(late)
+    assert printed_tensors(late) == printed_tensors(projection)  # the same live tensors
+    assert len(late.sidebar.selectbox) and late.sidebar.expander  # the full page: the sidebar and its matrix panel
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_a_student_follows_in_their_own_language(lang):
+    projection, room = lecture(walk="4")
+    own = student(room, lang=lang)
+    assert step_on(own) == "4" and status(own, lang) == "following"
+    assert page_text("one-query", lang).title in texts(own)
+    assert printed_tensors(own) == printed_tensors(projection)
+
+
+def test_a_students_own_step_moves_no_one_and_rejoin_brings_the_lecture_back():
+    projection, room = lecture(walk="4")
+    one, other = student(room), student(room)
+    press_next(one)  # the student's own PageDown
+    assert step_on(one) == "5" and status(one) == "exploring"
+    projection.run()
+    poll(other)
+    assert step_on(projection) == "4" and step_on(other) == "4" and status(other) == "following"
+    assert one.query_params["away"] == "1"  # a reconnect keeps the student exploring
+    press_next(projection)
+    poll(one)
+    assert step_on(one) == "5"  # exploring: the lecture's moves wait for Rejoin
+    one.button(key=Key.CLASS_REJOIN).click().run()
+    assert status(one) == "following" and step_on(one) == "5"  # the lecture's step 5 now
+    press_next(projection)
+    poll(one)
+    assert step_on(one) == "6" and "away" not in one.query_params
+
+
+def test_a_cell_edit_breaks_away_and_the_exploration_stays_one_click_away():
+    projection, room = lecture(walk="4")
+    pupil = student(room)
+    lecture_tensors = printed_tensors(pupil)
+    pupil.selectbox(key="walk:one-query:query").set_value(4).run()  # the student's own query
+    assert status(pupil) == "exploring"
+    own_tensors = printed_tensors(pupil)
+    assert own_tensors != lecture_tensors
+    poll(projection)
+    assert projection.selectbox(key="walk:one-query:query").value != 4  # the lecturer is not moved
+    pupil.button(key=Key.CLASS_REJOIN).click().run()
+    assert status(pupil) == "following" and printed_tensors(pupil) == lecture_tensors
+    pupil.button(key=Key.CLASS_BACK).click().run()
+    assert status(pupil) == "exploring" and printed_tensors(pupil) == own_tensors  # nothing they did is lost
+
+
+def test_another_page_is_exploring_and_rejoin_comes_back_to_the_lecture():
+    projection, room = lecture(walk="9")
+    pupil = student(room)
+    pupil.switch_page(BY_ID["dropout"].file).run()
+    assert status(pupil) == "exploring" and page_text("dropout").title in texts(pupil)
+    pupil.button(key=Key.CLASS_REJOIN).click().run()
+    assert status(pupil) == "following" and step_on(pupil) == "9"
+    pupil.switch_page(BY_ID["walkthrough"].file).run()  # (AppTest stays on the page a test switched to)
+    assert status(pupil) == "following" and step_on(pupil) == "9"
+    pupil.button(key=Key.CLASS_BACK).click().run()
+    assert status(pupil) == "exploring" and page_text("dropout").title in texts(pupil)
+
+
+def test_a_student_holds_no_key_and_cannot_move_the_room():
+    projection, room = lecture(walk="4")
+    pupil = student(room)
+    member = pupil.session_state[Key.ROOM]
+    assert member.role == "student" and member.secret == ""
+    from ui.lecture.sync import rooms
+
+    version = rooms().version(room)
+    press_next(pupil)
+    pupil.selectbox(key="walk:one-query:query").set_value(3).run()
+    assert rooms().version(room) == version  # nothing a student does reaches the room
+    with pytest.raises(rooms_module.RoomError):
+        rooms().publish(room, "", "{}")
+    with pytest.raises(rooms_module.RoomError):
+        rooms().publish(room, "guess" * 8, "{}")
+
+
+@pytest.mark.parametrize("bad", ["abc", "x" * 5000, "<script>alert(1)</script>", "ÄÖÜäöüßÄÖÜä", "../../etc/pass",
+                                 "new" + "A" * 9])
+def test_a_malformed_or_unknown_room_gets_a_message_and_the_app(bad):
+    at = student(bad)
+    assert Key.ROOM not in at.session_state and "room" not in at.query_params
+    known = app_text("room_malformed") if len(bad) != 12 or not bad.isascii() or "/" in bad or "<" in bad \
+        else app_text("room_unknown", room=bad)
+    assert known in texts(at)
+    at.switch_page(BY_ID["one-query"].file).run()
+    assert not at.exception and printed_tensors(at)  # the normal app
+
+
+def test_a_full_class_says_so(monkeypatch):
+    monkeypatch.setattr(rooms_module, "MAX_STUDENTS", 2)
+    _, room = lecture()
+    first, second = student(room), student(room)
+    third = student(room)
+    assert status(first) == status(second) == "following"
+    assert app_text("room_class_full") in texts(third) and Key.ROOM not in third.session_state
+
+
+def test_the_projection_shows_the_join_link_and_its_qr_code():
+    projection, room = lecture()
+    student(room)
+    projection.button(key=Key.JOIN_BUTTON).click().run()
+    words = texts(projection)
+    assert f"/?room={room}" in words and app_text("join_count", n=1) in words
+    (image,) = projection.get("image")
+    svg = base64.b64decode(image.proto.imgs[0].url.split(",", 1)[1]).decode()
+    (link,) = [w for w in words.split("`") if w.endswith(f"/?room={room}")]
+    drawn = segno.make(link, error="m").svg_inline(scale=10, border=2, dark="#000", light="#fff")
+    assert svg.split('d="', 1)[1] == drawn.split('d="', 1)[1]  # the code's modules are the link's, as shown
+    projection.button(key=Key.JOIN_BUTTON).click().run()
+    assert f"/?room={room}" not in texts(projection)  # J again: back to the step
+    assert load_bundled().steps[0].page
