@@ -167,6 +167,7 @@ def open_matrix_cell(page, row: int, col: int, value: str, attempts: int = 3) ->
         wait_idle(page)
         canvas = page.locator('[data-testid="stSidebar"] [data-testid="stDataFrame"] canvas').first
         canvas.wait_for(state="visible")
+        canvas.scroll_into_view_if_needed()  # below a long page list in the sidebar
         box = canvas.bounding_box()
         # Select a body cell of the first row, then walk to the wanted cell with the arrow keys.
         page.mouse.click(box["x"] + box["width"] * 0.5, box["y"] + 35 + 17)

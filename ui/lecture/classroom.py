@@ -20,6 +20,7 @@ import os
 import secrets
 import socket
 import time
+from html import escape
 from urllib.parse import urlsplit
 
 import segno
@@ -214,7 +215,7 @@ def join_panel() -> None:
         st.image(qr, width=460, caption=None)
         with st.container():
             st.markdown(f"## {app_text('join_heading')}")
-            st.markdown(f"### `{link}`")
+            st.html(f'<p class="join-link">{escape(link)}</p>')
             st.caption(app_text("join_hint"))
             _attendance(member.room)
 

@@ -86,7 +86,8 @@ def walkthrough(page: Page) -> None:
     elif shown == "console":
         console.console(walk, index, own_file=_own_file_panel)
     else:
-        _own_file_panel()
+        if member is None or member.role != "student":  # a student follows the lecturer's walkthrough
+            _own_file_panel()
         st.caption(app_text("walk_where", k=index + 1, n=len(walk.steps),
                             title=translate(walk.title, lang, WALK_CONTEXT), page=page_text(step.page).title,
                             controls=_controls_text(step)))
