@@ -53,7 +53,7 @@ if (target := pending_page()) not in (None, shown.page_id):  # joined or rejoine
     st.switch_page(page_by_id[target], query_params=st.query_params.to_dict())
 rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once
 apply_style(get_matrix().dim, lecture=lecture_mode(), lang=language(),
-            view=walk_view() if shown.page_id == "walkthrough" else None)
+            view="class" if class_view() else walk_view() if shown.page_id == "walkthrough" else None)
 input_panel(link_note=share_note(), link_tools=copy_link_button)
 
 

@@ -93,7 +93,7 @@ def _join(room: str, page_id: str) -> tuple[str, str] | None:
                                    goto=None if away or page_id == WALK_PAGE else WALK_PAGE)
     walk_state.set_membership(member)
     if not away:
-        sync.follow()
+        sync.follow(force=True)  # a late joiner takes the lecture as it stands
         state.flash("info", app_text("room_joined"), where="page")
     member.steps = _steps()
     return None
@@ -151,7 +151,7 @@ def _rejoin() -> None:
     member.own = (state.current_page() or WALK_PAGE, sync.snapshot())  # the exploration, one click away
     member.following, member.seen = True, 0
     member.goto = WALK_PAGE
-    sync.follow()
+    sync.follow(force=True)
 
 
 def _back_to_exploration() -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from attention.errors import ExplainedValueError
@@ -46,6 +46,9 @@ class Deck:
     walkthrough: str | None = None  # a lecturer's own walkthrough, encoded as in ?wt=; None: the bundled one
     clock_start: float | None = None  # when the talk's clock started (seconds since the epoch); None: not yet
     budget_min: int = DEFAULT_BUDGET_MIN  # the talk's length, for pacing
+    # The projection has drawn this deck: the class takes it now (ui/lecture/sync.py). Not part of what the
+    # deck *is* (equality ignores it): the same step, matrix and controls, before and after the projection drew it.
+    shown: bool = field(default=False, compare=False)
 
     @classmethod
     def of(cls, position: int, arrived: int | None, matrix: InputMatrix, controls: dict[str, dict[str, Any]],
@@ -89,6 +92,8 @@ class Deck:
                                              or not isinstance(self.clock_start, int | float)
                                              or not math.isfinite(self.clock_start) or self.clock_start < 0):
             raise DeckError("the lecture's clock is not a time.")
+        if not isinstance(self.shown, bool):
+            raise DeckError("the lecture's shared state is damaged.")
         if not _whole(self.budget_min) or not 1 <= self.budget_min <= MAX_BUDGET_MIN:
             raise DeckError("the lecture's length is not a number of minutes from 1 to {limit}.",
                             limit=MAX_BUDGET_MIN)
@@ -99,7 +104,7 @@ class Deck:
 
 
 MAX_SHARED = 40_000  # characters of the encoded matrix and controls (a room's document is at most 64,000)
-_FIELDS = {"position", "arrived", "shared", "walkthrough", "clock_start", "budget_min"}
+_FIELDS = {"position", "arrived", "shared", "walkthrough", "clock_start", "budget_min", "shown"}
 
 
 def _whole(value: Any) -> bool:

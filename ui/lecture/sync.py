@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 
 import streamlit as st
 
@@ -39,6 +40,7 @@ __all__ = ["ATTEND_SECONDS", "CLASS_POLL_SECONDS", "CONSOLE_PARAM", "POLL_SECOND
 # A following window's poll: half of it on average is added to a move (ATTENTION_POLL_MS, default 250).
 POLL_SECONDS = limits().poll_ms / 1000
 CLASS_POLL_SECONDS = limits().class_poll_ms / 1000  # a student's (ATTENTION_CLASS_POLL_MS)
+UNSHOWN_SECONDS = 1.0  # a deck no projection has drawn reaches the class after this
 ATTEND_SECONDS = 10  # a student's window says it is still there this often (rooms.PRESENCE_SECONDS: three misses)
 CONSOLE_PARAM = "console"  # ?console=<one-time token>: this window becomes the room's presenter console
 _log = logging.getLogger("attention_app")
@@ -129,29 +131,35 @@ def join_console() -> bool | None:
     return True
 
 
-def publish() -> None:
-    """Send this window's deck to its room if this window changed it."""
+def publish(final: bool = False) -> None:
+    """Send this window's deck to its room if this window changed it. ``final``: the page has run; the
+    projection then also tells the class that the deck on its screen is drawn (``Deck.shown``), so that
+    the students' reruns start after the projection's own run, not against it."""
     member = walk_state.membership()
     if member is None:
         return
     deck = snapshot()
-    if deck == member.last:
-        return
+    changed = deck != member.last
     if member.role == "student":  # a student's own change: from now on they explore (ui/lecture/classroom.py)
-        member.following = False
+        if changed:
+            member.following = False
+        return
+    announce = final and member.role == "host" and (changed or not member.announced)
+    if not changed and not announce:
         return
     try:
-        member.seen = rooms().publish(member.room, member.secret, deck.to_json())
+        member.seen = rooms().publish(member.room, member.secret, replace(deck, shown=announce).to_json())
     except RoomsUnavailable:  # the store is out of reach: the next run publishes again
         return
-    except RoomError:  # the room is gone (a restart, or twelve idle hours): this window goes on alone
+    except RoomError:  # the room is gone (a restart, or hours idle): this window goes on alone
         walk_state.set_membership(None)
         return
-    member.last = deck
+    member.last, member.announced = deck, announce
 
 
-def follow() -> bool:
-    """Take the room's deck if another window moved it; True if this window changed."""
+def follow(force: bool = False) -> bool:
+    """Take the room's deck if another window moved it; True if this window changed. A student takes a
+    deck once the projection has drawn it (``force``: at once, as on joining)."""
     member = walk_state.membership()
     if member is None or (member.role == "student" and not member.following):
         return False
@@ -170,18 +178,32 @@ def follow() -> bool:
         return False
     if found is None:
         return False
-    member.seen, document = found
+    version, document = found
     try:
         deck = Deck.from_json(document)
     except DeckError as exc:  # written by this app's lecturer's windows only, yet checked like a link
         _log.warning("a room's deck was refused: %s", exc)
+        member.seen = version
         return False
+    if not force and member.role == "student" and not _shown_or_overdue(deck, version, member):
+        return False  # the projection is still drawing it: the next poll looks again
+    member.seen, member.waiting = version, None
     if deck == snapshot():
         member.last = deck
         return False
     _apply(deck, member)
-    member.last = snapshot()
+    member.last, member.announced = snapshot(), False
     return True
+
+
+def _shown_or_overdue(deck: Deck, version: int, member: walk_state.Membership) -> bool:
+    """Whether a student takes this deck now: the projection has drawn it, or it has waited UNSHOWN_SECONDS
+    (a lecturer driving from the console alone, with no projection open)."""
+    if deck.shown:
+        return True
+    if member.waiting is None or member.waiting[0] != version:
+        member.waiting = (version, time.monotonic())
+    return time.monotonic() - member.waiting[1] >= UNSHOWN_SECONDS
 
 
 def _apply(deck: Deck, member: walk_state.Membership) -> None:

@@ -105,7 +105,7 @@ def walkthrough(page: Page) -> None:
         raise
     finally:
         state.set_walk_active(None)
-        sync.publish()  # what the page itself changed (a step's own control values)
+        sync.publish(final=True)  # what the page itself changed (a step's own control values); the class may follow
 
 
 def _host() -> bool:

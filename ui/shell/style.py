@@ -15,7 +15,7 @@ __all__ = ["apply_style"]
 
 CSS = Path(__file__).with_name("style.css")
 LECTURE_CSS = Path(__file__).with_name("lecture.css")
-VIEW_CSS = {view: Path(__file__).with_name(f"{view}.css") for view in ("projection", "console")}
+VIEW_CSS = {view: Path(__file__).with_name(f"{view}.css") for view in ("projection", "console", "class")}
 LANGUAGE_CSS = {"ko": Path(__file__).with_name("lang-ko.css")}  # rules a language's script needs
 
 

@@ -1,0 +1,395 @@
+"""A class of 60 follows the lecturer: the time from the lecturer's PageDown to each student's finished update.
+
+Run: .venv/bin/python benchmarks/bench_room.py   (make bench-room; writes benchmarks/ROOM.md)
+
+The lecturer is a Chromium page on the projection (``/walkthrough?lecture=1&room=new``), through the
+balancer. The class joins with the room's link: ``--followers`` students, of which ``--browsers`` are
+real Chromium pages (what a learner sees) and the rest protocol clients (benchmarks/protocol.py: the
+websocket protocol spoken directly, with the frontend's timer for a timed fragment, so each costs the
+server what a browser would and this machine's CPU is left to the servers). The lecturer presses
+PageDown ``--presses`` times, one move at a time.
+
+- A protocol student's update is finished when a full run that shows the new step ("Step k of n" on
+  its line) has finished on the wire; a Chromium student's when its page shows the step and is idle.
+- The lecturer's own step (key to its projection showing the step, idle) is measured on the same
+  steps without the class and with it: the ratio is the class's cost to the lecturer.
+- Setups: two replicas and a real redis-server behind HAProxy (the deployment with replicas); one
+  process with the in-process store, at 30 and at 60 students; and the two replicas again with the
+  store deliberately slowed (a TCP proxy that holds each of Redis's replies ``--slow-ms``), which the
+  follow times must show.
+- An idle class: the servers' CPU over ``IDLE_SECONDS`` with every student polling and nothing moving.
+
+The follow section ends with ``room: 60 followers, 2 replicas, follow median X s, p95 Y s, lecturer Z x``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import re
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import websockets  # noqa: E402
+from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
+
+from benchmarks.cluster import Cluster, cpu_seconds  # noqa: E402
+from benchmarks.protocol import _cookies  # noqa: E402
+from tests.browser.harness import CHROMIUM_ARGS, chromium_path  # noqa: E402
+from tests.redis_server import running_redis  # noqa: E402
+
+STEP = re.compile(r"Step \*\*(\d+)\*\* of")  # a student's line: "Step **k** of n" (ui/lecture/classroom.py)
+IDLE_SECONDS = 10.0
+MOVE_TIMEOUT = 20.0
+
+# In a page: the first moment (epoch ms) each step was on the line and the page idle.
+RECORDER_JS = """(selector) => {
+  window.__shown = window.__shown || {};
+  const tick = () => {
+    const line = document.querySelector(selector);
+    const m = line && /Step\\s*(\\d+)\\s*of/.exec(line.innerText);
+    const app = document.querySelector('[data-testid="stApp"]');
+    const idle = app && app.dataset.testScriptState !== 'running' && !document.querySelector('[data-stale="true"]');
+    if (m && idle && !(m[1] in window.__shown)) window.__shown[m[1]] = performance.timeOrigin + performance.now();
+    requestAnimationFrame(tick);
+  };
+  if (!window.__recording) { window.__recording = true; requestAnimationFrame(tick); }
+}"""
+
+
+class ProtocolStudent:
+    """A student's device on the wire: joins with ``?room=``, keeps the frontend's timer for each timed
+    fragment (its poll), and notes when each step's full run has finished."""
+
+    def __init__(self, base_url: str, room: str):
+        self.base_url, self.room = base_url, room
+        self.ws = None
+        self.query, self.page_hash = f"room={room}", ""
+        self.fragments: dict[str, asyncio.Task] = {}
+        self.shown: dict[int, float] = {}  # step -> time.time() its run finished
+        self.current: int | None = None
+        self.exploring = False  # the student's line said so: it must never, as the student never touches anything
+        self._reader: asyncio.Task | None = None
+
+    async def join(self) -> None:
+        cookies = await asyncio.to_thread(_cookies, self.base_url)
+        url = "ws" + self.base_url.removeprefix("http") + "/_stcore/stream"
+        self.ws = await websockets.connect(
+            url, subprotocols=["streamlit", cookies.get("_streamlit_xsrf", "")], max_size=None, compression=None,
+            additional_headers={"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())}, open_timeout=60)
+        self._reader = asyncio.create_task(self._read())
+        await self._send()
+
+    async def _send(self, fragment: str = "") -> None:
+        msg = BackMsg()
+        rerun = msg.rerun_script
+        rerun.query_string = self.query
+        if self.page_hash:
+            rerun.page_script_hash = self.page_hash
+        if fragment:
+            rerun.fragment_id, rerun.is_auto_rerun = fragment, True
+        await self.ws.send(msg.SerializeToString())
+
+    async def _timer(self, fragment: str, interval: float) -> None:
+        while True:  # the frontend's setInterval: it sends whether or not a run is going on
+            await asyncio.sleep(interval)
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await self._send(fragment)
+
+    async def _read(self) -> None:
+        step = None
+        async for raw in self.ws:
+            msg = ForwardMsg()
+            msg.ParseFromString(raw)
+            kind = msg.WhichOneof("type")
+            if kind == "auto_rerun" and msg.auto_rerun.interval < 60 and msg.auto_rerun.fragment_id not in self.fragments:
+                self.fragments[msg.auto_rerun.fragment_id] = asyncio.create_task(
+                    self._timer(msg.auto_rerun.fragment_id, msg.auto_rerun.interval))
+            elif kind == "navigation":
+                self.page_hash = msg.navigation.page_script_hash or self.page_hash
+            elif kind == "page_info_changed":
+                self.query = msg.page_info_changed.query_string
+            elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element" \
+                    and msg.delta.new_element.WhichOneof("type") == "markdown":
+                body = msg.delta.new_element.markdown.body
+                found = STEP.search(body)
+                step = int(found.group(1)) if found else step
+                if "Exploring on your own" in body:
+                    self.exploring = True
+            elif kind == "script_finished":
+                if msg.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY and step is not None:
+                    self.shown.setdefault(step, time.time())
+                    self.current = step
+                if msg.script_finished != ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY:
+                    step = None
+
+    async def close(self) -> None:
+        for task in [*self.fragments.values(), self._reader]:
+            if task is not None:
+                task.cancel()
+        if self.ws is not None:
+            await self.ws.close()
+
+
+@dataclass
+class BrowserWindow:
+    page: object
+    selector: str
+
+    async def shown(self) -> dict[int, float]:
+        found = await self.page.evaluate("() => window.__shown || {}")
+        return {int(k): v / 1000 for k, v in found.items()}
+
+
+@dataclass
+class Run:
+    setup: str
+    followers: int
+    follow: list[float] = field(default_factory=list)  # seconds, every student x every move
+    browser_follow: list[float] = field(default_factory=list)
+    lecturer_alone: list[float] = field(default_factory=list)
+    lecturer_with_class: list[float] = field(default_factory=list)
+    missed: int = 0
+    exploring: int = 0  # protocol students that left the lecture by themselves (a bug if not 0)
+    idle_cores: float = 0.0
+
+    def p(self, q: float, values: list[float] | None = None) -> float:
+        values = sorted(self.follow if values is None else values)
+        return values[min(len(values) - 1, int(round(q * (len(values) - 1))))] if values else float("nan")
+
+    @property
+    def lecturer_ratio(self) -> float:
+        return statistics.median(self.lecturer_with_class) / statistics.median(self.lecturer_alone)
+
+
+async def open_window(browser, url: str, selector: str, viewport: dict) -> BrowserWindow:
+    context = await browser.new_context(viewport=viewport)
+    page = await context.new_page()
+    await page.goto(url)
+    await page.wait_for_selector(selector, timeout=120_000)
+    await page.evaluate(RECORDER_JS, selector)
+    return BrowserWindow(page, selector)
+
+
+async def until(check, timeout: float = MOVE_TIMEOUT) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if await check():
+            return True
+        await asyncio.sleep(0.02)
+    return False
+
+
+async def press(lecturer: BrowserWindow, key: str, k: int) -> tuple[float, float]:
+    """The lecturer's key; (when it was pressed, seconds until the projection showed step k, idle)."""
+    await lecturer.page.bring_to_front()
+    pressed = time.time()
+    await lecturer.page.keyboard.press(key)
+    await until(lambda: _has(lecturer, k))
+    shown = (await lecturer.shown()).get(k)
+    return pressed, (shown - pressed) if shown else float("nan")
+
+
+async def _has(window: BrowserWindow, k: int) -> bool:
+    return k in await window.shown()
+
+
+async def reset_lecturer(lecturer: BrowserWindow) -> None:
+    await lecturer.page.evaluate("() => { window.__shown = {}; }")
+
+
+async def walk(run: Run, lecturer: BrowserWindow, presses: int, students: list[ProtocolStudent],
+               windows: list[BrowserWindow]) -> None:
+    """PageDown ``presses`` times from step 1, waiting for everyone (or a timeout) after each."""
+    for k in range(2, presses + 2):
+        pressed, own = await press(lecturer, "PageDown", k)
+        (run.lecturer_with_class if students or windows else run.lecturer_alone).append(own)
+
+        async def everyone() -> bool:
+            return all(k in s.shown for s in students) and all([k in await w.shown() for w in windows])
+
+        await until(everyone)
+        for s in students:
+            if k in s.shown:
+                run.follow.append(s.shown[k] - pressed)
+            else:
+                run.missed += 1
+        for w in windows:
+            got = (await w.shown()).get(k)
+            if got is None:
+                run.missed += 1
+            else:
+                run.browser_follow.append(got - pressed)
+                run.follow.append(got - pressed)
+        await asyncio.sleep(0.5)
+
+
+async def back_to_start(lecturer: BrowserWindow, presses: int) -> None:
+    for k in range(presses, 0, -1):
+        await press(lecturer, "PageUp", k)
+        await asyncio.sleep(0.2)
+    await reset_lecturer(lecturer)
+
+
+async def measure(setup: str, base_url: str, pids: list[int], followers: int, browsers: int, presses: int,
+                  browser) -> Run:
+    run = Run(setup, followers)
+    lecturer = await open_window(browser, base_url + "/walkthrough?lecture=1&room=new&walk=1",
+                                 ".st-key-projection-bar", {"width": 1280, "height": 720})
+    await until(lambda: _has(lecturer, 1), 60)
+    await asyncio.sleep(1.0)
+    room = await lecturer.page.evaluate("new URL(location.href).searchParams.get('room')")
+    await walk(run, lecturer, presses, [], [])  # the lecturer alone: the same steps, no class
+    await back_to_start(lecturer, presses + 1)
+    students = [ProtocolStudent(base_url, room) for _ in range(followers - browsers)]
+    for i in range(0, len(students), 10):  # a class arrives over a few seconds, not in one instant
+        await asyncio.gather(*(s.join() for s in students[i:i + 10]))
+    windows = [await open_window(browser, f"{base_url}/?room={room}", ".st-key-class-bar",
+                                 {"width": 1280, "height": 800}) for _ in range(browsers)]
+    if not await until(lambda: _all_at(students, windows, 1), 120):
+        where = [s.current for s in students] + [sorted(await w.shown()) for w in windows]
+        print(f"not every student reached step 1: {where}", file=sys.stderr)
+    await asyncio.sleep(2.0)
+    before = sum(cpu_seconds(pid) for pid in pids)
+    await asyncio.sleep(IDLE_SECONDS)
+    run.idle_cores = (sum(cpu_seconds(pid) for pid in pids) - before) / IDLE_SECONDS
+    await walk(run, lecturer, presses, students, windows)
+    run.exploring = sum(s.exploring for s in students)
+    if run.missed:
+        print("missed:", [sorted(s.shown) for s in students if len(s.shown) < presses + 1][:5],
+              [sorted(await w.shown()) for w in windows], file=sys.stderr)
+    for s in students:
+        await s.close()
+    for w in [lecturer, *windows]:
+        await w.page.context.close()
+    return run
+
+
+async def _all_at(students: list[ProtocolStudent], windows: list[BrowserWindow], k: int) -> bool:
+    return all(s.current == k for s in students) and all([k in await w.shown() for w in windows])
+
+
+class SlowProxy:
+    """A TCP proxy in front of Redis that holds each reply ``delay`` seconds: a deliberately slowed store."""
+
+    def __init__(self, target_port: int, delay: float):
+        self.target_port, self.delay = target_port, delay
+        self.server = None
+        self.port = 0
+
+    async def start(self) -> None:
+        self.server = await asyncio.start_server(self._client, "127.0.0.1", 0)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    async def _client(self, reader, writer) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+
+        async def pipe(src, dst, delay: float) -> None:
+            with contextlib.suppress(ConnectionError, asyncio.CancelledError):
+                while data := await src.read(65536):
+                    if delay:
+                        await asyncio.sleep(delay)
+                    dst.write(data)
+                    await dst.drain()
+            dst.close()
+
+        await asyncio.gather(pipe(reader, up_writer, 0.0), pipe(up_reader, writer, self.delay))
+
+    async def stop(self) -> None:
+        self.server.close()
+
+
+async def in_cluster(replicas: int, store: str, followers: int, browsers: int, presses: int, browser,
+                     slow_ms: float = 0.0) -> Run:
+    with contextlib.ExitStack() as stack:
+        env = {}
+        proxy = None
+        if store == "redis":
+            url = stack.enter_context(running_redis())
+            if slow_ms:
+                proxy = SlowProxy(int(url.rsplit(":", 1)[1].split("/")[0]), slow_ms / 1000)
+                await proxy.start()
+                url = f"redis://127.0.0.1:{proxy.port}/0"
+            env["ATTENTION_ROOMS"] = url
+        cluster = Cluster(replicas, env=env)
+        stack.callback(cluster.stop)
+        await asyncio.to_thread(cluster.start)
+        label = f"{replicas} replica{'s' if replicas > 1 else ''}, " + (
+            "Redis" if store == "redis" else "in-process store") + (f", store slowed {slow_ms:.0f} ms" if slow_ms else "")
+        pids = [pid for name, pid in cluster.pids().items() if name != "haproxy"]
+        try:
+            return await measure(label, cluster.url, pids, followers, browsers, presses, browser)
+        finally:
+            if proxy is not None:
+                await proxy.stop()
+
+
+def row(run: Run) -> str:
+    browsers = f"{statistics.median(run.browser_follow):.2f}" if run.browser_follow else "–"
+    return (f"| {run.setup} | {run.followers} | **{statistics.median(run.follow):.2f}** | **{run.p(0.95):.2f}** | "
+            f"{run.p(1.0):.2f} | {browsers} | {statistics.median(run.lecturer_alone):.2f} / "
+            f"{statistics.median(run.lecturer_with_class):.2f} = {run.lecturer_ratio:.2f}× | {run.idle_cores:.2f} | "
+            f"{run.missed} | {run.exploring} |")
+
+
+def report(runs: list[Run], presses: int, slow: Run | None) -> list[str]:
+    lines = [f"Each row: the lecturer presses PageDown {presses} times; every student's finished update is timed "
+             "from the key (seconds).", "",
+             "| setup | students | follow median | p95 | max | Chromium students' median | lecturer alone / with "
+             "the class | idle class: cores busy | missed | broke away |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines += [row(r) for r in runs + ([slow] if slow else [])]
+    main = runs[0]
+    if slow is not None:
+        lines += ["", f"Slowed store check: follow median {statistics.median(main.follow):.2f} s → "
+                      f"{statistics.median(slow.follow):.2f} s with each Redis reply held back "
+                      f"({'caught' if statistics.median(slow.follow) > statistics.median(main.follow) + 0.1 else 'NOT caught'})."]
+    lines += ["", f"room: {main.followers} followers, 2 replicas, follow median {statistics.median(main.follow):.2f} s, "
+                  f"p95 {main.p(0.95):.2f} s, lecturer {main.lecturer_ratio:.2f}x"]
+    return lines
+
+
+async def main_async(args) -> list[str]:
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        runs = [await in_cluster(2, "redis", args.followers, args.browsers, args.presses, browser)]
+        if not args.quick:
+            for n in (30, args.followers):
+                runs.append(await in_cluster(1, "memory", n, args.browsers, args.presses, browser))
+        slow = None
+        if args.slow_ms:
+            slow = await in_cluster(2, "redis", args.followers, args.browsers, args.presses, browser, args.slow_ms)
+        await browser.close()
+    return report(runs, args.presses, slow)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--followers", type=int, default=60)
+    parser.add_argument("--browsers", type=int, default=3)
+    parser.add_argument("--presses", type=int, default=20)
+    parser.add_argument("--slow-ms", type=float, default=100.0)
+    parser.add_argument("--quick", action="store_true", help="only the replicas with Redis (and the slowed store)")
+    parser.add_argument("--write", action="store_true", help="write benchmarks/ROOM.md")
+    args = parser.parse_args()
+    lines = asyncio.run(main_async(args))
+    print("\n".join(lines))
+    if args.write:
+        command = "python benchmarks/bench_room.py " + " ".join(sys.argv[1:])
+        (ROOT / "benchmarks" / "ROOM.md").write_text(
+            "# A class follows the lecturer\n\nCommand: `" + command.strip() + "` (2 cores)\n\n" + "\n".join(lines) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
