@@ -50,18 +50,23 @@ STEP = re.compile(r"Step \*\*(\d+)\*\* of")  # a student's line: "Step **k** of 
 IDLE_SECONDS = 10.0
 MOVE_TIMEOUT = 20.0
 
-# In a page: the first moment (epoch ms) each step was on the line and the page idle.
+# In a page: the first moment (epoch ms) each step was on the line and the page idle. A MutationObserver, not
+# requestAnimationFrame: a window behind the lecturer's gets no animation frames, but its DOM still changes.
 RECORDER_JS = """(selector) => {
   window.__shown = window.__shown || {};
-  const tick = () => {
+  const look = () => {
     const line = document.querySelector(selector);
-    const m = line && /Step\\s*(\\d+)\\s*of/.exec(line.innerText);
+    const m = line && /Step\\s*(\\d+)\\s*of/.exec(line.textContent);
     const app = document.querySelector('[data-testid="stApp"]');
     const idle = app && app.dataset.testScriptState !== 'running' && !document.querySelector('[data-stale="true"]');
     if (m && idle && !(m[1] in window.__shown)) window.__shown[m[1]] = performance.timeOrigin + performance.now();
-    requestAnimationFrame(tick);
   };
-  if (!window.__recording) { window.__recording = true; requestAnimationFrame(tick); }
+  if (!window.__recording) {
+    window.__recording = true;
+    new MutationObserver(look).observe(document.body, {subtree: true, childList: true, attributes: true,
+                                                       characterData: true});
+    look();
+  }
 }"""
 
 
@@ -125,7 +130,10 @@ class ProtocolStudent:
                 if "Exploring on your own" in body:
                     self.exploring = True
             elif kind == "script_finished":
-                if msg.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY and step is not None:
+                # A full run that drew the step: it reports "early for rerun" when a poll was queued behind it
+                # (a timed fragment's run never preempts a full one: Streamlit's ScriptRequests).
+                if msg.script_finished in (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_EARLY_FOR_RERUN) \
+                        and step is not None:
                     self.shown.setdefault(step, time.time())
                     self.current = step
                 if msg.script_finished != ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY:
@@ -190,7 +198,6 @@ async def until(check, timeout: float = MOVE_TIMEOUT) -> bool:
 
 async def press(lecturer: BrowserWindow, key: str, k: int) -> tuple[float, float]:
     """The lecturer's key; (when it was pressed, seconds until the projection showed step k, idle)."""
-    await lecturer.page.bring_to_front()
     pressed = time.time()
     await lecturer.page.keyboard.press(key)
     await until(lambda: _has(lecturer, k))
@@ -266,6 +273,9 @@ async def measure(setup: str, base_url: str, pids: list[int], followers: int, br
     if run.missed:
         print("missed:", [sorted(s.shown) for s in students if len(s.shown) < presses + 1][:5],
               [sorted(await w.shown()) for w in windows], file=sys.stderr)
+        for i, w in enumerate(windows):
+            print("window", i, (await w.page.locator(w.selector).text_content())[:80], file=sys.stderr)
+            await w.page.screenshot(path=str(ROOT / "artifacts" / f"room-student-{i}.png"))
     for s in students:
         await s.close()
     for w in [lecturer, *windows]:
