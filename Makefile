@@ -7,7 +7,7 @@ DEV_STAMP  := $(VENV)/.dev-installed
 PORT ?= 8501
 
 .PHONY: run test lint unit browser-deps balancer-deps redis-deps bench bench-latency bench-elements bench-language bench-concurrency bench-failover \
-	bench-capacity clean
+	bench-capacity bench-room clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -75,9 +75,16 @@ bench-language: $(DEV_STAMP) browser-deps
 bench-concurrency: $(DEV_STAMP) browser-deps
 	$(BIN)/python benchmarks/bench_concurrency.py --sessions 30 --rounds 2
 
-# 3 replicas behind HAProxy on 127.0.0.1, 21 browser sessions, one replica SIGKILLed.
-bench-failover: $(DEV_STAMP) browser-deps balancer-deps
+# 3 replicas behind HAProxy on 127.0.0.1, 21 browser sessions, one replica SIGKILLed; then a lecture's
+# room on 2 replicas and Redis, the replica of its students SIGKILLed.
+bench-failover: $(DEV_STAMP) browser-deps balancer-deps redis-deps
 	$(BIN)/python benchmarks/bench_failover.py --replicas 3 --sessions 21
+	$(BIN)/python benchmarks/bench_failover_room.py --students 8
+
+# A class of 60 follows the lecturer's PageDown: 2 replicas + Redis behind HAProxy, one process at 30 and 60,
+# and a deliberately slowed store (benchmarks/ROOM.md).
+bench-room: $(DEV_STAMP) browser-deps balancer-deps redis-deps
+	$(BIN)/python benchmarks/bench_room.py --write
 
 # Edits per second with 1, 2 and 3 replicas: without a browser (the servers), then with Chromium.
 bench-capacity: $(DEV_STAMP) browser-deps balancer-deps

@@ -189,3 +189,18 @@ def test_the_projection_shows_the_join_link_and_its_qr_code():
     projection.button(key=Key.JOIN_BUTTON).click().run()
     assert f"/?room={room}" not in texts(projection)  # J again: back to the step
     assert load_bundled().steps[0].page
+
+
+def test_a_reloaded_projection_follows_its_room_instead_of_opening_another():
+    projection, room = lecture(walk="4")
+    from ui.lecture.sync import rooms
+
+    reloaded = walk_app(lecture="1", room=room)  # a reload, or a reconnect after its replica died: no key
+    assert reloaded.query_params["room"] == room and reloaded.session_state[Key.ROOM].role == "student"
+    assert app_text("projection_follows") in texts(reloaded) and step_on(reloaded) == "4"
+    press_next(projection)
+    poll(reloaded)
+    assert step_on(reloaded) == "5"
+    version = rooms().version(room)
+    press_next(reloaded)  # its own key press moves only itself
+    assert rooms().version(room) == version

@@ -39,8 +39,8 @@ def manifests() -> list[dict]:
             for doc in yaml.safe_load_all(path.read_text()) if doc]
 
 
-def by_kind(kind: str) -> dict:
-    (doc,) = [d for d in manifests() if d["kind"] == kind]
+def by_kind(kind: str, name: str = "attention-live") -> dict:
+    (doc,) = [d for d in manifests() if d["kind"] == kind and d["metadata"]["name"] == name]
     return doc
 
 
@@ -89,7 +89,8 @@ def test_compose_and_kubernetes_reserve_what_sizing_derives():
 @pytest.mark.parametrize("version", K8S_VERSIONS)
 def test_kubernetes_manifests_match_the_api_schemas(version):
     docs = manifests()
-    assert sorted(d["kind"] for d in docs) == ["Deployment", "Ingress", "PodDisruptionBudget", "Service"]
+    assert sorted(d["kind"] for d in docs) == ["Deployment", "Deployment", "Ingress", "PodDisruptionBudget", "Service",
+                                                "Service"]
     for doc in docs:
         kubernetes_validate.validate(doc, version, strict=True)  # raises with the field at fault
 
@@ -149,3 +150,19 @@ def test_haproxy_configuration_keeps_learners_sticky_and_moves_them_off_dead_rep
     assert "127.0.0.1:2" in render_local([("app1", 1)], port=2, stats_socket="/tmp/x")
     with pytest.raises(ValueError):
         render_local([], port=2, stats_socket="/tmp/x")
+
+
+def test_every_replica_shares_the_rooms_store():
+    """Compose and Kubernetes point the app's replicas at the one Redis they deploy for lecture rooms."""
+    services = compose()["services"]
+    url = services["app"]["environment"]["ATTENTION_ROOMS"]
+    host, port = url.removeprefix("redis://").split("/", 1)[0].split(":")
+    assert host in services and services[host]["image"].startswith("redis:") and port in services[host]["expose"]
+    assert services["app"]["depends_on"][host]["condition"] == "service_healthy"
+    (container,) = by_kind("Deployment")["spec"]["template"]["spec"]["containers"]
+    env = {e["name"]: e["value"] for e in container["env"]}
+    host, port = env["ATTENTION_ROOMS"].removeprefix("redis://").split("/", 1)[0].split(":")
+    rooms = by_kind("Service", host)
+    assert rooms["spec"]["ports"][0]["port"] == int(port)
+    assert rooms["spec"]["selector"].items() <= by_kind("Deployment", host)["spec"]["template"]["metadata"][
+        "labels"].items()

@@ -71,7 +71,8 @@ def walkthrough(page: Page) -> None:
     walk, custom = _walkthrough()
     if (member := walk_state.membership()) is not None:
         member.steps = len(walk.steps)
-    if walk_state.first_run_of_walkthrough() and (member is None or member.role == "host"):  # others follow
+    if walk_state.first_run_of_walkthrough() and (member is None or not member.following or member.role == "host"):
+        # ?walk= is this window's own step, unless it follows a room (a console, a student who follows)
         walk_state.set_walk_position(_requested_position(len(walk.steps)))
     index = min(walk_state.walk_position(), len(walk.steps) - 1)
     step = walk.steps[index]
@@ -109,7 +110,12 @@ def walkthrough(page: Page) -> None:
 
 
 def _host() -> bool:
-    """The projection's room (made on its first run); False, with the reason on screen, if none could be made."""
+    """The projection's room (made on its first run); False, with the reason on screen, if none could be made.
+    A projection reloaded from its address (``room=<id>``, no key) follows that room instead of opening another."""
+    member = walk_state.membership()
+    if member is not None and member.role == "student":
+        st.caption(app_text("projection_follows"))
+        return False
     try:
         sync.host()
     except RoomsFull:
@@ -124,13 +130,15 @@ def _host() -> bool:
 def _projection_tools() -> None:
     """The projection's own buttons, at the end of its line: the class (J), details (D), the presenter console (P)."""
     member = walk_state.membership()
-    if member is not None and member.role == "host":
+    hosting = member is not None and member.role == "host"  # a projection that follows holds no key to share
+    if hosting:
         st.button(app_text("projection_class", n=sync.attendance()), key=Key.JOIN_BUTTON, shortcut="j",
                   on_click=walk_state.toggle_join, type="tertiary", icon=":material/group:",
                   help=app_text("projection_class_help"))
     st.button(app_text("projection_details"), key=Key.DETAILS_BUTTON, shortcut="d", on_click=walk_state.toggle_details,
               type="tertiary", help=app_text("projection_details_help"))
-    console.opener(sync.token())
+    if hosting:
+        console.opener(sync.token())
 
 
 def _details(walk: Walkthrough, step: WalkStep) -> None:
