@@ -15,7 +15,7 @@ from ui.inputs.sidebar import input_panel
 from ui.inputs.state import get_matrix
 from ui.lecture.classroom import class_view, join_once, pending_page, status_bar
 from ui.lecture.classroom import write_address as write_room
-from ui.lecture.sync import following, join_console, poll
+from ui.lecture.sync import begin_full_run, end_full_run, following, join_console, poll
 from ui.lecture.walk import view as walk_view
 from ui.page import draw_header
 from ui.sharing.copy import copy_link_button
@@ -76,6 +76,8 @@ def write_address() -> None:
     write_room()
 
 
+begin_full_run()
+poll(shown.page_id)  # a window in a lecture's room follows it; before the page, so a cut-short run keeps it
 run_page(shown.file, frame_view(), frame_view,
          on_failure=lambda: st.error(app_text("page_failed")), after=write_address)
-poll(shown.page_id)  # a window in a lecture's room follows it (ui/lecture/sync.py)
+end_full_run()

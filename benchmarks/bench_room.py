@@ -81,6 +81,7 @@ class ProtocolStudent:
         self.fragments: dict[str, asyncio.Task] = {}
         self.shown: dict[int, float] = {}  # step -> time.time() its run finished
         self.current: int | None = None
+        self.log: list[tuple] = []  # (when, the step its run drew, how it finished): for a missed move's story
         self.exploring = False  # the student's line said so: it must never, as the student never touches anything
         self._reader: asyncio.Task | None = None
 
@@ -115,9 +116,9 @@ class ProtocolStudent:
             msg = ForwardMsg()
             msg.ParseFromString(raw)
             kind = msg.WhichOneof("type")
-            if kind == "auto_rerun" and msg.auto_rerun.interval < 60 and msg.auto_rerun.fragment_id not in self.fragments:
-                self.fragments[msg.auto_rerun.fragment_id] = asyncio.create_task(
-                    self._timer(msg.auto_rerun.fragment_id, msg.auto_rerun.interval))
+            timed = msg.auto_rerun if kind == "auto_rerun" else None
+            if timed is not None and timed.interval < 60 and timed.fragment_id not in self.fragments:
+                self.fragments[timed.fragment_id] = asyncio.create_task(self._timer(timed.fragment_id, timed.interval))
             elif kind == "navigation":
                 self.page_hash = msg.navigation.page_script_hash or self.page_hash
             elif kind == "page_info_changed":
@@ -130,6 +131,7 @@ class ProtocolStudent:
                 if "Exploring on your own" in body:
                     self.exploring = True
             elif kind == "script_finished":
+                self.log.append((round(time.time(), 3), step, msg.script_finished))
                 # A full run that drew the step: it reports "early for rerun" when a poll was queued behind it
                 # (a timed fragment's run never preempts a full one: Streamlit's ScriptRequests).
                 if msg.script_finished in (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_EARLY_FOR_RERUN) \
@@ -209,10 +211,6 @@ async def _has(window: BrowserWindow, k: int) -> bool:
     return k in await window.shown()
 
 
-async def reset_lecturer(lecturer: BrowserWindow) -> None:
-    await lecturer.page.evaluate("() => { window.__shown = {}; }")
-
-
 async def walk(run: Run, lecturer: BrowserWindow, presses: int, students: list[ProtocolStudent],
                windows: list[BrowserWindow]) -> None:
     """PageDown ``presses`` times from step 1, waiting for everyone (or a timeout) after each."""
@@ -220,7 +218,7 @@ async def walk(run: Run, lecturer: BrowserWindow, presses: int, students: list[P
         pressed, own = await press(lecturer, "PageDown", k)
         (run.lecturer_with_class if students or windows else run.lecturer_alone).append(own)
 
-        async def everyone() -> bool:
+        async def everyone(k: int = k) -> bool:
             return all(k in s.shown for s in students) and all([k in await w.shown() for w in windows])
 
         await until(everyone)
@@ -239,23 +237,24 @@ async def walk(run: Run, lecturer: BrowserWindow, presses: int, students: list[P
         await asyncio.sleep(0.5)
 
 
-async def back_to_start(lecturer: BrowserWindow, presses: int) -> None:
-    for k in range(presses, 0, -1):
-        await press(lecturer, "PageUp", k)
-        await asyncio.sleep(0.2)
-    await reset_lecturer(lecturer)
-
-
-async def measure(setup: str, base_url: str, pids: list[int], followers: int, browsers: int, presses: int,
-                  browser) -> Run:
-    run = Run(setup, followers)
+async def open_lecturer(browser, base_url: str) -> BrowserWindow:
+    """A projection at step 1 in a new room (``?room=new``), settled."""
     lecturer = await open_window(browser, base_url + "/walkthrough?lecture=1&room=new&walk=1",
                                  ".st-key-projection-bar", {"width": 1280, "height": 720})
     await until(lambda: _has(lecturer, 1), 60)
+    await lecturer.page.wait_for_function("() => new URL(location.href).searchParams.get('room') !== 'new'")
     await asyncio.sleep(1.0)
+    return lecturer
+
+
+async def measure(setup: str, base_url: str, pids: list[int], followers: int, browsers: int, presses: int,
+                  browser, idle_seconds: float = IDLE_SECONDS) -> Run:
+    run = Run(setup, followers)
+    alone = await open_lecturer(browser, base_url)
+    await walk(run, alone, presses, [], [])  # a lecturer alone: the same steps, no class
+    await alone.page.context.close()
+    lecturer = await open_lecturer(browser, base_url)  # the class's lecturer, in a room of its own
     room = await lecturer.page.evaluate("new URL(location.href).searchParams.get('room')")
-    await walk(run, lecturer, presses, [], [])  # the lecturer alone: the same steps, no class
-    await back_to_start(lecturer, presses + 1)
     students = [ProtocolStudent(base_url, room) for _ in range(followers - browsers)]
     for i in range(0, len(students), 10):  # a class arrives over a few seconds, not in one instant
         await asyncio.gather(*(s.join() for s in students[i:i + 10]))
@@ -266,13 +265,15 @@ async def measure(setup: str, base_url: str, pids: list[int], followers: int, br
         print(f"not every student reached step 1: {where}", file=sys.stderr)
     await asyncio.sleep(2.0)
     before = sum(cpu_seconds(pid) for pid in pids)
-    await asyncio.sleep(IDLE_SECONDS)
-    run.idle_cores = (sum(cpu_seconds(pid) for pid in pids) - before) / IDLE_SECONDS
+    await asyncio.sleep(idle_seconds)
+    run.idle_cores = (sum(cpu_seconds(pid) for pid in pids) - before) / idle_seconds
     await walk(run, lecturer, presses, students, windows)
     run.exploring = sum(s.exploring for s in students)
     if run.missed:
         print("missed:", [sorted(s.shown) for s in students if len(s.shown) < presses + 1][:5],
               [sorted(await w.shown()) for w in windows], file=sys.stderr)
+        for s in [s for s in students if len(s.shown) < presses + 1][:2]:
+            print("story:", s.log[-40:], file=sys.stderr)
         for i, w in enumerate(windows):
             print("window", i, (await w.page.locator(w.selector).text_content())[:80], file=sys.stderr)
             await w.page.screenshot(path=str(ROOT / "artifacts" / f"room-student-{i}.png"))
@@ -318,7 +319,7 @@ class SlowProxy:
 
 
 async def in_cluster(replicas: int, store: str, followers: int, browsers: int, presses: int, browser,
-                     slow_ms: float = 0.0) -> Run:
+                     slow_ms: float = 0.0, idle_seconds: float = IDLE_SECONDS) -> Run:
     with contextlib.ExitStack() as stack:
         env = {}
         proxy = None
@@ -333,10 +334,11 @@ async def in_cluster(replicas: int, store: str, followers: int, browsers: int, p
         stack.callback(cluster.stop)
         await asyncio.to_thread(cluster.start)
         label = f"{replicas} replica{'s' if replicas > 1 else ''}, " + (
-            "Redis" if store == "redis" else "in-process store") + (f", store slowed {slow_ms:.0f} ms" if slow_ms else "")
+            "Redis" if store == "redis" else "in-process store")
+        label += f", store slowed {slow_ms:.0f} ms" if slow_ms else ""
         pids = [pid for name, pid in cluster.pids().items() if name != "haproxy"]
         try:
-            return await measure(label, cluster.url, pids, followers, browsers, presses, browser)
+            return await measure(label, cluster.url, pids, followers, browsers, presses, browser, idle_seconds)
         finally:
             if proxy is not None:
                 await proxy.stop()
@@ -358,11 +360,12 @@ def report(runs: list[Run], presses: int, slow: Run | None) -> list[str]:
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     lines += [row(r) for r in runs + ([slow] if slow else [])]
     main = runs[0]
+    median = statistics.median(main.follow)
     if slow is not None:
-        lines += ["", f"Slowed store check: follow median {statistics.median(main.follow):.2f} s → "
-                      f"{statistics.median(slow.follow):.2f} s with each Redis reply held back "
-                      f"({'caught' if statistics.median(slow.follow) > statistics.median(main.follow) + 0.1 else 'NOT caught'})."]
-    lines += ["", f"room: {main.followers} followers, 2 replicas, follow median {statistics.median(main.follow):.2f} s, "
+        slowed = statistics.median(slow.follow)
+        lines += ["", f"Slowed store check: follow median {median:.2f} s → {slowed:.2f} s with each Redis reply "
+                      f"held back ({'caught' if slowed > median + 0.1 else 'NOT caught'})."]
+    lines += ["", f"room: {main.followers} followers, 2 replicas, follow median {median:.2f} s, "
                   f"p95 {main.p(0.95):.2f} s, lecturer {main.lecturer_ratio:.2f}x"]
     return lines
 
@@ -396,8 +399,9 @@ def main() -> int:
     print("\n".join(lines))
     if args.write:
         command = "python benchmarks/bench_room.py " + " ".join(sys.argv[1:])
+        text = "\n".join(lines)
         (ROOT / "benchmarks" / "ROOM.md").write_text(
-            "# A class follows the lecturer\n\nCommand: `" + command.strip() + "` (2 cores)\n\n" + "\n".join(lines) + "\n")
+            f"# A class follows the lecturer\n\nCommand: `{command.strip()}` (2 cores)\n\n{text}\n")
     return 0
 
 

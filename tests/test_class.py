@@ -204,3 +204,23 @@ def test_a_reloaded_projection_follows_its_room_instead_of_opening_another():
     version = rooms().version(room)
     press_next(reloaded)  # its own key press moves only itself
     assert rooms().version(room) == version
+
+
+def test_a_full_server_refuses_a_new_room_with_a_message_and_keeps_the_open_ones():
+    from ui.lecture.sync import rooms
+
+    projection, room = lecture()
+    store = rooms()
+    saved = store._max_rooms
+    store._max_rooms = len(store)  # as if 1,000 lectures were open
+    try:
+        refused = student("new")  # ?room=new, on the page it was opened on (AppTest's first run: the home page)
+        assert app_text("room_server_full") in texts(refused) and Key.ROOM not in refused.session_state
+        assert "room" not in refused.query_params
+        projected = walk_app(lecture="1")  # a projection cannot open its room either: it says so, and shows the step
+        assert app_text("room_server_full") in texts(projected) and printed_tensors(projected) is not None
+        assert store.version(room) is not None  # the open lecture goes on
+        pupil = student(room)
+        assert status(pupil) == "following"
+    finally:
+        store._max_rooms = saved

@@ -7,6 +7,7 @@ crosses Redis. Each window is a browser context of its own, as each device is.
 
 from __future__ import annotations
 
+import os
 import time
 from contextlib import ExitStack
 
@@ -16,6 +17,7 @@ from tests.browser.harness import ROOT, Server, edit_matrix_cell, wait_idle
 from tests.browser.test_projection import wait_step
 from tests.redis_server import redis_server_path, running_redis
 
+SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
 CLASS_BAR = ".st-key-class-bar"
 FOLLOW_SECONDS = 1.5  # the bound: a lecturer's move is on every student's screen within this
 
@@ -112,3 +114,20 @@ def test_a_class_follows_breaks_away_and_rejoins(browser, servers):
         late = open_student(stack, browser, class_server.url, room)
         assert student_step(late) == 6
         assert "Exploring on your own" in one.locator(CLASS_BAR).inner_text()  # still their own
+
+        # The join panel (J) on the projection, and a student on a phone in Korean: what the room and a student see.
+        projection.keyboard.press("j")
+        projection.wait_for_selector(".st-key-join-panel img", timeout=20_000)
+        assert f"/?room={room}" in projection.inner_text(".st-key-join-panel")
+        assert "4 following" in projection.inner_text(".st-key-join-panel") or lecturer_server is not class_server
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+        stack.callback(phone.close)
+        korean = phone.new_page()
+        korean.goto(f"{class_server.url}/?room={room}&lang=ko")
+        bar_says(korean, "강의를 따라가는 중", 60_000)
+        assert student_step(korean) is None or "6" in korean.locator(CLASS_BAR).inner_text()
+        wait_idle(korean)
+        wait_idle(projection)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        projection.screenshot(path=str(SHOTS / "join.png"))
+        korean.screenshot(path=str(SHOTS / "class-phone.png"))

@@ -105,6 +105,8 @@ class Membership:
     token: str | None = None  # the projection's one-time token for a console, while it lives
     announced: bool = False  # the host: the deck on its screen went to the room as shown (the class takes it)
     waiting: tuple[int, float] | None = None  # a student: a version not yet shown by the projection, and since when
+    run_started: float = 0.0  # when this window's last full run started and ended (ui/lecture/sync.py)
+    run_ended: float = 0.0
     student: str = ""  # a student's anonymous id in the room's attendance (ui/lecture/classroom.py)
     heard: float = 0.0  # when this student last told the room it is there
     goto: str | None = None  # the page this window must switch to on its next run (joined, rejoined, back)

@@ -13,6 +13,11 @@ The projection creates the room when it is first drawn (it holds the secret); th
 second window that redeems the room's one-time token (``?console=<token>``) for a secret of its own,
 after which the token is void and leaves the address bar.
 
+A following window keeps its poll alive on its own. Streamlit's frontend clears every fragment's timer when
+a full run starts, and the timer comes back when that run draws the fragment again. app.py therefore draws
+the poll before the page, and notes when each full run starts and ends. A full run that was cut short
+leaves a page half drawn, so a poll that finds one older than ``REPAIR_SECONDS`` reruns the app.
+
 Students' windows (ui/lecture/classroom.py) follow too, on a poll of their own (``ATTENTION_CLASS_POLL_MS``),
 which also tells the room every ``ATTEND_SECONDS`` that the student is still there. A student never
 publishes: a change of their own makes them explore instead of follow.
@@ -33,13 +38,14 @@ from .deck import DEFAULT_BUDGET_MIN, Deck, DeckError
 from .rooms import MemoryRooms, RoomError, Rooms, RoomsUnavailable
 from .walkthrough import FILE_PARAM, WalkthroughError, decode_text, encode
 
-__all__ = ["ATTEND_SECONDS", "CLASS_POLL_SECONDS", "CONSOLE_PARAM", "POLL_SECONDS", "attendance", "follow", "following",
-           "host", "join_console", "poll", "publish", "restart_clock", "restore", "rooms", "set_budget", "snapshot",
-           "start_following", "token"]
+__all__ = ["ATTEND_SECONDS", "CLASS_POLL_SECONDS", "CONSOLE_PARAM", "POLL_SECONDS", "attendance", "begin_full_run",
+           "end_full_run", "follow", "following", "host", "join_console", "poll", "publish", "restart_clock",
+           "restore", "rooms", "set_budget", "snapshot", "start_following", "token"]
 
 # A following window's poll: half of it on average is added to a move (ATTENTION_POLL_MS, default 250).
 POLL_SECONDS = limits().poll_ms / 1000
 CLASS_POLL_SECONDS = limits().class_poll_ms / 1000  # a student's (ATTENTION_CLASS_POLL_MS)
+REPAIR_SECONDS = 2.0  # a full run not finished after this was cut short: the next poll redraws the page
 UNSHOWN_SECONDS = 1.0  # a deck no projection has drawn reaches the class after this
 ATTEND_SECONDS = 10  # a student's window says it is still there this often (rooms.PRESENCE_SECONDS: three misses)
 CONSOLE_PARAM = "console"  # ?console=<one-time token>: this window becomes the room's presenter console
@@ -245,9 +251,28 @@ def set_budget(minutes: int) -> None:
         member.budget_min = int(minutes)
 
 
+def begin_full_run() -> None:
+    """app.py, as a full run starts (see the module's docstring)."""
+    member = walk_state.membership()
+    if member is not None:
+        member.run_started = time.monotonic()
+
+
+def end_full_run() -> None:
+    """app.py, as a full run ends."""
+    member = walk_state.membership()
+    if member is not None:
+        member.run_ended = time.monotonic()
+
+
+def _cut_short(member: walk_state.Membership) -> bool:
+    return member.run_started > member.run_ended and time.monotonic() - member.run_started > REPAIR_SECONDS
+
+
 @st.fragment(run_every=POLL_SECONDS)
 def _poll() -> None:
-    if follow():
+    member = walk_state.membership()
+    if follow() or (member is not None and _cut_short(member)):
         st.rerun(scope="app")
 
 
@@ -258,7 +283,7 @@ def _class_poll() -> None:
         return
     if time.time() - member.heard >= ATTEND_SECONDS:
         _attend(member)
-    if follow():
+    if follow() or _cut_short(member):
         st.rerun(scope="app")
 
 

@@ -1,0 +1,48 @@
+"""The room benchmark sees what a student sees: a deliberately slowed store shows up in its follow times.
+
+A small class (8 protocol students and one Chromium student, 2 replicas, a real redis-server behind
+HAProxy) follows 4 of the lecturer's moves twice: once as it is, and once with every Redis reply held
+back 150 ms by a TCP proxy (benchmarks/bench_room.py SlowProxy). A student's move costs several round
+trips to the store (the poll's version, the deck, the page run's own look at the room), so the
+slowed median must be at least 0.2 s later. Nobody may miss a move or leave the lecture by themselves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from benchmarks.cluster import balancer_path
+from tests.browser.harness import CHROMIUM_ARGS, chromium_path
+from tests.redis_server import redis_server_path
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(chromium_path() is None or balancer_path() is None or redis_server_path() is None,
+                                 reason="needs chromium, haproxy and redis-server (make test installs them)")]
+
+
+async def _both():
+    from playwright.async_api import async_playwright
+
+    from benchmarks.bench_room import in_cluster
+
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        try:
+            normal = await in_cluster(2, "redis", 9, 1, 4, browser, idle_seconds=1.0)
+            slowed = await in_cluster(2, "redis", 9, 1, 4, browser, slow_ms=150, idle_seconds=1.0)
+        finally:
+            await browser.close()
+    return normal, slowed
+
+
+def test_a_slowed_store_shows_in_the_follow_times():
+    with ThreadPoolExecutor(1) as pool:  # the browser tests' own Playwright holds this thread's event loop
+        normal, slowed = pool.submit(asyncio.run, _both()).result()
+    for run in (normal, slowed):
+        assert run.missed == 0 and run.exploring == 0, (run.setup, run.missed, run.exploring)
+        assert len(run.follow) == 9 * 4 and len(run.browser_follow) == 4 and len(run.lecturer_with_class) == 4
+    assert statistics.median(slowed.follow) >= statistics.median(normal.follow) + 0.2, (normal.follow, slowed.follow)
