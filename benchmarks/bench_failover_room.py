@@ -98,11 +98,18 @@ async def lecture(browser, cluster: Cluster, students: list[Student]) -> tuple[s
         await asyncio.gather(*(join(browser, cluster.url, room, s) for s in students[i:i + 4]))
     explorer = students[-1]
     explorer.explores = True
-    await explorer.page.keyboard.press("PageDown")  # their own step 5, then 6
+    await explorer.page.bring_to_front()
+    for k in (5, 6):  # their own steps 5 and 6 (a key pressed while the page is still busy may be lost: again)
+        for _ in range(5):
+            await explorer.page.wait_for_timeout(500)
+            await explorer.page.keyboard.press("PageDown")
+            try:
+                await explorer.page.wait_for_function(
+                    "(k) => new URL(location.href).searchParams.get('walk') === String(k)", arg=k, timeout=5_000)
+                break
+            except Exception:  # noqa: BLE001 - press again
+                continue
     await line_says(explorer.page, "Exploring on your own", None)
-    await explorer.page.wait_for_function("() => new URL(location.href).searchParams.get('walk') === '5'")
-    await explorer.page.keyboard.press("PageDown")
-    await explorer.page.wait_for_function("() => new URL(location.href).searchParams.get('walk') === '6'")
     return room, await replica_of(projection), projection
 
 

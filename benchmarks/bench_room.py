@@ -132,14 +132,13 @@ class ProtocolStudent:
                     self.exploring = True
             elif kind == "script_finished":
                 self.log.append((round(time.time(), 3), step, msg.script_finished))
-                # A full run that drew the step: it reports "early for rerun" when a poll was queued behind it
-                # (a timed fragment's run never preempts a full one: Streamlit's ScriptRequests).
-                if msg.script_finished in (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_EARLY_FOR_RERUN) \
-                        and step is not None:
+                # A run that drew the step (the student's line is drawn by full runs only) has finished. Its
+                # status varies: "early for rerun" when a poll was queued behind it, or a fragment run's when
+                # the queued poll ran at its end, in the same run (Streamlit's ScriptRequests).
+                if msg.script_finished != ForwardMsg.FINISHED_WITH_COMPILE_ERROR and step is not None:
                     self.shown.setdefault(step, time.time())
                     self.current = step
-                if msg.script_finished != ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY:
-                    step = None
+                step = None
 
     async def close(self) -> None:
         for task in [*self.fragments.values(), self._reader]:
