@@ -132,7 +132,7 @@ def _projection_tools() -> None:
     member = walk_state.membership()
     hosting = member is not None and member.role == "host"  # a projection that follows holds no key to share
     if hosting:
-        st.button(app_text("projection_class", n=sync.attendance()), key=Key.JOIN_BUTTON, shortcut="j",
+        st.button(str(sync.attendance()), key=Key.JOIN_BUTTON, shortcut="j",  # the count, by the class's icon
                   on_click=walk_state.toggle_join, type="tertiary", icon=":material/group:",
                   help=app_text("projection_class_help"))
     st.button(app_text("projection_details"), key=Key.DETAILS_BUTTON, shortcut="d", on_click=walk_state.toggle_details,
