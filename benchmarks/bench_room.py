@@ -37,12 +37,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import websockets  # noqa: E402
+import websockets  # noqa: E402  (ConnectionClosed)
 from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
 from benchmarks.cluster import Cluster, cpu_seconds  # noqa: E402
-from benchmarks.protocol import _cookies  # noqa: E402
+from benchmarks.protocol import ProtocolLearner  # noqa: E402
 from tests.browser.harness import CHROMIUM_ARGS, chromium_path  # noqa: E402
 from tests.redis_server import running_redis  # noqa: E402
 
@@ -70,14 +70,13 @@ RECORDER_JS = """(selector) => {
 }"""
 
 
-class ProtocolStudent:
+class ProtocolStudent(ProtocolLearner):
     """A student's device on the wire: joins with ``?room=``, keeps the frontend's timer for each timed
     fragment (its poll), and notes when each step's full run has finished."""
 
     def __init__(self, base_url: str, room: str):
-        self.base_url, self.room = base_url, room
-        self.ws = None
-        self.query, self.page_hash = f"room={room}", ""
+        super().__init__(base_url)
+        self.room, self.query = room, f"room={room}"
         self.fragments: dict[str, asyncio.Task] = {}
         self.shown: dict[int, float] = {}  # step -> time.time() its run finished
         self.current: int | None = None
@@ -86,11 +85,7 @@ class ProtocolStudent:
         self._reader: asyncio.Task | None = None
 
     async def join(self) -> None:
-        cookies = await asyncio.to_thread(_cookies, self.base_url)
-        url = "ws" + self.base_url.removeprefix("http") + "/_stcore/stream"
-        self.ws = await websockets.connect(
-            url, subprotocols=["streamlit", cookies.get("_streamlit_xsrf", "")], max_size=None, compression=None,
-            additional_headers={"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())}, open_timeout=60)
+        await self.connect()
         self._reader = asyncio.create_task(self._read())
         await self._send()
 
@@ -144,8 +139,7 @@ class ProtocolStudent:
         for task in [*self.fragments.values(), self._reader]:
             if task is not None:
                 task.cancel()
-        if self.ws is not None:
-            await self.ws.close()
+        await super().close()
 
 
 @dataclass

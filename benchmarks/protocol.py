@@ -54,13 +54,17 @@ class ProtocolLearner:
         self.page_hash = ""
         self.query = ""
 
-    async def open(self, page_name: str, query: str) -> RunResult:
+    async def connect(self) -> None:
+        """The cookies, then the websocket, as the frontend opens them."""
         self.cookies = await asyncio.to_thread(_cookies, self.base_url)
         header = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         url = "ws" + self.base_url.removeprefix("http") + "/_stcore/stream"
         self.ws = await websockets.connect(
             url, subprotocols=["streamlit", self.cookies.get("_streamlit_xsrf", "")],
             additional_headers={"Cookie": header}, max_size=None, compression=None, open_timeout=60)
+
+    async def open(self, page_name: str, query: str) -> RunResult:
+        await self.connect()
         self.page_name, self.query = page_name, query
         return await self.run()
 

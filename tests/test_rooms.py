@@ -214,13 +214,15 @@ def test_ten_thousand_joins_leave_redis_small(redis_url):
 
     rooms = RedisRooms(redis_url)
     room, _ = rooms.create("{}")
+    admitted = []
     with rooms._redis.pipeline(transaction=False) as pipe:  # one round trip per 1,000 joins
         for _ in range(10):
             for _ in range(1000):
                 rooms._attend(keys=[rooms._room_key(room), rooms._class_key(room)],
                               args=[secrets.token_urlsafe(9), time.time(), PRESENCE_SECONDS,
                                     MAX_STUDENTS, ROOM_SECONDS], client=pipe)
-            admitted = pipe.execute()
+            admitted += pipe.execute()
     assert rooms.attendance(room) == MAX_STUDENTS and rooms._redis.zcard(rooms._class_key(room)) == MAX_STUDENTS
     assert not rooms.attend(room, secrets.token_urlsafe(9))
-    assert 0 < rooms._redis.ttl(rooms._class_key(room)) <= ROOM_SECONDS and admitted
+    assert admitted.count(1) == MAX_STUDENTS and admitted.count(0) == 10_000 - MAX_STUDENTS
+    assert 0 < rooms._redis.ttl(rooms._class_key(room)) <= ROOM_SECONDS

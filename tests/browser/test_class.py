@@ -119,13 +119,13 @@ def test_a_class_follows_breaks_away_and_rejoins(browser, servers):
         projection.keyboard.press("j")
         projection.wait_for_selector(".st-key-join-panel img", timeout=20_000)
         assert f"/?room={room}" in projection.inner_text(".st-key-join-panel")
-        assert "4 following" in projection.inner_text(".st-key-join-panel") or lecturer_server is not class_server
+        assert "4 following" in projection.inner_text(".st-key-join-panel")  # one store: every replica counts them
         phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
         stack.callback(phone.close)
         korean = phone.new_page()
         korean.goto(f"{class_server.url}/?room={room}&lang=ko")
         bar_says(korean, "강의를 따라가는 중", 60_000)
-        assert student_step(korean) is None or "6" in korean.locator(CLASS_BAR).inner_text()
+        assert "33단계 중 6단계" in korean.locator(CLASS_BAR).inner_text()  # a late joiner, on the current step
         wait_idle(korean)
         wait_idle(projection)
         SHOTS.mkdir(parents=True, exist_ok=True)

@@ -35,7 +35,7 @@ from .rooms import RoomError, RoomsFull, RoomsUnavailable, is_room_id
 from .walkthrough import WalkthroughError, load_bundled, parse
 
 __all__ = ["AWAY_PARAM", "NEW_ROOM", "ROOM_PARAM", "WALK_PAGE", "class_view", "join_link", "join_once", "join_panel",
-           "pending_page", "status_bar", "write_address"]
+           "pending_page", "refusal", "status_bar", "write_address"]
 
 ROOM_PARAM = "room"  # ?room=<id>: join the room as a student; ?room=new: open one
 AWAY_PARAM = "away"  # ?away=1 beside ?room=: this student was exploring (a reconnected window stays so)
@@ -63,15 +63,16 @@ def join_once(page_id: str) -> None:
 def _open_room(page_id: str) -> None:
     try:
         member = sync.host()
-    except RoomsFull:
-        state.flash("warning", app_text("room_server_full"), where="page")
-        del st.query_params[ROOM_PARAM]
-        return
-    except RoomsUnavailable:
-        state.flash("warning", app_text("room_store_down"), where="page")
+    except RoomError as exc:
+        state.flash("warning", refusal(exc), where="page")
         del st.query_params[ROOM_PARAM]
         return
     member.goto = WALK_PAGE if page_id != WALK_PAGE else None
+
+
+def refusal(exc: RoomError) -> str:
+    """Why no room could be opened, in the learner's words: a full server, or a store out of reach."""
+    return app_text("room_server_full") if isinstance(exc, RoomsFull) else app_text("room_store_down")
 
 
 def _join(room: str, page_id: str) -> tuple[str, str] | None:

@@ -79,7 +79,7 @@ def host() -> walk_state.Membership:
     """This window's room as its lecturer: created on the projection's first run, or by ``?room=new``.
     Raises RoomsFull or RoomsUnavailable when the store cannot open one."""
     member = walk_state.membership()
-    if member is None or member.role == "student":
+    if member is None:
         deck = snapshot()
         room, secret = rooms().create(deck.to_json())
         member = walk_state.Membership(room, secret, "host", seen=1, last=deck)

@@ -30,7 +30,7 @@ from ..words.content import app_text, page_text
 from ..words.i18n import WALK_CONTEXT, explain, translate
 from . import classroom, console, sync
 from . import state as walk_state
-from .rooms import RoomError, RoomsFull
+from .rooms import RoomError
 from .walkthrough import FILE_PARAM, WalkStep, Walkthrough, WalkthroughError, decode, encode, load_bundled, parse
 
 __all__ = ["WalkContext", "view", "walkthrough"]
@@ -118,11 +118,8 @@ def _host() -> bool:
         return False
     try:
         sync.host()
-    except RoomsFull:
-        st.warning(app_text("room_server_full"))
-        return False
-    except RoomError:
-        st.warning(app_text("room_store_down"))
+    except RoomError as exc:
+        st.warning(classroom.refusal(exc))
         return False
     return True
 
