@@ -15,7 +15,7 @@ with c3:
 
 rnn = page.compute(lambda: rnn_bottleneck(page.inputs, hidden=hidden, seed=seed, recurrent_scale=scale))
 attn = page.compute(lambda: simple_self_attention(page.inputs))
-page.step_through(rnn)
+page.step_through(rnn, attention=attn, hidden=hidden, scale=scale)
 labels = page.labels
 left, right = side_by_side("rnn_vs_attention")
 with left:
@@ -30,4 +30,4 @@ with right:
     show_matrix(attn, "weights", labels, labels, title=page.text("weights_title"))
     st.caption(page.text("weights_caption"))
 show_source(rnn_bottleneck)
-page.check_yourself(rnn, attention=attn, hidden=hidden, scale=scale)
+page.check_yourself()

@@ -14,7 +14,7 @@ with c3:
     seed = page.seed(123)
 
 trace = page.compute(lambda: additive_attention(page.inputs, hidden=hidden, seed=seed))
-page.step_through(trace)
+page.step_through(trace, query=q)
 labels = page.labels
 left, right = side_by_side("weights")
 with left:
@@ -26,4 +26,4 @@ with right:
     show_vector(trace, "influence_share", labels, title=page.text("rnn_title"),
                 value_title=page.text("axis_share"), domain=(0, 1))
 show_source(additive_attention)
-page.check_yourself(trace, query=q)
+page.check_yourself()

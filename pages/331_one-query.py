@@ -17,7 +17,7 @@ later = page.later_controls()
 trace = page.compute(lambda: simple_attention_for_query(page.inputs, q, normalisation=norm, causal=later.causal,
                                                         dropout=later.dropout, seed=later.seed,
                                                         training=later.training))
-page.step_through(trace)
+page.step_through(trace, query=q)
 labels = page.labels
 scores = "masked_scores" if later.causal else "scores"  # the keys the mask hides are marked
 left, right = side_by_side("scores_weights")
@@ -46,4 +46,4 @@ with folded(page.text("stability_heading"), "stability") as shown:
         show_table(softmax_stability_demo())
 
 show_source(simple_attention_for_query, attend_one_query, attend, normalise, softmax_naive)
-page.check_yourself(trace, query=q)
+page.check_yourself()

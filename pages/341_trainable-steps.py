@@ -18,7 +18,7 @@ later = page.later_controls(seed=seed)
 trace = page.compute(lambda: self_attention_step_by_step(page.inputs, d_out=d_out, seed=seed, query_index=q,
                                                          causal=later.causal, dropout=later.dropout,
                                                          training=later.training))
-page.step_through(trace)
+page.step_through(trace, query=q)
 labels = page.labels
 st.subheader(page.text("weights_heading"))
 for col, name in zip(side_by_side("weights", 3), ("W_query", "W_key", "W_value"), strict=True):
@@ -50,4 +50,4 @@ show_tensor(trace, "context")
 st.subheader(page.text("shapes_heading"))
 show_shapes(trace)
 show_source(self_attention_step_by_step, attend_one_query, attend)
-page.check_yourself(trace, query=q)
+page.check_yourself()

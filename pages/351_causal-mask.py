@@ -36,4 +36,4 @@ else:
     show_comparisons(trace)
     show_tensor(trace, "context")
     show_source(causal_attention_step_by_step)
-page.check_yourself(trace)
+page.check_yourself()

@@ -19,7 +19,7 @@ weights = page.compute(lambda: causal_attention_step_by_step(page.inputs, seed=7
 source = weights["masked_weights"] if causal else weights["weights"]
 demo = page.compute(lambda: dropout_demo(source, p, seed=seed, training=training,
                                       mask=weights.mask if causal else None))
-page.step_through(demo)
+page.step_through(demo, p=p, training=training)
 labels = page.labels
 st.metric(page.text("kept_label"), f"{demo.kept_fraction:.2f}", help=page.text("kept_help", expected=1 - p))
 c1, c2 = side_by_side("charts")
@@ -33,4 +33,4 @@ with c1:
 with c2:
     show_tensor(demo.trace, "dropped_weights")
 show_source(dropout_demo, apply_dropout)
-page.check_yourself(demo, p=p, training=training)
+page.check_yourself()

@@ -12,7 +12,7 @@ heads = page.compute(lambda: stacking_heads(
     page.attention_config(ctl, d_out=ctl.d_out * ctl.num_heads),  # each head is d_out wide
     ctl.run(),
 ))
-page.step_through(heads)
+page.step_through(heads, heads=ctl.num_heads, d_out=ctl.d_out, qkv_bias=ctl.qkv_bias)
 trace, labels = heads.trace, page.labels
 st.subheader(page.text("heads_heading", heads=ctl.num_heads))
 show_heads(trace, labels, labels)
@@ -26,4 +26,4 @@ if trace.comparisons:
 else:
     st.info(page.text("dropout_differs"))
 show_source(MultiHeadAttentionWrapper, CausalAttention)
-page.check_yourself(heads, heads=ctl.num_heads, d_out=ctl.d_out, qkv_bias=ctl.qkv_bias)
+page.check_yourself()

@@ -9,7 +9,7 @@ from ui.settings import limits
 page = start_page("weight-splits")
 ctl = page.module_controls(heads="divisors", d_out_max=limits().max_dim)
 splits = page.compute(lambda: weight_splits(page.inputs, page.attention_config(ctl), ctl.run()))
-page.step_through(splits)
+page.step_through(splits, heads=ctl.num_heads, d_out=ctl.d_out, qkv_bias=ctl.qkv_bias)
 trace, labels = splits.trace, page.labels
 if splits.reduced:
     st.info(page.text("large", tokens=page.matrix.num_tokens, heads=ctl.num_heads))
@@ -30,4 +30,4 @@ if not splits.reduced:
 st.subheader(page.text("gpt2_heading"))
 st.markdown(page.text("gpt2_body"))  # the counts are Check yourself's answers: not printed here
 show_source(MultiHeadAttention, batched_product)
-page.check_yourself(splits, heads=ctl.num_heads, d_out=ctl.d_out, qkv_bias=ctl.qkv_bias)
+page.check_yourself()

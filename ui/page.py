@@ -20,6 +20,7 @@ from attention.explore import RunOptions
 
 from . import state
 from .check import panel as check
+from .check import state as check_state
 from .check.questions import Live
 from .inputs import state as matrix_state
 from .inputs.matrix import InputMatrix
@@ -72,6 +73,7 @@ class Page:
     matrix: InputMatrix
     text: PageText
     stage: Any = None  # in step mode: the place above the controls where the step is drawn
+    live: Live | None = field(default=None, repr=False)  # the questions' live state (set by step_through)
     _computations: int = field(default=0, repr=False)
     _exported: list[tuple[int, str, Trace]] = field(default_factory=list, repr=False)  # (computation, prefix, trace)
     _download: Any = field(default=None, repr=False)  # where the one download button is drawn
@@ -198,11 +200,15 @@ class Page:
 
     # ----- step-through ------------------------------------------------------------------------
     def step_through(self, result: Any, *, labels: list[str] | None = None,
-                     key_labels: list[str] | None = None) -> None:
+                     key_labels: list[str] | None = None, **given: Any) -> None:
         """In step mode, show the computation one step at a time, and nothing else of the page below.
 
         ``labels`` name the tokens (the input matrix's by default), ``key_labels`` the keys when they differ.
+        ``given``: the settings the page's questions need (the query, the heads...). The result and these are
+        the page's questions' live state (``check_yourself``, and a class poll on a walkthrough step).
         """
+        self.live = Live(result, tuple(self.labels), self.inputs, given)
+        check_state.set_live(self.page_id, self.live)
         if self.stage is None:
             return
         walk = state.walk_active()
@@ -222,9 +228,10 @@ class Page:
         raise PageEnded
 
     # ----- check yourself -----------------------------------------------------------------------
-    def check_yourself(self, result: Any, **given: Any) -> None:
-        """The Check yourself panel after the page's content: questions about ``result`` and ``given`` settings."""
-        check.check_yourself(self.page_id, self.text, Live(result, tuple(self.labels), self.inputs, given))
+    def check_yourself(self) -> None:
+        """The Check yourself panel after the page's content: questions on what ``step_through`` was given."""
+        if self.live is not None:
+            check.check_yourself(self.page_id, self.text, self.live)
 
     # ----- computation ---------------------------------------------------------------------------
     def compute(self, run: Callable[[], T]) -> T:

@@ -111,6 +111,7 @@ class Key:
     # Never part of controls(), so a shared link carries no answers.
     CHECKS = "_checks"
     CHECK_WIDGET_PREFIX = "check:"  # answer widgets: check:<page>:<question>[:<part>]
+    LIVE = "_live"  # (page id, Live): what this run's page computed, for a class poll judged on it
     # Prefixes of widget keys made per page or per thing (each owner builds its keys from its prefix).
     FOLD_PREFIX = "fold:"  # ui/draw/show.py folded(): fold:<what>, open or closed
     RESULTS_PREFIX = "results-"  # ui/draw/show.py side_by_side(): columns of results that may stack

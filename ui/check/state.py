@@ -13,7 +13,8 @@ import streamlit as st
 
 from ..state import Key
 
-__all__ = ["answer_input", "answer_key", "check_entry", "done_questions", "record_check", "reveal_answer"]
+__all__ = ["answer_input", "answer_key", "check_entry", "done_questions", "live", "record_check", "reveal_answer",
+           "set_live"]
 
 
 def _check_store(page_id: str, question_id: str) -> dict[str, Any]:
@@ -69,3 +70,14 @@ def done_questions(page_id: str) -> set[str]:
     """The page's questions answered correctly at least once in this session."""
     page = st.session_state.get(Key.CHECKS, {}).get(page_id, {})
     return {qid for qid, entry in page.items() if entry.get("done")}
+
+
+def set_live(page_id: str, live: Any) -> None:
+    """What the page on screen computed in this run (a questions.Live): a class poll is judged on it."""
+    st.session_state[Key.LIVE] = (page_id, live)
+
+
+def live(page_id: str) -> Any:
+    """The Live the page ``page_id`` last computed in this session, or None."""
+    found = st.session_state.get(Key.LIVE)
+    return found[1] if found is not None and found[0] == page_id else None
