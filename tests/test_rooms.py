@@ -13,7 +13,9 @@ import pytest
 
 from tests.redis_server import redis_server_path, running_redis
 from ui.lecture.rooms import (
+    MAX_ANSWER,
     MAX_DOCUMENT,
+    MAX_POLLS,
     MAX_STUDENTS,
     PRESENCE_SECONDS,
     ROOM_SECONDS,
@@ -226,3 +228,64 @@ def test_ten_thousand_joins_leave_redis_small(redis_url):
     assert not rooms.attend(room, secrets.token_urlsafe(9))
     assert admitted.count(1) == MAX_STUDENTS and admitted.count(0) == 10_000 - MAX_STUDENTS
     assert 0 < rooms._redis.ttl(rooms._class_key(room)) <= ROOM_SECONDS
+
+
+# ----- class polls: answers beside the attendance ----------------------------------------------------
+
+
+def test_a_poll_takes_one_answer_per_present_student_on_any_replica(store):
+    one, other = store
+    room, secret = one.create("{}")
+    students = [secrets.token_urlsafe(9) for _ in range(3)]
+    for s in students:
+        other.attend(room, s)
+    poll = one.open_poll(room, secret)
+    assert poll == 1
+    assert other.answer(room, students[0], poll, "0.9544")  # students on the other replica
+    assert one.answer(room, students[1], poll, "0.1385")
+    assert other.answer(room, students[1], poll, "0.9544")  # a new answer replaces the old one
+    assert not one.answer(room, secrets.token_urlsafe(9), poll, "1.0")  # not in the class
+    assert not one.answer(room, students[2], poll + 1, "1.0")  # not the poll open now
+    assert one.answers(room, poll) == other.answers(room, poll) == {students[0]: "0.9544", students[1]: "0.9544"}
+    one.stop_poll(room, secret)  # revealed: no more answers, those given stay
+    assert not other.answer(room, students[2], poll, "2.0")
+    assert len(other.answers(room, poll)) == 2
+    assert other.open_poll(room, secret) == 2 and one.answers(room, 2) == {} and one.answers(room, 1) == {}
+    assert one.answer(room, students[2], 2, "6,6")
+    one.stop_poll(room, secret, clear=True)  # the lecturer clears them
+    assert other.answers(room, 2) == {}
+
+
+def test_only_the_lecturer_opens_or_stops_a_poll_and_polls_are_capped(store):
+    one, other = store
+    room, secret = one.create("{}")
+    for wrong in ("", secret[:-1] + ("x" if secret[-1] != "x" else "y"), None):
+        with pytest.raises(RoomError):
+            other.open_poll(room, wrong)
+        with pytest.raises(RoomError):
+            other.stop_poll(room, wrong, clear=True)
+    for _ in range(MAX_POLLS):
+        one.open_poll(room, secret)
+    with pytest.raises(RoomError):
+        other.open_poll(room, secret)
+
+
+def test_hostile_answers_are_refused_and_store_nothing(store):
+    one, other = store
+    room, secret = one.create("{}")
+    student = secrets.token_urlsafe(9)
+    one.attend(room, student)
+    poll = one.open_poll(room, secret)
+    for text in ("", "x" * (MAX_ANSWER + 1), None, 3.5, ["0.5"], {"a": 1}):
+        with pytest.raises(RoomError):
+            other.answer(room, student, poll, text)
+    for number in (0, -1, True, "1", 1.0, MAX_POLLS + 1, None):
+        with pytest.raises(RoomError):
+            other.answer(room, student, number, "0.5")
+    for bad in ("", "s" * 10_000, None, "attn:rooms"):
+        with pytest.raises(RoomError):
+            other.answer(room, bad, poll, "0.5")
+        with pytest.raises(RoomError):
+            other.answer(bad, student, poll, "0.5")
+    assert one.answers(room, poll) == {}
+    assert one.answers("no-such-room", poll) == {} and one.answers(room, "1") == {}

@@ -10,6 +10,9 @@ both), with Redis's own expiry doing the forgetting. Per room:
   so two windows racing for one token cannot both win;
 - ``attn:class:<id>``, a sorted set of the students present (anonymous id -> when last there), for
   the attendance and its cap; one small Lua script admits a student atomically;
+- ``attn:answers:<id>``, a hash of the latest poll's answers (student id -> answer); the room's hash
+  says which poll that is (``poll``) and whether it takes answers (``taking``); one Lua script takes
+  an answer only from a student present, for the poll open now;
 - ``attn:rooms``, a sorted set of rooms by last touch, for the cap on rooms.
 
 A document and its version change together (one ``MULTI``). Secrets and tokens are kept only as
@@ -26,6 +29,7 @@ import time
 import redis
 
 from .rooms import (
+    MAX_POLLS,
     MAX_ROOMS,
     MAX_STUDENTS,
     PRESENCE_SECONDS,
@@ -35,6 +39,7 @@ from .rooms import (
     Rooms,
     RoomsFull,
     RoomsUnavailable,
+    check_answer,
     check_document,
     digest,
     is_room_id,
@@ -60,6 +65,19 @@ redis.call('EXPIRE', KEYS[1], tonumber(ARGV[5]))
 return 1
 """
 
+# KEYS: the room, its class, its answers; ARGV: the student, the poll, the answer, now - PRESENCE_SECONDS,
+# ROOM_SECONDS. -1: no such room; 0: refused (not that poll, not taking answers, not present); 1: kept.
+_ANSWER = """
+local room = redis.call('HMGET', KEYS[1], 'poll', 'taking')
+if not room[1] and redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if room[1] ~= ARGV[2] or room[2] ~= '1' then return 0 end
+local seen = redis.call('ZSCORE', KEYS[2], ARGV[1])
+if not seen or tonumber(seen) < tonumber(ARGV[4]) then return 0 end
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
+redis.call('EXPIRE', KEYS[3], tonumber(ARGV[5]))
+return 1
+"""
+
 
 def _unavailable(method):
     def guarded(self, *args, **kwargs):
@@ -76,6 +94,7 @@ class RedisRooms(Rooms):
         self._redis = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2, decode_responses=True)
         self._max_rooms = max_rooms
         self._attend = self._redis.register_script(_ATTEND)
+        self._answer = self._redis.register_script(_ANSWER)
 
     @staticmethod
     def _room_key(room: str) -> str:
@@ -84,6 +103,10 @@ class RedisRooms(Rooms):
     @staticmethod
     def _class_key(room: str) -> str:
         return f"{PREFIX}class:{room}"
+
+    @staticmethod
+    def _answers_key(room: str) -> str:
+        return f"{PREFIX}answers:{room}"
 
     @staticmethod
     def _token_key(token_hash: str) -> str:
@@ -176,6 +199,49 @@ class RedisRooms(Rooms):
         if found == -1:
             raise RoomError("no such room")
         return found == 1
+
+    @_unavailable
+    def open_poll(self, room: str, secret: str) -> int:
+        found = self._driven(room, secret)
+        number = int(found.get("poll") or 0) + 1
+        if number > MAX_POLLS:
+            raise RoomError(f"a room opens at most {MAX_POLLS} polls")
+        with self._redis.pipeline(transaction=True) as pipe:
+            pipe.delete(self._answers_key(room))
+            pipe.hset(self._room_key(room), mapping={"poll": number, "taking": 1})
+            pipe.expire(self._room_key(room), ROOM_SECONDS)
+            pipe.execute()
+        return number
+
+    @_unavailable
+    def stop_poll(self, room: str, secret: str, clear: bool = False) -> None:
+        self._driven(room, secret)
+        with self._redis.pipeline(transaction=True) as pipe:
+            pipe.hset(self._room_key(room), "taking", 0)
+            if clear:
+                pipe.delete(self._answers_key(room))
+            pipe.execute()
+
+    @_unavailable
+    def answer(self, room: str, student: str, poll: int, text: str) -> bool:
+        check_answer(student, poll, text)
+        if not is_room_id(room):
+            raise RoomError("no such room")
+        found = self._answer(keys=[self._room_key(room), self._class_key(room), self._answers_key(room)],
+                             args=[student, poll, text, time.time() - PRESENCE_SECONDS, ROOM_SECONDS])
+        if found == -1:
+            raise RoomError("no such room")
+        return found == 1
+
+    @_unavailable
+    def answers(self, room: str, poll: int) -> dict[str, str]:
+        if not is_room_id(room):
+            return {}
+        with self._redis.pipeline(transaction=False) as pipe:
+            pipe.hget(self._room_key(room), "poll")
+            pipe.hgetall(self._answers_key(room))
+            number, answers = pipe.execute()
+        return answers if number is not None and number == str(poll) else {}
 
     @_unavailable
     def attendance(self, room: str) -> int:

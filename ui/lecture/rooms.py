@@ -12,9 +12,10 @@ it a secret of its own. The store keeps only hashes of secrets and tokens.
 
 A room also knows who is in class: each student's window calls :meth:`Rooms.attend` now and then
 with an anonymous id of its own (a random string per browser session, nothing else), so the room
-can count its class and cap it. A class poll (one question at a time, one answer per student id)
-is the next thing a room holds: the deck says which question is open, and the answers sit beside
-the attendance, keyed by the same ids.
+can count its class and cap it. A class poll: the deck says which question is asked (ui/lecture/deck.py
+``Poll``); the room numbers the polls (:meth:`Rooms.open_poll`), takes answers while one is open, one per
+present student id (a new answer replaces the old one), and keeps only the latest poll's answers. They
+are deleted with the room, when the next poll opens, or when the lecturer clears them.
 
 Everything here is plain Python: no Streamlit. A room's document is what a client sent, so its
 readers validate it (``Deck.from_json``); the store itself caps its size and the number of rooms.
@@ -32,9 +33,10 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["MAX_DOCUMENT", "MAX_DRIVERS", "MAX_ROOMS", "MAX_STUDENTS", "PRESENCE_SECONDS", "ROOM_SECONDS",
-           "TOKEN_SECONDS", "MemoryRooms", "RoomError", "Rooms", "RoomsFull", "RoomsUnavailable", "check_document",
-           "digest", "is_room_id", "is_student_id", "with_driver"]
+__all__ = ["MAX_ANSWER", "MAX_DOCUMENT", "MAX_DRIVERS", "MAX_POLLS", "MAX_ROOMS", "MAX_STUDENTS",
+           "PRESENCE_SECONDS", "ROOM_SECONDS", "TOKEN_SECONDS", "MemoryRooms", "RoomError", "Rooms", "RoomsFull",
+           "RoomsUnavailable", "check_answer", "check_document", "digest", "is_room_id", "is_student_id",
+           "with_driver"]
 
 MAX_DOCUMENT = 64_000  # characters of a room's document (a deck is about 1 kB with the book's matrix)
 MAX_ROOMS = 1_000  # open rooms per server (per Redis when replicas share one); then a new room is refused
@@ -42,6 +44,8 @@ ROOM_SECONDS = 4 * 3600  # a room no window touched for this long is gone
 MAX_STUDENTS = 300  # students present in one room at once; one more is told the class is full
 PRESENCE_SECONDS = 30  # a student's window that has not said it is there for this long has left
 TOKEN_SECONDS = 3600  # a one-time token not redeemed within this is void
+MAX_POLLS = 200  # polls one room may open (a lecture asks a few dozen at most)
+MAX_ANSWER = 64  # characters of an answer as a window sends it (a number, a shape, a choice's id)
 MAX_DRIVERS = 8  # the creator and the last consoles opened: an older console's secret stops working
 
 
@@ -92,6 +96,24 @@ class Rooms(ABC):
         the class is full and this student was not in it; raises RoomError if there is no such room."""
 
     @abstractmethod
+    def open_poll(self, room: str, secret: str) -> int:
+        """Start taking answers to a new poll; its number (1, 2...). The previous poll's answers are gone.
+        Raises RoomError for a wrong secret, or once the room has opened MAX_POLLS."""
+
+    @abstractmethod
+    def stop_poll(self, room: str, secret: str, clear: bool = False) -> None:
+        """Take no more answers (the poll is revealed or closed); ``clear``: delete the answers too."""
+
+    @abstractmethod
+    def answer(self, room: str, student: str, poll: int, text: str) -> bool:
+        """Keep ``student``'s answer to poll number ``poll``, replacing theirs; False if that poll is not
+        taking answers or the student is not in the class. RoomError for an answer that is not short text."""
+
+    @abstractmethod
+    def answers(self, room: str, poll: int) -> dict[str, str]:
+        """Poll ``poll``'s answers by student id (empty for an older poll, or none)."""
+
+    @abstractmethod
     def attendance(self, room: str) -> int:
         """How many students are in the room now (each said so within PRESENCE_SECONDS)."""
 
@@ -105,6 +127,9 @@ class _Room:
     token: bytes | None = None  # the live token's hash
     token_until: float = 0.0
     present: dict[str, float] = field(default_factory=dict)  # a student's anonymous id -> when last there
+    poll: int = 0  # the latest poll's number
+    taking: bool = False  # it takes answers
+    answers: dict[str, str] = field(default_factory=dict)  # the latest poll's: student id -> answer
 
 
 class MemoryRooms(Rooms):
@@ -193,6 +218,38 @@ class MemoryRooms(Rooms):
             self._touch(room)
             return True
 
+    def open_poll(self, room: str, secret: str) -> int:
+        with self._lock:
+            found = self._driven(room, secret)
+            if found.poll >= MAX_POLLS:
+                raise RoomError(f"a room opens at most {MAX_POLLS} polls")
+            found.poll, found.taking, found.answers = found.poll + 1, True, {}
+            return found.poll
+
+    def stop_poll(self, room: str, secret: str, clear: bool = False) -> None:
+        with self._lock:
+            found = self._driven(room, secret)
+            found.taking = False
+            if clear:
+                found.answers = {}
+
+    def answer(self, room: str, student: str, poll: int, text: str) -> bool:
+        check_answer(student, poll, text)
+        since = self._clock() - PRESENCE_SECONDS
+        with self._lock:
+            found = self._rooms.get(room) if is_room_id(room) else None
+            if found is None:
+                raise RoomError("no such room")
+            if not found.taking or found.poll != poll or found.present.get(student, -1.0) < since:
+                return False
+            found.answers[student] = text
+            return True
+
+    def answers(self, room: str, poll: int) -> dict[str, str]:
+        with self._lock:
+            found = self._rooms.get(room) if is_room_id(room) else None
+            return {} if found is None or found.poll != poll else dict(found.answers)
+
     def attendance(self, room: str) -> int:
         since = self._clock() - PRESENCE_SECONDS
         with self._lock:
@@ -248,6 +305,16 @@ def is_room_id(room: object) -> bool:
 def is_student_id(student: object) -> bool:
     """A student's anonymous id as a window makes it (``secrets.token_urlsafe(9)``)."""
     return is_room_id(student)
+
+
+def check_answer(student: object, poll: object, text: object) -> None:
+    """What a student's window sends with an answer, before anything is stored."""
+    if not is_student_id(student):
+        raise RoomError("a student's id is a short random string")
+    if not isinstance(poll, int) or isinstance(poll, bool) or not 1 <= poll <= MAX_POLLS:
+        raise RoomError("a poll's number is a whole number")
+    if not isinstance(text, str) or not text or len(text) > MAX_ANSWER:
+        raise RoomError(f"an answer is text of 1 to {MAX_ANSWER} characters")
 
 
 def check_document(document: str) -> None:
