@@ -196,3 +196,18 @@ def test_a_matrix_loaded_in_the_console_shows_on_the_projection():
     projection_follows(projection)
     assert projection.session_state[Key.MATRIX] == loaded
     assert not projection.exception and step_on(projection) == "9"
+
+
+def test_a_console_move_made_before_it_saw_the_projections_last_word_is_kept():
+    """The projection tells the room when it has drawn a step (a new version of the same deck). A console
+    that moves before its poll saw that version must keep its own move, not take the room's older step."""
+    projection = walk_app(lecture="1", walk="4")
+    console = open_console(token_of(projection))
+    projection.button(key=Key.CONSOLE_OPENED).click().run()
+    console.button(key="step_next:one-query").click().run()
+    projection_follows(projection)  # it draws step 5 and says so: a version the console has not seen
+    assert step_on(projection) == "5"
+    console.button(key="step_next:one-query").click().run()  # the lecturer presses again at once
+    assert step_on(console) == "6"
+    projection_follows(projection)
+    assert step_on(projection) == "6"

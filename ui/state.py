@@ -104,6 +104,17 @@ class Key:
     CLASS_BAR = "class-bar"
     CLASS_REJOIN = "class_rejoin"
     CLASS_BACK = "class_back"
+    # ui/lecture/poll.py: a class poll's widgets and boxes
+    POLL_QUESTION = "poll_question"  # the console's choice of question
+    POLL_ASK = "poll_ask"
+    POLL_REVEAL = "poll_reveal"
+    POLL_CLOSE = "poll_close"
+    POLL_DELETE = "poll_delete"
+    POLL_CONSOLE = "poll-console"  # the console's poll box
+    POLL_STAGE = "poll-stage"  # the projection's poll, in place of the step
+    POLL_STUDENT = "poll-student"  # a student's question box
+    POLL_ANSWER_PREFIX = "poll_answer:"  # a student's answer input, per poll: poll_answer:<number>
+    POLL_SEND = "poll_send"
     # ui/sharing/state.py: the shareable link
     LINK_LOADED = "_link_loaded"
     SHARE_NOTE = "_share_note"

@@ -11,7 +11,7 @@ mistake (an unscaled score, a row for a column...) is counted by name. Plain Pyt
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .answers import Unparsed, parse_choice, parse_number, parse_shape
@@ -44,15 +44,17 @@ class Tally:
     unreadable: int = 0  # answers the judge could not read (sent by something other than this app)
 
 
-def canonical(question: Question, answer: Answer, raw: object, *, decimal_comma: bool = False) -> str | Unparsed:
-    """What a student typed, in the one form a poll keeps; Unparsed (with the reason Check yourself gives)."""
+def canonical(question: Question, raw: object, options: Sequence[str] = (), *,
+              decimal_comma: bool = False) -> str | Unparsed:
+    """What a student typed (or chose among ``options``), in the one form a poll keeps; Unparsed, with the
+    reason Check yourself gives, if it cannot be read."""
     if question.kind == NUMBER:
         parsed = parse_number(raw, decimal_comma=decimal_comma)
         return parsed if isinstance(parsed, Unparsed) else repr(float(parsed.value))
     if question.kind == SHAPE:
         parsed = parse_shape(raw)
         return parsed if isinstance(parsed, Unparsed) else ",".join(str(int(n)) for n in parsed.value)
-    parsed = parse_choice(raw, answer.options)
+    parsed = parse_choice(raw, options)
     return parsed if isinstance(parsed, Unparsed) else str(parsed.value)
 
 

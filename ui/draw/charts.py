@@ -30,6 +30,7 @@ import warnings
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -442,3 +443,37 @@ def _masked_bars() -> list[dict]:
         {"transform": only_masked, "mark": {"type": "text", "angle": 270, "color": "#555555", "fontStyle": "italic"},
          "encoding": {"y": {"value": {"expr": "height / 2"}}, "text": {"field": "label", "type": "nominal"}}},
     ]
+
+
+POLL_COLOURS = {"right": "#2e7d32", "mistake": "#e65100", "other": "#9e9e9e"}  # green, orange, grey
+
+
+def answers_chart(bars: Sequence[Any], *, other_label: str, kind_words: dict[str, str], answer_title: str,
+                  count_title: str, legend_title: str, lecture: bool = False) -> dict:
+    """A class poll's answers (ui/check/tally.py ``Bar``s): one horizontal bar per distinct answer, most
+    given first, coloured right / a known mistake / another answer, with its count written at its end."""
+    records = [{"answer": bar.shown if bar.shown is not None else other_label, "n": bar.count, "i": i,
+                "kind": kind_words["right" if bar.correct else "mistake" if bar.mistake else "other"]}
+               for i, bar in enumerate(bars)]
+    order = [kind_words[k] for k in POLL_COLOURS]
+    return styled({
+        "$schema": SCHEMA,
+        "datasets": {"answers": records},
+        "data": {"name": "answers"},
+        "height": {"step": 44 if lecture else 26},
+        "encoding": {
+            "y": {"field": "answer", "type": "nominal", "sort": {"field": "i", "op": "min"}, "title": answer_title},
+            "x": {"field": "n", "type": "quantitative", "title": count_title, "axis": {"tickMinStep": 1}},
+            "color": {"field": "kind", "type": "nominal", "title": legend_title,
+                      "scale": {"domain": order, "range": list(POLL_COLOURS.values())},
+                      "legend": {"orient": "bottom"}},
+            "tooltip": [{"field": "answer", "type": "nominal", "title": answer_title},
+                        {"field": "n", "type": "quantitative", "title": count_title},
+                        {"field": "kind", "type": "nominal", "title": legend_title}],
+        },
+        "layer": [
+            {"mark": {"type": "bar"}},
+            {"mark": {"type": "text", "align": "left", "dx": 4}, "encoding": {"text": {"field": "n"},
+                                                                             "color": {"value": "#000"}}},
+        ],
+    }, lecture)

@@ -29,8 +29,8 @@ import streamlit as st
 from .. import state
 from ..state import Key
 from ..words.content import app_text
+from . import poll, sync
 from . import state as walk_state
-from . import sync
 from .rooms import RoomError, RoomsFull, RoomsUnavailable, is_room_id
 from .walkthrough import WalkthroughError, load_bundled, parse
 
@@ -145,6 +145,7 @@ def status_bar(page_id: str) -> None:
             st.markdown(f":orange-badge[:material/explore: {app_text('class_exploring')}]", width="content")
             st.button(app_text("class_rejoin"), key=Key.CLASS_REJOIN, on_click=_rejoin, icon=":material/podium:",
                       type="primary", help=app_text("class_rejoin_help"))
+    poll.student_panel()  # a question the lecturer put to the class
 
 
 def _rejoin() -> None:

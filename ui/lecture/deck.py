@@ -2,8 +2,9 @@
 
 The projection and the presenter console are two views of one deck: which walkthrough step is
 on, the walkthrough's control values, the input matrix, the walkthrough itself when it is the
-lecturer's own, and the talk's clock. Every view derives from it; nothing else is shared (each
-window keeps its own language, its own sidebar and its own explanation folds).
+lecturer's own, the talk's clock, and the question put to the class (:class:`Poll`). Every view
+derives from it; nothing else is shared (each window keeps its own language, its own sidebar and its
+own explanation folds).
 
 A deck travels through a room (``ui/lecture/rooms.py``) as JSON. What arrives from a room is
 treated like a link: :meth:`Deck.from_json` checks every field and its size, and decodes the
@@ -21,12 +22,14 @@ from typing import Any
 from attention.errors import ExplainedValueError
 
 from ..chapter import PAGES
+from ..check.questions import QUESTIONS
+from ..check.tally import POLL_KINDS
 from ..inputs.matrix import InputMatrix
 from ..settings import limits
 from ..sharing.codec import LinkError, SharedState, decode_state, encode_state
 from .walkthrough import MAX_BYTES, MAX_STEPS
 
-__all__ = ["DEFAULT_BUDGET_MIN", "MAX_BUDGET_MIN", "Deck", "DeckError"]
+__all__ = ["DEFAULT_BUDGET_MIN", "MAX_BUDGET_MIN", "Deck", "DeckError", "Poll"]
 
 DEFAULT_BUDGET_MIN = 50  # a lecture slot
 MAX_BUDGET_MIN = 600
@@ -36,6 +39,54 @@ VERSION = 1
 class DeckError(ExplainedValueError):
     """A room's document that this app cannot use, and why. Written to the server's log, never shown:
     only the lecturer's own windows write to a room, so a refused deck is a bug or an attack."""
+
+
+@dataclass(frozen=True)
+class Poll:
+    """A Check yourself question put to the class on one walkthrough step (ui/lecture/poll.py).
+
+    It is shown while the deck is on that step: moving on hides it, coming back shows it again. Its
+    answers are in the room (``Rooms.answers(room, number)``), never in the deck. ``fields``, ``options``
+    and ``labels`` are what the prompt needed when it was asked (the query's number, the tokens' names),
+    so that a student's device words it in its own language; the right answer is worked out by the
+    lecturer's windows from the live state when the answers are counted.
+    """
+
+    number: int  # the room's number for it (Rooms.open_poll)
+    position: int  # the walkthrough step it was asked on
+    page: str
+    question: str
+    revealed: bool = False
+    fields: tuple[tuple[str, str | int | float], ...] = ()
+    options: tuple[str, ...] = ()
+    labels: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def from_data(cls, data: Any) -> Poll:
+        """The poll of a room's document, every field checked; DeckError for anything else."""
+        if not isinstance(data, dict) or set(data) != _POLL_FIELDS:
+            raise DeckError("the lecture's question is damaged.")
+        try:
+            poll = cls(data["number"], data["position"], data["page"], data["question"], data["revealed"],
+                       tuple((k, v) for k, v in data["fields"]), tuple(data["options"]),
+                       tuple((k, v) for k, v in data["labels"]))
+        except (TypeError, ValueError):
+            raise DeckError("the lecture's question is damaged.") from None
+        poll._check()
+        return poll
+
+    def _check(self) -> None:
+        kinds = {q.id: q.kind for q in QUESTIONS.get(self.page, ()) if isinstance(self.page, str)}
+        if not _whole(self.number) or not 1 <= self.number <= 10_000 or not _whole(self.position) \
+                or not 0 <= self.position < MAX_STEPS or kinds.get(self.question) not in POLL_KINDS \
+                or not isinstance(self.revealed, bool):
+            raise DeckError("the lecture's question is not one of this app's questions.")
+        values = [v for _, v in self.fields]
+        texts = [k for k, _ in self.fields] + list(self.options) + [t for pair in self.labels for t in pair]
+        if len(self.fields) > 16 or len(self.options) > 64 or len(self.labels) > 64 \
+                or not all(isinstance(t, str) and len(t) <= 200 for t in texts) \
+                or not all(_plain(v) for v in values):
+            raise DeckError("the lecture's question is too large or damaged.")
 
 
 @dataclass(frozen=True)
@@ -49,12 +100,17 @@ class Deck:
     # The projection has drawn this deck: the class takes it now (ui/lecture/sync.py). Not part of what the
     # deck *is* (equality ignores it): the same step, matrix and controls, before and after the projection drew it.
     shown: bool = field(default=False, compare=False)
+    poll: Poll | None = None  # the question put to the class, if one is
 
     @classmethod
     def of(cls, position: int, arrived: int | None, matrix: InputMatrix, controls: dict[str, dict[str, Any]],
-           walkthrough: str | None, clock_start: float | None, budget_min: int) -> Deck:
+           walkthrough: str | None, clock_start: float | None, budget_min: int, poll: Poll | None = None) -> Deck:
         shared, _ = encode_state(matrix, controls)  # a matrix too large for a link travels as its recipe or not
-        return cls(position, arrived, shared, walkthrough, clock_start, budget_min)
+        return cls(position, arrived, shared, walkthrough, clock_start, budget_min, poll=poll)
+
+    def asked(self) -> Poll | None:
+        """The poll to show now: the one asked on the step on screen."""
+        return self.poll if self.poll is not None and self.poll.position == self.position else None
 
     def state(self) -> SharedState:
         """The matrix (None: the link codec left it out) and the walkthrough's control values."""
@@ -74,7 +130,9 @@ class Deck:
             raise DeckError("the lecture's shared state is damaged.") from None
         if not isinstance(data, dict) or data.get("v") != VERSION or set(data) != _FIELDS | {"v"}:
             raise DeckError("the lecture's shared state comes from another version of this app.")
-        deck = cls(**{name: data[name] for name in _FIELDS})
+        values = {name: data[name] for name in _FIELDS}
+        values["poll"] = None if data["poll"] is None else Poll.from_data(data["poll"])
+        deck = cls(**values)
         deck._check()
         return deck
 
@@ -104,7 +162,15 @@ class Deck:
 
 
 MAX_SHARED = 40_000  # characters of the encoded matrix and controls (a room's document is at most 64,000)
-_FIELDS = {"position", "arrived", "shared", "walkthrough", "clock_start", "budget_min", "shown"}
+_FIELDS = {"position", "arrived", "shared", "walkthrough", "clock_start", "budget_min", "shown", "poll"}
+_POLL_FIELDS = {"number", "position", "page", "question", "revealed", "fields", "options", "labels"}
+
+
+def _plain(value: Any) -> bool:
+    """A prompt's value: short text, a whole number or a finite number."""
+    if isinstance(value, str):
+        return len(value) <= 200
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _whole(value: Any) -> bool:

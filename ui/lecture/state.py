@@ -112,6 +112,9 @@ class Membership:
     goto: str | None = None  # the page this window must switch to on its next run (joined, rejoined, back)
     steps: int = 0  # how many steps the room's walkthrough has (a student's line says "Step k of n")
     own: Any = None  # a student's exploration while following again: (page id, deck), one click away
+    poll: Any = None  # the question put to the class (ui/lecture/deck.py Poll): the lecturer's, or the room's
+    answered: tuple[int, str] | None = None  # a student: the poll they answered last, and what they sent
+    poll_note: tuple[int, str, str] | None = None  # a student: (poll, kind, message) said about their last send
 
 
 def membership() -> Membership | None:

@@ -72,7 +72,8 @@ def snapshot() -> Deck:
     return Deck.of(walk_state.walk_position(), walk_state.arrived_at(), matrix_state.get_matrix(),
                    walk_state.walk_controls(), encode(custom) if custom is not None else linked or None,
                    member.clock_start if member else None,
-                   member.budget_min if member and member.budget_min else DEFAULT_BUDGET_MIN)
+                   member.budget_min if member and member.budget_min else DEFAULT_BUDGET_MIN,
+                   member.poll if member else None)
 
 
 def host() -> walk_state.Membership:
@@ -167,8 +168,9 @@ def follow(force: bool = False) -> bool:
     """Take the room's deck if another window moved it; True if this window changed. A student takes a
     deck once the projection has drawn it (``force``: at once, as on joining)."""
     member = walk_state.membership()
-    if member is None or (member.role == "student" and not member.following):
+    if member is None:
         return False
+    exploring = member.role == "student" and not member.following  # takes only the question put to the class
     try:
         version = rooms().version(member.room)
     except RoomsUnavailable:  # the next poll tries again
@@ -191,6 +193,10 @@ def follow(force: bool = False) -> bool:
         _log.warning("a room's deck was refused: %s", exc)
         member.seen = version
         return False
+    if exploring:
+        member.seen, asked = version, deck.asked()
+        changed, member.poll = asked != member.poll, asked
+        return changed
     if not force and member.role == "student" and not _shown_or_overdue(deck, version, member):
         return False  # the projection is still drawing it: the next poll looks again
     member.seen, member.waiting = version, None
@@ -228,15 +234,16 @@ def _apply(deck: Deck, member: walk_state.Membership) -> None:
             walk_state.set_custom_walkthrough(decode_text(deck.walkthrough))
         except WalkthroughError:
             walk_state.set_custom_walkthrough(None)
-    member.clock_start, member.budget_min = deck.clock_start, deck.budget_min
+    member.clock_start, member.budget_min, member.poll = deck.clock_start, deck.budget_min, deck.poll
 
 
 def restore(deck: Deck) -> None:
     """Put a deck this window kept back on screen (a student's own exploration)."""
     member = walk_state.membership()
     if member is not None:
+        asked = member.poll  # the question the room asks now, not the one asked when the exploration began
         _apply(deck, member)
-        member.last = snapshot()
+        member.poll, member.last = asked, snapshot()
 
 
 def restart_clock() -> None:
@@ -271,6 +278,7 @@ def _cut_short(member: walk_state.Membership) -> bool:
 
 @st.fragment(run_every=POLL_SECONDS)
 def _poll() -> None:
+    publish()  # this window's own change first (a callback ran before this run): else the room's older deck wins
     member = walk_state.membership()
     if follow() or (member is not None and _cut_short(member)):
         st.rerun(scope="app")

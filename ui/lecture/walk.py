@@ -28,7 +28,7 @@ from ..script import PageEnded, run_script
 from ..state import Key
 from ..words.content import app_text, page_text
 from ..words.i18n import WALK_CONTEXT, explain, translate
-from . import classroom, console, sync
+from . import classroom, console, poll, sync
 from . import state as walk_state
 from .rooms import RoomError
 from .walkthrough import FILE_PARAM, WalkStep, Walkthrough, WalkthroughError, decode, encode, load_bundled, parse
@@ -77,15 +77,16 @@ def walkthrough(page: Page) -> None:
     index = min(walk_state.walk_position(), len(walk.steps) - 1)
     step = walk.steps[index]
     shown = view()
+    poll_box = None
     lang = state.language()  # the bundled walkthrough's words are in the catalogs; a lecturer's own stay as written
     context = WalkContext(step, index, len(walk.steps))
     if shown == "projection":  # the step is the screen: no note, no title; details and console one key away
         hosting = _host()
         context = WalkContext(step, index, len(walk.steps), projection=True, details=walk_state.details_shown(),
-                              tools=_projection_tools,
-                              cover=classroom.join_panel if hosting and walk_state.join_shown() else None)
+                              tools=_projection_tools, cover=_cover(hosting))
     elif shown == "console":
         console.console(walk, index, own_file=_own_file_panel)
+        poll_box = st.container()  # filled once the step's page has run: its live result judges the answers
     else:
         if member is None or member.role != "student":  # a student follows the lecturer's walkthrough
             _own_file_panel()
@@ -106,7 +107,17 @@ def walkthrough(page: Page) -> None:
         raise
     finally:
         state.set_walk_active(None)
+        if poll_box is not None:
+            with poll_box:
+                poll.console_panel(step.page, index)
         sync.publish(final=True)  # what the page itself changed (a step's own control values); the class may follow
+
+
+def _cover(hosting: bool) -> Callable[[], None] | None:
+    """What the projection shows in place of the step: the join panel (J), or the question put to the class."""
+    if hosting and walk_state.join_shown():
+        return classroom.join_panel
+    return poll.projection_panel if poll.asked() is not None else None
 
 
 def _host() -> bool:

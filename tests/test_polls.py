@@ -1,0 +1,143 @@
+"""Class polls in a lecture's room: the console asks, students answer on their devices, the projection shows
+only a count until the reveal, then the spread, the right answer and the known mistakes by name.
+
+AppTest sessions of one process stand for the projection, its console and three students, sharing the
+process's rooms as browsers on one server would (tests/test_class.py). The right answer and the known
+mistakes come from the console's own live result (the page computed it, as the book's values are tested
+in tests/test_tally.py): the poll must be judged on the room's state, whatever that is.
+"""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.test_class import lecture, poll, student
+from tests.test_console import open_console, texts, token_of
+from ui.check.questions import QUESTIONS, Answer
+from ui.inputs.matrix import random_matrix
+from ui.state import Key
+from ui.words.content import app_text, page_text
+
+SCORE = {q.id: q for q in QUESTIONS["one-query"]}["score"]  # step 4 of the walkthrough is on 3.3.1
+
+
+def answer_charts(at: AppTest) -> list[str]:
+    """The poll charts the window drew (their dataset is the class's answers: ui/draw/charts.py answers_chart)."""
+    return [c.proto.spec for c in at.get("vega_lite_chart") if '"answers"' in c.proto.spec]
+
+
+def live_answer(at: AppTest) -> Answer:
+    """The score question's answer under the live result the window's page computed in its last run."""
+    page_id, live = at.session_state[Key.LIVE]
+    assert page_id == "one-query"
+    return SCORE.answer(live)
+
+
+def classroom(n: int = 3) -> tuple[AppTest, AppTest, list[AppTest]]:
+    projection, room = lecture(walk="4")
+    token = token_of(projection)
+    projection.button(key=Key.CONSOLE_OPENED).click().run()  # the opener's script presses it: it follows now
+    console = open_console(token)
+    return projection, console, [student(room) for _ in range(n)]
+
+
+def ask(console: AppTest, projection: AppTest, students: list[AppTest]) -> None:
+    console.selectbox(key=Key.POLL_QUESTION).set_value("score").run()
+    console.button(key=Key.POLL_ASK).click().run()
+    assert not console.exception, console.exception
+    poll(projection)
+    for at in students:
+        poll(at)
+
+
+def send(at: AppTest, typed: str) -> None:
+    member = at.session_state[Key.ROOM]
+    at.text_input(key=f"{Key.POLL_ANSWER_PREFIX}{member.poll.number}").set_value(typed)
+    at.button(key=Key.POLL_SEND).click().run()
+    assert not at.exception, at.exception
+
+
+def reveal(console: AppTest, projection: AppTest) -> str:
+    console.button(key=Key.POLL_REVEAL).click().run()
+    poll(projection)
+    return texts(projection)
+
+
+def test_a_poll_is_answered_on_devices_counted_and_revealed_with_its_mistakes_by_name():
+    projection, console, (right, mistaken, other) = classroom()
+    ask(console, projection, [right, mistaken, other])
+    prompt = page_text("one-query").questions["score"]("prompt", **live_answer(console).fields)
+    for at in (right, mistaken, other, projection):
+        assert prompt in texts(at)
+    answer = live_answer(console)
+    assert f"{answer.value:.4f}" == "0.9544"  # the book's ω(2,1) at step 4's query "journey"
+    send(right, f"{answer.value:.4f}")
+    send(mistaken, f"{answer.mistakes['weight']:.4f}")  # the weight for the score: a known mistake
+    send(other, "0.5")
+    assert app_text("poll_sent", answer="0.5") in texts(other)
+    poll(projection)
+    shown = texts(projection)
+    assert app_text("poll_answers", n=3) in shown  # a count, and nothing of the answers
+    assert "0.9544" not in shown and app_text("poll_mistakes") not in shown and not answer_charts(projection)
+    console.run()
+    assert app_text("poll_answered", n=3, of=3) in texts(console) and len(answer_charts(console)) == 1
+    shown = reveal(console, projection)
+    assert app_text("poll_right", answer="0.9544") in shown and app_text("poll_right_count", n=1, total=3) in shown
+    explanation = page_text("one-query").questions["score"]("feedback_weight", **{
+        **answer.fields, "given": f"{answer.mistakes['weight']:.4f}", "answer": "0.9544"})
+    assert app_text("poll_mistake", n=1, answer=f"{answer.mistakes['weight']:.4f}", explanation=explanation) in shown
+    assert len(answer_charts(projection)) == 1  # the spread
+    send(other, "0.9544")  # too late: revealed polls take no more answers
+    assert app_text("poll_closed") in texts(other) and app_text("poll_revealed") in texts(other)
+    console.button(key=Key.POLL_CLOSE).click().run()
+    poll(projection)
+    assert prompt not in texts(projection) and app_text("poll_answers", n=3) not in texts(projection)
+
+
+def test_a_poll_is_judged_on_the_rooms_state_when_counted_not_when_asked():
+    projection, console, students = classroom(2)
+    ask(console, projection, students)
+    before = live_answer(console)
+    for at in students:
+        send(at, f"{before.value:.4f}")
+    console.session_state[Key.MATRIX] = random_matrix(6, 3, 11)  # the lecturer loads another matrix meanwhile
+    console.run()
+    poll(projection)
+    after = live_answer(projection)
+    assert f"{after.value:.4f}" != f"{before.value:.4f}"
+    shown = reveal(console, projection)
+    assert app_text("poll_right", answer=f"{after.value:.4f}") in shown
+    assert app_text("poll_right_count", n=0, total=2) in shown  # right before the change, wrong after it
+
+
+@pytest.mark.parametrize("lang, typed", [("id", "0,9544"), ("vi", "0,9544"), ("ko", "0.9544")])
+def test_a_student_answers_in_their_own_language_and_convention(lang, typed):
+    projection, room = lecture(walk="4")
+    token = token_of(projection)
+    projection.button(key=Key.CONSOLE_OPENED).click().run()
+    console = open_console(token)
+    at = student(room, lang=lang)
+    ask(console, projection, [at])
+    assert page_text("one-query", lang).questions["score"]("prompt", **live_answer(console).fields) in texts(at)
+    send(at, typed)
+    assert app_text("poll_right_count", n=1, total=1) in reveal(console, projection)
+
+
+def test_a_student_exploring_on_their_own_gets_the_question_folded_and_can_answer():
+    projection, console, (at,) = classroom(1)
+    at.switch_page("pages/352_dropout.py").run()  # another page: exploring now
+    ask(console, projection, [at])
+    (fold,) = [e for e in at.expander if e.label == app_text("poll_asks_exploring")]
+    assert at.session_state[Key.ROOM].following is False
+    send(at, "1")
+    console.run()
+    assert app_text("poll_answered", n=1, of=1) in texts(console)
+
+
+def test_only_a_pollable_question_is_offered_and_a_students_device_cannot_ask():
+    projection, console, (at,) = classroom(1)
+    offered = console.selectbox(key=Key.POLL_QUESTION).options
+    assert len(offered) == len([q for q in QUESTIONS["one-query"] if q.kind in ("number", "choice", "shape",
+                                                                                   "predict")])
+    assert not [b for b in at.button if b.key in (Key.POLL_ASK, Key.POLL_REVEAL, Key.POLL_CLOSE)]

@@ -1,0 +1,327 @@
+"""Class polls: a Check yourself question put to the room, answered on the students' devices, counted on
+the presenter console, revealed on the projection.
+
+- **Asking** (the console, :func:`console_panel`): any question of the step's page that has one answer
+  to give (a number, a choice, a shape). The deck then carries a :class:`~ui.lecture.deck.Poll`; the
+  room numbers it and takes answers (ui/lecture/rooms.py).
+- **Answering** (a student's device, :func:`student_panel`): the prompt in the student's language, the
+  same input and reading as Check yourself; what is sent is the answer in one plain form
+  (ui/check/tally.py ``canonical``). A student exploring on their own gets the question folded.
+- **Watching and revealing**: the console counts the answers as they come in; the projection shows
+  the question and a count only (:func:`projection_panel`, in place of the step), until the lecturer
+  reveals: then the spread, the right answer and each known mistake with how many made it.
+
+Every count is made by the lecturer's windows, against the answer worked out from the page's live
+result in this very run (``Page.step_through`` keeps it: ui/check/state.py ``live``): a matrix or a
+control changed while the poll is open changes the right answer, and the count follows.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+import streamlit as st
+
+from .. import state
+from ..check import state as check_state
+from ..check.answers import Unparsed
+from ..check.questions import NUMBER, QUESTIONS, SHAPE, Answer, Question, Unavailable
+from ..check.tally import POLL_KINDS, Tally, canonical, tally
+from ..draw import show_chart
+from ..draw.charts import answers_chart
+from ..state import Key
+from ..words.content import QuestionText, app_text, page_text
+from ..words.i18n import decimal_comma
+from . import state as walk_state
+from . import sync
+from .deck import Poll
+from .rooms import RoomError, RoomsUnavailable
+
+__all__ = ["asked", "console_panel", "pollable", "projection_panel", "student_panel"]
+
+COUNT_SECONDS = 1.0  # the console's and the projection's count of answers is read this often
+RADIO_UP_TO = 8  # as Check yourself: more choices than this get a select box
+_log = logging.getLogger("attention_app")
+
+
+def pollable(page_id: str) -> tuple[Question, ...]:
+    """The page's questions a class can answer on its devices (tasks and mappings are done on the page)."""
+    return tuple(q for q in QUESTIONS.get(page_id, ()) if q.kind in POLL_KINDS)
+
+
+def asked() -> Poll | None:
+    """The question put to the class on the step this window shows, if any. A student exploring on their
+    own sees the question the lecturer asks now, wherever they are."""
+    member = walk_state.membership()
+    if member is None or member.poll is None:
+        return None
+    if member.role == "student" and not member.following:
+        return member.poll
+    return member.poll if member.poll.position == walk_state.walk_position() else None
+
+
+def _words(poll: Poll, lang: str | None = None) -> QuestionText:
+    return page_text(poll.page, lang).questions[poll.question]
+
+
+def _question(poll: Poll) -> Question:
+    return {q.id: q for q in pollable(poll.page)}[poll.question]
+
+
+def _prompt(poll: Poll) -> str:
+    return _words(poll)("prompt", **dict(poll.fields))
+
+
+def _option_names(poll: Poll, question: Question) -> dict[str, str]:
+    words = _words(poll)
+    return {**dict(poll.labels), **{o: words(f"option_{o}") for o in question.options}}
+
+
+# ----- the console: ask, watch, reveal, close ----------------------------------------------------------
+
+
+def console_panel(page_id: str, index: int) -> None:
+    """The console's poll box, drawn after the step's page ran (its live result judges the answers)."""
+    with st.container(key=Key.POLL_CONSOLE, border=True):
+        st.markdown(f"**:material/how_to_vote: {app_text('poll_heading')}**")
+        flashed = state.take_flash("poll")
+        if flashed:
+            getattr(st, flashed[0])(flashed[1])
+        poll = asked()
+        if poll is None:
+            _ask(page_id, index)
+            return
+        st.markdown(_prompt(poll))
+        _watch(poll)
+        with st.container(horizontal=True, gap="small"):
+            if not poll.revealed:
+                st.button(app_text("poll_reveal"), key=Key.POLL_REVEAL, on_click=_reveal, type="primary",
+                          icon=":material/visibility:", help=app_text("poll_reveal_help"))
+            st.button(app_text("poll_close"), key=Key.POLL_CLOSE, on_click=_close, icon=":material/close:",
+                      help=app_text("poll_close_help"))
+            st.button(app_text("poll_delete"), key=Key.POLL_DELETE, on_click=_close, args=(True,),
+                      icon=":material/delete:", type="tertiary")
+
+
+def _ask(page_id: str, index: int) -> None:
+    questions = pollable(page_id)
+    if not questions:
+        st.caption(app_text("poll_none"))
+        return
+    words = page_text(page_id).questions
+    names = {q.id: f"{n}. {words[q.id]('prompt', **_fields_now(page_id, q))}" for n, q in enumerate(questions, 1)}
+    chosen = st.selectbox(app_text("poll_question"), list(names), format_func=names.get, key=Key.POLL_QUESTION)
+    st.button(app_text("poll_ask"), key=Key.POLL_ASK, on_click=_open, args=(page_id, chosen, index),
+              icon=":material/how_to_vote:", type="primary", help=app_text("poll_ask_help"))
+
+
+def _live_answer(page_id: str, question: Question) -> Answer | Unavailable | None:
+    """The question's answer under the page's live result of this run; None if the page computed none."""
+    live = check_state.live(page_id)
+    if live is None:
+        return None
+    try:
+        return question.answer(live)
+    except Exception:  # one broken question must not take the console down
+        _log.exception("question %s of %s failed", question.id, page_id)
+        return None
+
+
+def _fields_now(page_id: str, question: Question) -> dict:
+    answer = _live_answer(page_id, question)
+    return dict(answer.fields) if isinstance(answer, Answer) else {}
+
+
+def _open(page_id: str, question_id: str, index: int) -> None:
+    """on_click of Ask: a new poll in the room, and in the deck (the class hears of it on its next poll)."""
+    member = walk_state.membership()
+    question = {q.id: q for q in pollable(page_id)}.get(question_id)
+    answer = _live_answer(page_id, question) if question is not None and member is not None else None
+    if not isinstance(answer, Answer):
+        state.flash("warning", _cannot_count(answer), where="poll")
+        return
+    try:
+        number = sync.rooms().open_poll(member.room, member.secret)
+    except RoomError as exc:
+        state.flash("warning", app_text("poll_refused", reason=exc), where="poll")
+        return
+    member.poll = Poll(number, index, page_id, question_id, False, _plain_fields(answer), tuple(answer.options),
+                       tuple((k, str(v)) for k, v in answer.labels.items()))
+
+
+def _cannot_count(answer: Unavailable | None) -> str:
+    return app_text("poll_unavailable") if answer is not None else app_text("poll_no_live")
+
+
+def _plain_fields(answer: Answer) -> tuple:
+    """The prompt's values as a deck carries them: numbers stay numbers, anything else becomes its text."""
+    return tuple((k, v if isinstance(v, int | float) and not isinstance(v, bool) else str(v))
+                 for k, v in answer.fields.items())
+
+
+def _reveal() -> None:
+    member = walk_state.membership()
+    if member is None or member.poll is None:
+        return
+    _stop(member)
+    member.poll = replace(member.poll, revealed=True)
+
+
+def _close(delete: bool = False) -> None:
+    member = walk_state.membership()
+    if member is None or member.poll is None:
+        return
+    _stop(member, delete)
+    member.poll = None
+
+
+def _stop(member: walk_state.Membership, delete: bool = False) -> None:
+    try:
+        sync.rooms().stop_poll(member.room, member.secret, clear=delete)
+    except RoomError as exc:  # the deck still says revealed or closed: students' answers are refused by it
+        _log.warning("a poll could not be stopped: %s", exc)
+
+
+def _count(poll: Poll) -> Tally | None:
+    """The answers so far, judged on this run's live result; None when they cannot be (said on screen)."""
+    member = walk_state.membership()
+    question = _question(poll)
+    answer = _live_answer(poll.page, question)
+    if not isinstance(answer, Answer):
+        st.caption(_cannot_count(answer))
+        return None
+    try:
+        given = sync.rooms().answers(member.room, poll.number)
+    except RoomsUnavailable:
+        st.caption(app_text("poll_store_down"))
+        return None
+    words = _words(poll)
+    return tally(question, answer, given.values(), words.tolerance, _option_names(poll, question))
+
+
+@st.fragment(run_every=COUNT_SECONDS)
+def _watch(poll: Poll) -> None:
+    """The console: how many answered, and their spread with the right answer marked, as they come in."""
+    counted = _count(poll)
+    if counted is None:
+        return
+    st.markdown(app_text("poll_answered", n=counted.total, of=sync.attendance()))
+    _results(poll, counted, lecture=False)
+
+
+def _results(poll: Poll, counted: Tally, *, lecture: bool) -> None:
+    if counted.total:
+        show_chart(answers_chart(counted.bars, other_label=app_text("poll_other"), answer_title=app_text(
+            "poll_axis_answer"), count_title=app_text("poll_axis_count"), legend_title=app_text("poll_legend"),
+            kind_words=_kind_words(), lecture=lecture))
+    st.markdown(app_text("poll_right", answer=counted.answer) + " · "
+                + app_text("poll_right_count", n=counted.right, total=counted.total))
+    if not counted.mistakes:
+        return
+    words, fields = _words(poll), dict(poll.fields)
+    lines = [app_text("poll_mistake", n=n, answer=shown, explanation=words(
+        f"feedback_{mistake}", **{**fields, "given": shown, "answer": counted.answer}))
+        for mistake, n, shown in counted.mistakes]
+    st.markdown(f"**{app_text('poll_mistakes')}**\n\n" + "\n".join(f"- {line}" for line in lines))
+
+
+def _kind_words() -> dict[str, str]:
+    return {"right": app_text("poll_kind_right"), "mistake": app_text("poll_kind_mistake"),
+            "other": app_text("poll_kind_other")}
+
+
+# ----- the projection -----------------------------------------------------------------------------------
+
+
+def projection_panel() -> None:
+    """On the projection, in place of the step: the question and a count; once revealed, the answers."""
+    poll = asked()
+    if poll is None:
+        return
+    with st.container(key=Key.POLL_STAGE):
+        st.markdown(f"## :material/how_to_vote: {_prompt(poll)}")
+        if poll.revealed:
+            counted = _count(poll)
+            if counted is not None:
+                _results(poll, counted, lecture=True)
+        else:
+            _projected_count(poll)
+
+
+@st.fragment(run_every=COUNT_SECONDS)
+def _projected_count(poll: Poll) -> None:
+    """Only how many answered: nothing of the answers shows before the reveal."""
+    member = walk_state.membership()
+    try:
+        n = len(sync.rooms().answers(member.room, poll.number))
+    except RoomsUnavailable:
+        return
+    st.markdown(f"### {app_text('poll_answers', n=n)}")
+
+
+# ----- a student's device ------------------------------------------------------------------------------
+
+
+def student_panel() -> None:
+    """A student's question box, under their line: open while they follow, folded while they explore."""
+    member = walk_state.membership()
+    poll = asked()
+    if member is None or member.role != "student" or poll is None:
+        return
+    if member.following:
+        with st.container(key=Key.POLL_STUDENT, border=True):
+            st.markdown(f"**:material/how_to_vote: {app_text('poll_asks')}**")
+            _answer_form(member, poll)
+    else:
+        with st.expander(app_text("poll_asks_exploring"), icon=":material/how_to_vote:"):
+            _answer_form(member, poll)
+
+
+def _answer_form(member: walk_state.Membership, poll: Poll) -> None:
+    st.markdown(_prompt(poll))
+    if member.poll_note is not None and member.poll_note[0] == poll.number:  # kept: a poll may rerun the app first
+        getattr(st, member.poll_note[1])(member.poll_note[2])
+    if poll.revealed:
+        st.caption(app_text("poll_revealed"))
+        return
+    question = _question(poll)
+    key = f"{Key.POLL_ANSWER_PREFIX}{poll.number}"
+    label = app_text("your_answer")
+    if question.kind in (NUMBER, SHAPE):  # typed
+        st.text_input(label, key=key, label_visibility="collapsed", max_chars=200,
+                      placeholder=app_text(f"placeholder_{question.kind}"))
+    else:
+        names = _option_names(poll, question)
+        many = len(poll.options) > RADIO_UP_TO
+        extra = {"placeholder": app_text("choose")} if many else {"horizontal": True}
+        (st.selectbox if many else st.radio)(label, list(poll.options), index=None, key=key,
+                                             format_func=lambda o: names.get(o, o), label_visibility="collapsed",
+                                             **extra)
+    st.button(app_text("poll_send"), key=Key.POLL_SEND, on_click=_send, args=(poll, key), icon=":material/send:")
+    if member.answered is not None and member.answered[0] == poll.number:
+        st.caption(app_text("poll_sent", answer=member.answered[1]))
+
+
+def _send(poll: Poll, key: str) -> None:
+    """on_click of Send: read the answer as Check yourself does, in the student's language, and send it."""
+    member = walk_state.membership()
+    raw = state.value(key)
+    text = canonical(_question(poll), raw, poll.options, decimal_comma=decimal_comma(state.language()))
+    member.poll_note = None
+    if isinstance(text, Unparsed):
+        member.poll_note = (poll.number, "warning", app_text(f"answer_{text.reason}", **text.fields))
+        return
+    try:
+        taken = sync.rooms().answer(member.room, member.student, poll.number, text)
+    except RoomsUnavailable:
+        member.poll_note = (poll.number, "warning", app_text("poll_store_down"))
+        return
+    except RoomError as exc:
+        member.poll_note = (poll.number, "warning", app_text("poll_refused", reason=exc))
+        return
+    if not taken:
+        member.poll_note = (poll.number, "info", app_text("poll_closed"))
+        return
+    shown = _option_names(poll, _question(poll)).get(text, text) if poll.options else str(raw).strip()
+    member.answered = (poll.number, shown)
