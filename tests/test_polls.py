@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.apptest import printed_tensors
 from tests.test_class import lecture, poll, student
 from tests.test_console import open_console, texts, token_of
 from ui.check.questions import QUESTIONS, Answer
@@ -70,6 +71,8 @@ def test_a_poll_is_answered_on_devices_counted_and_revealed_with_its_mistakes_by
     prompt = page_text("one-query").questions["score"]("prompt", **live_answer(console).fields)
     for at in (right, mistaken, other, projection):
         assert prompt in texts(at)
+    for at in (right, mistaken, other):  # the step's charts and tensors show the answer: held back until the reveal
+        assert not printed_tensors(at) and not at.get("vega_lite_chart") and app_text("poll_step_held") in texts(at)
     answer = live_answer(console)
     assert f"{answer.value:.4f}" == "0.9544"  # the book's ω(2,1) at step 4's query "journey"
     send(right, f"{answer.value:.4f}")
@@ -84,12 +87,16 @@ def test_a_poll_is_answered_on_devices_counted_and_revealed_with_its_mistakes_by
     assert app_text("poll_answered", n=3, of=3) in texts(console) and len(answer_charts(console)) == 1
     shown = reveal(console, projection)
     assert app_text("poll_right", answer="0.9544") in shown and app_text("poll_right_count", n=1, total=3) in shown
-    explanation = page_text("one-query").questions["score"]("feedback_weight", **{
+    feedback = page_text("one-query").questions["score"]("feedback_weight", **{
         **answer.fields, "given": f"{answer.mistakes['weight']:.4f}", "answer": "0.9544"})
+    assert feedback.startswith("Not yet: ")  # said to one learner; to the class, the mistake itself
+    explanation = feedback.removeprefix("Not yet: ")
     assert app_text("poll_mistake", n=1, answer=f"{answer.mistakes['weight']:.4f}", explanation=explanation) in shown
     assert len(answer_charts(projection)) == 1  # the spread
     send(other, "0.9544")  # too late: revealed polls take no more answers
     assert app_text("poll_closed") in texts(other) and app_text("poll_revealed") in texts(other)
+    poll(right)
+    assert printed_tensors(right) and app_text("poll_step_held") not in texts(right)  # the step is back
     console.button(key=Key.POLL_CLOSE).click().run()
     poll(projection)
     assert prompt not in texts(projection) and app_text("poll_answers", n=3) not in texts(projection)

@@ -38,7 +38,7 @@ from . import sync
 from .deck import Poll
 from .rooms import RoomError, RoomsUnavailable
 
-__all__ = ["asked", "console_panel", "pollable", "projection_panel", "student_panel"]
+__all__ = ["asked", "console_panel", "holds_step", "pollable", "projection_panel", "step_held", "student_panel"]
 
 COUNT_SECONDS = 1.0  # the console's and the projection's count of answers is read this often
 RADIO_UP_TO = 8  # as Check yourself: more choices than this get a select box
@@ -211,19 +211,31 @@ def _watch(poll: Poll) -> None:
 
 
 def _results(poll: Poll, counted: Tally, *, lecture: bool) -> None:
+    """The answers' spread beside the right answer and the known mistakes (side by side on the projection, so
+    that all of it fits a 1280x720 screen; one under the other on the console)."""
+    chart, words = st.columns([3, 2], gap="large") if lecture else (st.container(), st.container())
     if counted.total:
-        show_chart(answers_chart(counted.bars, other_label=app_text("poll_other"), answer_title=app_text(
-            "poll_axis_answer"), count_title=app_text("poll_axis_count"), legend_title=app_text("poll_legend"),
-            kind_words=_kind_words(), lecture=lecture))
-    st.markdown(app_text("poll_right", answer=counted.answer) + " · "
-                + app_text("poll_right_count", n=counted.right, total=counted.total))
-    if not counted.mistakes:
-        return
-    words, fields = _words(poll), dict(poll.fields)
-    lines = [app_text("poll_mistake", n=n, answer=shown, explanation=words(
-        f"feedback_{mistake}", **{**fields, "given": shown, "answer": counted.answer}))
-        for mistake, n, shown in counted.mistakes]
-    st.markdown(f"**{app_text('poll_mistakes')}**\n\n" + "\n".join(f"- {line}" for line in lines))
+        with chart:
+            show_chart(answers_chart(counted.bars, other_label=app_text("poll_other"), answer_title=app_text(
+                "poll_axis_answer"), count_title=app_text("poll_axis_count"), legend_title=app_text("poll_legend"),
+                kind_words=_kind_words(), lecture=lecture), width="stretch")
+    with words:
+        right = app_text("poll_right", answer=counted.answer)
+        share = app_text("poll_right_count", n=counted.right, total=counted.total)
+        st.markdown(f"#### {right}\n\n{share}" if lecture else f"{right} · {share}")
+        if counted.mistakes:
+            lines = [app_text("poll_mistake", n=n, answer=shown,
+                              explanation=_explanation(poll, mistake, shown, counted))
+                     for mistake, n, shown in counted.mistakes]
+            st.markdown(f"**{app_text('poll_mistakes')}**\n\n" + "\n".join(f"- {line}" for line in lines))
+
+
+def _explanation(poll: Poll, mistake: str, shown: str, counted: Tally) -> str:
+    """What a known mistake was: the words Check yourself gives a learner who made it, without its opening
+    "Not yet:" (said to one learner, not to a class)."""
+    text = _words(poll)(f"feedback_{mistake}", **{**dict(poll.fields), "given": shown, "answer": counted.answer})
+    opening = app_text("poll_feedback_opening").strip()
+    return text[len(opening):].lstrip() if opening and text.startswith(opening) else text
 
 
 def _kind_words() -> dict[str, str]:
@@ -240,7 +252,7 @@ def projection_panel() -> None:
     if poll is None:
         return
     with st.container(key=Key.POLL_STAGE):
-        st.markdown(f"## :material/how_to_vote: {_prompt(poll)}")
+        st.markdown(f"### :material/how_to_vote: {_prompt(poll)}")
         if poll.revealed:
             counted = _count(poll)
             if counted is not None:
@@ -276,6 +288,20 @@ def student_panel() -> None:
     else:
         with st.expander(app_text("poll_asks_exploring"), icon=":material/how_to_vote:"):
             _answer_form(member, poll)
+
+
+def holds_step() -> bool:
+    """Whether a student's device holds the step back: they follow, and a question is open on it (the step's
+    charts and printed tensors, and its note, show the answer). It comes back with the reveal."""
+    member = walk_state.membership()
+    poll = asked()
+    return member is not None and member.role == "student" and member.following and poll is not None \
+        and not poll.revealed
+
+
+def step_held() -> None:
+    """In place of the step on a student's device while the question is open."""
+    st.info(app_text("poll_step_held"), icon=":material/hourglass_top:")
 
 
 def _answer_form(member: walk_state.Membership, poll: Poll) -> None:

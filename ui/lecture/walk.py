@@ -93,8 +93,10 @@ def walkthrough(page: Page) -> None:
         st.caption(app_text("walk_where", k=index + 1, n=len(walk.steps),
                             title=translate(walk.title, lang, WALK_CONTEXT), page=page_text(step.page).title,
                             controls=_controls_text(step)))
-        if step.note:
+        held = poll.holds_step()  # a question is open: the step (and the note) would give its answer away
+        if step.note and not held:
             st.markdown(f":material/record_voice_over: *{translate(step.note, lang, WALK_CONTEXT)}*")
+        context = WalkContext(step, index, len(walk.steps), cover=poll.step_held if held else None)
     _write_params(index, custom)
     walk_state.arrive_at_walk_step(index, step.page, step.controls)
     state.set_walk_active(context)
