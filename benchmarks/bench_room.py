@@ -18,6 +18,10 @@ PageDown ``--presses`` times, one move at a time.
   store deliberately slowed (a TCP proxy that holds each of Redis's replies ``--slow-ms``), which the
   follow times must show.
 - An idle class: the servers' CPU over ``IDLE_SECONDS`` with every student polling and nothing moving.
+- A class poll (with replicas and Redis, and with the slowed store): a new room, its console in Chromium,
+  ``--followers`` protocol students; the console asks, every student answers at once (one fragment run
+  each, as the frontend sends it), and the time until the console's count says all have answered is
+  taken, ``POLL_REPEATS`` times. It ends with ``poll: 60 answers, 2 replicas, all on the console in X s``.
 
 The follow section ends with ``room: 60 followers, 2 replicas, follow median X s, p95 Y s, lecturer Z x``.
 """
@@ -40,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 import websockets  # noqa: E402  (ConnectionClosed)
 from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
+from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
 
 from benchmarks.cluster import Cluster, cpu_seconds  # noqa: E402
 from benchmarks.protocol import ProtocolLearner  # noqa: E402
@@ -48,6 +53,7 @@ from tests.redis_server import running_redis  # noqa: E402
 
 STEP = re.compile(r"Step \*\*(\d+)\*\* of")  # a student's line: "Step **k** of n" (ui/lecture/classroom.py)
 IDLE_SECONDS = 10.0
+POLL_REPEATS = 3  # polls in a row, each answered by the whole class at once
 MOVE_TIMEOUT = 20.0
 
 # In a page: the first moment (epoch ms) each step was on the line and the page idle. A MutationObserver, not
@@ -83,6 +89,7 @@ class ProtocolStudent(ProtocolLearner):
         self.log: list[tuple] = []  # (when, the step its run drew, how it finished): for a missed move's story
         self.exploring = False  # the student's line said so: it must never, as the student never touches anything
         self._reader: asyncio.Task | None = None
+        self.poll_box: tuple[str, str, str] | None = None  # a question put to the class: (input id, Send id, fragment)
 
     async def join(self) -> None:
         await self.connect()
@@ -119,6 +126,9 @@ class ProtocolStudent(ProtocolLearner):
             elif kind == "page_info_changed":
                 self.query = msg.page_info_changed.query_string
             elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element" \
+                    and msg.delta.new_element.WhichOneof("type") in ("text_input", "button"):
+                self._note_poll_widget(msg.delta)
+            elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element" \
                     and msg.delta.new_element.WhichOneof("type") == "markdown":
                 body = msg.delta.new_element.markdown.body
                 found = STEP.search(body)
@@ -134,6 +144,30 @@ class ProtocolStudent(ProtocolLearner):
                     self.shown.setdefault(step, time.time())
                     self.current = step
                 step = None
+
+    def _note_poll_widget(self, delta) -> None:
+        """The answer box of a question put to the class (ui/lecture/poll.py: keys poll_answer:<n>, poll_send)."""
+        element = delta.new_element
+        kind = element.WhichOneof("type")
+        widget = getattr(element, kind)
+        if kind == "text_input" and "poll_answer:" in widget.id:
+            send = self.poll_box[1] if self.poll_box else ""
+            self.poll_box = (widget.id, send, delta.fragment_id)
+        elif kind == "button" and widget.id.endswith("poll_send"):
+            typed, fragment = (self.poll_box[0], self.poll_box[2]) if self.poll_box else ("", delta.fragment_id)
+            self.poll_box = (typed, widget.id, fragment)
+
+    async def answer(self, text: str) -> None:
+        """Type ``text`` and press Send, as the frontend does: one rerun of the box's fragment."""
+        typed, send, fragment = self.poll_box
+        msg = BackMsg()
+        rerun = msg.rerun_script
+        rerun.query_string = self.query
+        rerun.page_script_hash = self.page_hash
+        rerun.fragment_id = fragment
+        rerun.widget_states.widgets.extend([WidgetState(id=typed, string_value=text),
+                                            WidgetState(id=send, trigger_value=True)])
+        await self.ws.send(msg.SerializeToString())
 
     async def close(self) -> None:
         for task in [*self.fragments.values(), self._reader]:
@@ -163,6 +197,7 @@ class Run:
     missed: int = 0
     exploring: int = 0  # protocol students that left the lecture by themselves (a bug if not 0)
     idle_cores: float = 0.0
+    poll_seconds: list[float] = field(default_factory=list)  # each poll: every answer sent at once -> all counted
 
     def p(self, q: float, values: list[float] | None = None) -> float:
         values = sorted(self.follow if values is None else values)
@@ -277,6 +312,70 @@ async def measure(setup: str, base_url: str, pids: list[int], followers: int, br
     return run
 
 
+# In the console: the first moment (epoch ms) its poll box said that every student of the class answered.
+COUNTED_JS = """(n) => {
+  window.__counted = null;
+  const look = () => {
+    const box = document.querySelector('.st-key-poll-console');
+    if (window.__counted === null && box && box.innerText.includes(n + ' of ' + n + ' following answered'))
+      window.__counted = performance.timeOrigin + performance.now();
+  };
+  new MutationObserver(look).observe(document.body, {subtree: true, childList: true, characterData: true});
+}"""
+
+
+async def measure_poll(base_url: str, browser, answers: int, repeats: int = POLL_REPEATS) -> list[float]:
+    """The console asks; ``answers`` protocol students answer at once: seconds until the console shows all,
+    for each of ``repeats`` polls in a row (each closed before the next is asked)."""
+    context = await browser.new_context(viewport={"width": 1280, "height": 720})
+    projection = await context.new_page()
+    await projection.goto(base_url + "/walkthrough?lecture=1&room=new&walk=4")
+    await projection.wait_for_function("() => new URL(location.href).searchParams.get('room') !== 'new'",
+                                       timeout=120_000)
+    room = await projection.evaluate("new URL(location.href).searchParams.get('room')")
+    await asyncio.sleep(2.0)
+    async with context.expect_page() as opened:
+        await projection.keyboard.press("p")
+    console = await opened.value
+    await console.set_viewport_size({"width": 1440, "height": 900})
+    await console.wait_for_selector(".st-key-poll-console", timeout=120_000)
+    students = [ProtocolStudent(base_url, room) for _ in range(answers)]
+    for i in range(0, len(students), 10):
+        await asyncio.gather(*(s.join() for s in students[i:i + 10]))
+    await until(lambda: _all_at(students, [], 4), 120)
+    await asyncio.sleep(2.0)
+    box = console.locator(".st-key-poll-console")
+    took = []
+    for number in range(1, repeats + 1):
+        await console.evaluate(COUNTED_JS, answers)
+        await box.get_by_role("button", name="Ask the class").click()
+        if not await until(_all_asked(students, number), 60):
+            print(f"{sum(s.poll_box is None for s in students)} students never saw the question", file=sys.stderr)
+        await asyncio.sleep(1.0)
+        sent = time.time()
+        await asyncio.gather(*(s.answer("0.9544" if i % 2 else "0.1385") for i, s in enumerate(students)))
+        await until(lambda: _counted(console), 30)
+        counted = await console.evaluate("() => window.__counted")
+        took.append(counted / 1000 - sent if counted else float("nan"))
+        await box.get_by_role("button", name="Close the poll").click()
+        await asyncio.sleep(2.0)
+    for s in students:
+        await s.close()
+    await context.close()
+    return took
+
+
+def _all_asked(students: list[ProtocolStudent], number: int):
+    async def check() -> bool:
+        return all(s.poll_box is not None and all(s.poll_box) and f"poll_answer:{number}" in s.poll_box[0]
+                   for s in students)
+    return check
+
+
+async def _counted(console) -> bool:
+    return bool(await console.evaluate("() => window.__counted"))
+
+
 async def _all_at(students: list[ProtocolStudent], windows: list[BrowserWindow], k: int) -> bool:
     return all(s.current == k for s in students) and all([k in await w.shown() for w in windows])
 
@@ -312,7 +411,8 @@ class SlowProxy:
 
 
 async def in_cluster(replicas: int, store: str, followers: int, browsers: int, presses: int, browser,
-                     slow_ms: float = 0.0, idle_seconds: float = IDLE_SECONDS) -> Run:
+                     slow_ms: float = 0.0, idle_seconds: float = IDLE_SECONDS, poll_answers: int = 0,
+                     poll_repeats: int = POLL_REPEATS) -> Run:
     with contextlib.ExitStack() as stack:
         env = {}
         proxy = None
@@ -331,7 +431,10 @@ async def in_cluster(replicas: int, store: str, followers: int, browsers: int, p
         label += f", store slowed {slow_ms:.0f} ms" if slow_ms else ""
         pids = [pid for name, pid in cluster.pids().items() if name != "haproxy"]
         try:
-            return await measure(label, cluster.url, pids, followers, browsers, presses, browser, idle_seconds)
+            run = await measure(label, cluster.url, pids, followers, browsers, presses, browser, idle_seconds)
+            if poll_answers:
+                run.poll_seconds = await measure_poll(cluster.url, browser, poll_answers, poll_repeats)
+            return run
         finally:
             if proxy is not None:
                 await proxy.stop()
@@ -360,6 +463,16 @@ def report(runs: list[Run], presses: int, slow: Run | None) -> list[str]:
                       f"held back ({'caught' if slowed > median + 0.1 else 'NOT caught'})."]
     lines += ["", f"room: {main.followers} followers, 2 replicas, follow median {median:.2f} s, "
                   f"p95 {main.p(0.95):.2f} s, lecturer {main.lecturer_ratio:.2f}x"]
+    if main.poll_seconds:
+        lines += ["", f"A class poll, {len(main.poll_seconds)} times: the console asks, every student answers at once "
+                      "(protocol clients); the time until the console's count shows them all: "
+                      + ", ".join(f"{t:.2f}" for t in main.poll_seconds) + " s."]
+        poll = statistics.median(main.poll_seconds)
+        if slow is not None and slow.poll_seconds:
+            slowed = statistics.median(slow.poll_seconds)
+            lines += ["", f"Slowed store check: {poll:.2f} s → {slowed:.2f} s with each Redis reply held back "
+                          f"({'caught' if slowed > poll + 0.1 else 'NOT caught'})."]
+        lines += ["", f"poll: {main.followers} answers, 2 replicas, all on the console in {poll:.1f} s"]
     return lines
 
 
@@ -368,13 +481,15 @@ async def main_async(args) -> list[str]:
 
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        runs = [await in_cluster(2, "redis", args.followers, args.browsers, args.presses, browser)]
+        runs = [await in_cluster(2, "redis", args.followers, args.browsers, args.presses, browser,
+                                 poll_answers=args.followers)]
         if not args.quick:
             for n in (30, args.followers):
                 runs.append(await in_cluster(1, "memory", n, args.browsers, args.presses, browser))
         slow = None
         if args.slow_ms:
-            slow = await in_cluster(2, "redis", args.followers, args.browsers, args.presses, browser, args.slow_ms)
+            slow = await in_cluster(2, "redis", args.followers, args.browsers, args.presses, browser, args.slow_ms,
+                                    poll_answers=args.followers)
         await browser.close()
     return report(runs, args.presses, slow)
 

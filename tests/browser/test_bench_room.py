@@ -1,10 +1,13 @@
-"""The room benchmark sees what a student sees: a deliberately slowed store shows up in its follow times.
+"""The room benchmark sees what a student sees: a deliberately slowed store shows up in its follow times,
+and in the time a class poll's answers take to reach the console.
 
 A small class (8 protocol students and one Chromium student, 2 replicas, a real redis-server behind
 HAProxy) follows 4 of the lecturer's moves twice: once as it is, and once with every Redis reply held
 back 150 ms by a TCP proxy (benchmarks/bench_room.py SlowProxy). A student's move costs several round
 trips to the store (the poll's version, the deck, the page run's own look at the room), so the
 slowed median must be at least 0.2 s later. Nobody may miss a move or leave the lecture by themselves.
+Then 8 protocol students answer a poll at once: every answer must reach the console's count, later
+with the slowed store (each answer and each count is a round trip to it).
 """
 
 from __future__ import annotations
@@ -32,8 +35,9 @@ async def _both():
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         try:
-            normal = await in_cluster(2, "redis", 9, 1, 4, browser, idle_seconds=1.0)
-            slowed = await in_cluster(2, "redis", 9, 1, 4, browser, slow_ms=150, idle_seconds=1.0)
+            normal = await in_cluster(2, "redis", 9, 1, 4, browser, idle_seconds=1.0, poll_answers=8, poll_repeats=1)
+            slowed = await in_cluster(2, "redis", 9, 1, 4, browser, slow_ms=150, idle_seconds=1.0, poll_answers=8,
+                                      poll_repeats=1)
         finally:
             await browser.close()
     return normal, slowed
@@ -46,3 +50,5 @@ def test_a_slowed_store_shows_in_the_follow_times():
         assert run.missed == 0 and run.exploring == 0, (run.setup, run.missed, run.exploring)
         assert len(run.follow) == 9 * 4 and len(run.browser_follow) == 4 and len(run.lecturer_with_class) == 4
     assert statistics.median(slowed.follow) >= statistics.median(normal.follow) + 0.2, (normal.follow, slowed.follow)
+    (poll,), (slowed_poll,) = normal.poll_seconds, slowed.poll_seconds  # nan if the console never counted all 8
+    assert 0 < poll < 5 and slowed_poll >= poll + 0.2, (poll, slowed_poll)

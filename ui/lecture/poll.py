@@ -40,7 +40,7 @@ from .rooms import RoomError, RoomsUnavailable
 
 __all__ = ["asked", "console_panel", "holds_step", "pollable", "projection_panel", "step_held", "student_panel"]
 
-COUNT_SECONDS = 1.0  # the console's and the projection's count of answers is read this often
+COUNT_SECONDS = 0.5  # the console's and the projection's count of answers is read this often
 RADIO_UP_TO = 8  # as Check yourself: more choices than this get a select box
 _log = logging.getLogger("attention_app")
 
@@ -284,10 +284,10 @@ def student_panel() -> None:
     if member.following:
         with st.container(key=Key.POLL_STUDENT, border=True):
             st.markdown(f"**:material/how_to_vote: {app_text('poll_asks')}**")
-            _answer_form(member, poll)
+            _answer_form()
     else:
         with st.expander(app_text("poll_asks_exploring"), icon=":material/how_to_vote:"):
-            _answer_form(member, poll)
+            _answer_form()
 
 
 def holds_step() -> bool:
@@ -304,7 +304,13 @@ def step_held() -> None:
     st.info(app_text("poll_step_held"), icon=":material/hourglass_top:")
 
 
-def _answer_form(member: walk_state.Membership, poll: Poll) -> None:
+@st.fragment
+def _answer_form() -> None:
+    """The prompt, the input and Send: a fragment, so that sending an answer reruns this box, not the page
+    (sixty answers at once cost the server sixty small runs, not sixty pages)."""
+    member, poll = walk_state.membership(), asked()
+    if member is None or poll is None:
+        return
     st.markdown(_prompt(poll))
     if member.poll_note is not None and member.poll_note[0] == poll.number:  # kept: a poll may rerun the app first
         getattr(st, member.poll_note[1])(member.poll_note[2])
