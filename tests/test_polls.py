@@ -17,6 +17,7 @@ from tests.test_class import lecture, poll, student
 from tests.test_console import open_console, texts, token_of
 from ui.check.questions import QUESTIONS, Answer
 from ui.inputs.matrix import random_matrix
+from ui.lecture.rooms import MAX_POLLS
 from ui.state import Key
 from ui.words.content import app_text, page_text
 
@@ -148,3 +149,19 @@ def test_only_a_pollable_question_is_offered_and_a_students_device_cannot_ask():
     assert len(offered) == len([q for q in QUESTIONS["one-query"] if q.kind in ("number", "choice", "shape",
                                                                                    "predict")])
     assert not [b for b in at.button if b.key in (Key.POLL_ASK, Key.POLL_REVEAL, Key.POLL_CLOSE)]
+
+
+def test_answers_never_enter_a_link_and_a_room_out_of_polls_says_so():
+    projection, console, (at,) = classroom(1)
+    ask(console, projection, [at])
+    send(at, "0.9544")
+    assert all("0.9544" not in value for value in at.query_params.values())  # the address: a share link
+    assert set(at.query_params) <= {"room", "walk", "s", "lang", "away"}
+    from ui.lecture.sync import rooms
+
+    member = console.session_state[Key.ROOM]
+    console.button(key=Key.POLL_CLOSE).click().run()
+    rooms()._rooms[member.room].poll = MAX_POLLS  # this room has asked all it may
+    console.button(key=Key.POLL_ASK).click().run()
+    assert app_text("poll_too_many", limit=MAX_POLLS) in texts(console)
+    assert console.session_state[Key.ROOM].poll is None

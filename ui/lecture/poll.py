@@ -36,7 +36,7 @@ from ..words.i18n import decimal_comma
 from . import state as walk_state
 from . import sync
 from .deck import Poll
-from .rooms import RoomError, RoomsUnavailable
+from .rooms import MAX_ANSWER, MAX_POLLS, RoomError, RoomsUnavailable
 
 __all__ = ["asked", "console_panel", "holds_step", "pollable", "projection_panel", "step_held", "student_panel"]
 
@@ -143,8 +143,11 @@ def _open(page_id: str, question_id: str, index: int) -> None:
         return
     try:
         number = sync.rooms().open_poll(member.room, member.secret)
-    except RoomError as exc:
-        state.flash("warning", app_text("poll_refused", reason=exc), where="poll")
+    except RoomsUnavailable:
+        state.flash("warning", app_text("poll_store_down"), where="poll")
+        return
+    except RoomError:  # the room's cap on polls (or the room is gone)
+        state.flash("warning", app_text("poll_too_many", limit=MAX_POLLS), where="poll")
         return
     member.poll = Poll(number, index, page_id, question_id, False, _plain_fields(answer), tuple(answer.options),
                        tuple((k, str(v)) for k, v in answer.labels.items()))
@@ -344,13 +347,16 @@ def _send(poll: Poll, key: str) -> None:
     if isinstance(text, Unparsed):
         member.poll_note = (poll.number, "warning", app_text(f"answer_{text.reason}", **text.fields))
         return
+    if len(text) > MAX_ANSWER:  # a shape of very many axes: no question here has one
+        member.poll_note = (poll.number, "warning", app_text("answer_too_long", limit=MAX_ANSWER))
+        return
     try:
         taken = sync.rooms().answer(member.room, member.student, poll.number, text)
     except RoomsUnavailable:
         member.poll_note = (poll.number, "warning", app_text("poll_store_down"))
         return
-    except RoomError as exc:
-        member.poll_note = (poll.number, "warning", app_text("poll_refused", reason=exc))
+    except RoomError:  # the room is gone (the lecture ended): the poll with it
+        member.poll_note = (poll.number, "info", app_text("poll_closed"))
         return
     if not taken:
         member.poll_note = (poll.number, "info", app_text("poll_closed"))

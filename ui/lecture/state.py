@@ -107,6 +107,8 @@ class Membership:
     waiting: tuple[int, float] | None = None  # a student: a version not yet shown by the projection, and since when
     run_started: float = 0.0  # when this window's last full run started and ended (ui/lecture/sync.py)
     run_ended: float = 0.0
+    run_seen: int = 0  # the room's version this window held when its current full run started
+    drawn: int = 0  # ... and when the last full run that ended started: what its frame and page drew
     student: str = ""  # a student's anonymous id in the room's attendance (ui/lecture/classroom.py)
     heard: float = 0.0  # when this student last told the room it is there
     goto: str | None = None  # the page this window must switch to on its next run (joined, rejoined, back)

@@ -16,7 +16,9 @@ after which the token is void and leaves the address bar.
 A following window keeps its poll alive on its own. Streamlit's frontend clears every fragment's timer when
 a full run starts, and the timer comes back when that run draws the fragment again. app.py therefore draws
 the poll before the page, and notes when each full run starts and ends. A full run that was cut short
-leaves a page half drawn, so a poll that finds one older than ``REPAIR_SECONDS`` reruns the app.
+leaves a page half drawn, so a poll that finds one older than ``REPAIR_SECONDS`` reruns the app; and a
+student's poll reruns it whenever the last full run that ended did not draw the room's version the window
+holds (a rerun merged away under load: measured by ``make bench-room`` as missed steps).
 
 Students' windows (ui/lecture/classroom.py) follow too, on a poll of their own (``ATTENTION_CLASS_POLL_MS``),
 which also tells the room every ``ATTEND_SECONDS`` that the student is still there. A student never
@@ -262,14 +264,14 @@ def begin_full_run() -> None:
     """app.py, as a full run starts (see the module's docstring)."""
     member = walk_state.membership()
     if member is not None:
-        member.run_started = time.monotonic()
+        member.run_started, member.run_seen = time.monotonic(), member.seen
 
 
 def end_full_run() -> None:
-    """app.py, as a full run ends."""
+    """app.py, as a full run ends: what it drew is the room's version this window holds."""
     member = walk_state.membership()
     if member is not None:
-        member.run_ended = time.monotonic()
+        member.run_ended, member.drawn = time.monotonic(), member.run_seen  # a deck taken mid-run: not drawn
 
 
 def _cut_short(member: walk_state.Membership) -> bool:
@@ -291,8 +293,15 @@ def _class_poll() -> None:
         return
     if time.time() - member.heard >= ATTEND_SECONDS:
         _attend(member)
-    if follow() or _cut_short(member):
+    if follow() or _undrawn(member) or _cut_short(member):
         st.rerun(scope="app")
+
+
+def _undrawn(member: walk_state.Membership) -> bool:
+    """A following student holds a deck no full run has drawn to its end: the rerun that should have drawn it
+    never came (merged away, or cut short). Without this, the student would wait for the lecturer's next move."""
+    running = member.run_started > member.run_ended  # a full run (this one) is drawing what it started with
+    return member.following and member.seen != (member.run_seen if running else member.drawn)
 
 
 def _attend(member: walk_state.Membership) -> None:
