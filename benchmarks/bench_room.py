@@ -348,7 +348,14 @@ async def measure_poll(base_url: str, browser, answers: int, repeats: int = POLL
     took = []
     for number in range(1, repeats + 1):
         await console.evaluate(COUNTED_JS, answers)
-        await box.get_by_role("button", name="Ask the class").click()
+        ask = box.get_by_role("button", name="Ask the class")
+        try:
+            await ask.wait_for(timeout=60_000)
+        except Exception:
+            await console.screenshot(path=str(ROOT / "artifacts" / f"poll-console-{number}.png"))
+            print(f"poll {number}: no Ask button; the console's box says: {await box.inner_text()!r}", file=sys.stderr)
+            break
+        await ask.click()
         if not await until(_all_asked(students, number), 60):
             print(f"{sum(s.poll_box is None for s in students)} students never saw the question", file=sys.stderr)
         await asyncio.sleep(1.0)
@@ -357,8 +364,13 @@ async def measure_poll(base_url: str, browser, answers: int, repeats: int = POLL
         await until(lambda: _counted(console), 30)
         counted = await console.evaluate("() => window.__counted")
         took.append(counted / 1000 - sent if counted else float("nan"))
-        await box.get_by_role("button", name="Close the poll").click()
-        await asyncio.sleep(2.0)
+        for _ in range(3):  # a click that lands while the console redraws its count can be lost: click again
+            await box.get_by_role("button", name="Close the poll").click()
+            with contextlib.suppress(Exception):
+                await box.get_by_role("button", name="Ask the class").wait_for(timeout=10_000)
+                break
+            print(f"poll {number}: Close did not take; clicking again", file=sys.stderr)
+        await asyncio.sleep(1.0)
     for s in students:
         await s.close()
     await context.close()
