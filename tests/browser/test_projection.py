@@ -137,8 +137,8 @@ def test_a_control_changed_in_the_console_changes_the_projection(browser, app_se
     try:
         before = projection.inner_text('.st-key-projection-stage .printed-tensor')
         assert "0.9544" in before  # "journey" asks: the book's scores
-        choose_option(console, console.locator('[data-testid="stMain"] [data-testid="stSelectbox"]').first,
-                      "x(5) “one”")
+        query = console.locator('[data-testid="stMain"] [data-testid="stSelectbox"]').filter(has_text="Query token")
+        choose_option(console, query, "x(5) “one”")  # the step's own control, not the poll's question
         projection.wait_for_function(
             "(b) => { const t = document.querySelector('.st-key-projection-stage .printed-tensor');"
             " return t && t.innerText !== b; }", arg=before, timeout=20_000)
