@@ -54,11 +54,18 @@ def test_scores_use_a_symmetric_diverging_scale():
     (param,) = spec["params"]
     assert param["name"] == "cells_bound" and "data('cells')" in param["expr"]  # from the data itself
     cells = spec["datasets"]["cells"]
-    assert [c["strong"] for c in cells] == [False, True, True, False]  # white text where |v| > 0.6 max
+    # white text where it contrasts more than black with the colour painted (ui/draw/colours.py):
+    # -3 is the darkest blue; 2 is a mid red on which black reads better (5.0:1 against 4.2:1)
+    assert [c["strong"] for c in cells] == [False, True, False, False]
 
 
 def spec_without_data(spec: dict) -> str:
     return json.dumps({k: v for k, v in spec.items() if k != "datasets"}, sort_keys=True)
+
+
+def spec_without_name(spec: dict) -> str:
+    """The spec but its data and its accessible name (which says the chart's size)."""
+    return json.dumps({k: v for k, v in spec.items() if k not in ("datasets", "description")}, sort_keys=True)
 
 
 @pytest.mark.parametrize("kind", ["weights", "scores", "values"])
@@ -84,18 +91,23 @@ def test_the_spec_does_not_depend_on_the_values(kind, n):
 
 
 def test_the_spec_does_not_depend_on_the_labels_or_a_width_that_still_shows_values():
-    """Renamed tokens, or d_out / d_model from 2 to 12, change only the datasets too: the axes are
-    sorted by position columns, and short labels stay upright in cells wide enough for values."""
+    """Renamed tokens change only the datasets too, and d_out / d_model from 2 to 12 only the chart's
+    accessible name besides (it says the size): the axes are sorted by position columns, and short
+    labels stay upright in cells wide enough for values."""
     rng = np.random.default_rng(0)
     specs = [valid(charts.heatmap(rng.random((6, d)), tokens, [f"d{j}" for j in range(d)], kind="values", title="t"))
              for d, tokens in ((2, list("abcdef")), (8, ["Your", "journey", "starts", "with", "one", "step"]),
                                (12, [f"x{i}" for i in range(6)]))]
-    assert spec_without_data(specs[0]) == spec_without_data(specs[1]) == spec_without_data(specs[2])
+    assert spec_without_name(specs[0]) == spec_without_name(specs[1]) == spec_without_name(specs[2])
+    assert [s["description"] for s in specs] == [f"Heatmap “t”: values, 6 × {d} (query × key)" for d in (2, 8, 12)]
+    renamed = valid(charts.heatmap(rng.random((6, 8)), list("abcdef"), [f"d{j}" for j in range(8)], kind="values",
+                                   title="t"))
+    assert spec_without_data(renamed) == spec_without_data(specs[1])
     cells = specs[1]["datasets"]["cells"]  # the order the axes show comes from the data
     assert [c["col"] for c in cells if c["i"] == 0] == [f"d{j}" for j in range(8)]
     assert [c["row"] for c in cells if c["j"] == 0] == ["Your", "journey", "starts", "with", "one", "step"]
     bars = [valid(charts.bars(rng.random(n), [f"t{i}" for i in range(n)])) for n in (3, 6)]
-    assert spec_without_data(bars[0]) == spec_without_data(bars[1])
+    assert spec_without_name(bars[0]) == spec_without_name(bars[1])
     long_tokens = [f"token{j}" for j in range(12)]  # long labels across 12 columns still slant
     slanted = valid(charts.heatmap(rng.random((6, 12)), list("abcdef"), long_tokens, kind="values"))
     assert slanted["encoding"]["x"]["axis"]["labelAngle"] == -45
@@ -157,7 +169,7 @@ def test_a_pattern_keeps_its_size_and_spec_when_its_columns_change():
     rows = [f"{p}" for p in range(6)]
     specs = [valid(charts.heatmap(rng.standard_normal((6, d)), rows, [f"d{j}" for j in range(d)], kind="values",
                                   pattern=True)) for d in (2, 8, 12, 64)]
-    assert all(spec_without_data(s) == spec_without_data(specs[0]) for s in specs)
+    assert all(spec_without_name(s) == spec_without_name(specs[0]) for s in specs)
     assert specs[0]["width"] == charts.PATTERN_WIDTH
     assert not any(layer["mark"]["type"] == "text" for layer in specs[0]["layer"])  # values are in the tooltip
 
@@ -194,3 +206,57 @@ def test_without_swappable_the_kinds_keep_their_own_scales_and_titles():
     scores = valid(charts.heatmap(w - 0.5, LABELS, LABELS, title="scores", kind="scores"))
     assert scores["layer"][0]["encoding"]["color"]["scale"]["scheme"] == "redblue"
     assert spec_without_data(plain) != spec_without_data(scores)  # a new kind is a new chart here
+
+
+def test_every_chart_has_a_name_that_says_what_it_shows_its_size_and_its_mask():
+    causal = np.triu(np.ones((6, 6), dtype=bool), 1)
+    weights = valid(charts.heatmap(np.full((6, 6), 1 / 6), LABELS, LABELS, title="attn_weights", masked=causal))
+    assert weights["description"] == ("Heatmap “attn_weights”: weights, 6 × 6 (query × key); causal mask: the cells "
+                                      "above the diagonal are masked")
+    padded = np.zeros((6, 6), dtype=bool)
+    padded[:, 5] = True  # a padding mask is not the causal one: it is counted
+    assert valid(charts.heatmap(np.ones((6, 6)), LABELS, LABELS, kind="scores", masked=padded)
+                 )["description"].endswith("; masked: 6")
+    dropped = np.eye(6, dtype=bool)
+    assert "dropout" in charts.heatmap(np.ones((6, 6)), LABELS, LABELS, dropped=dropped)["description"]
+    grid = valid(charts.head_grid(np.ones((2, 6, 6)), LABELS, LABELS, masked=causal))
+    assert grid["description"].startswith("Heatmaps, one per head, each 6 × 6 (query × key); causal mask")
+    bar = valid(charts.bars([0.2, 0.8, 0.0], ["a", "b", "c"], title="w", masked=np.array([False, False, True])))
+    assert bar["description"] == "Bar chart “w”: value per token (3); masked: 1"
+    swapped = valid(charts.heatmap(np.ones((6, 3)), LABELS, ["1", "2", "3"], kind="values", swappable=True,
+                                   row_title="token", col_title="d_out"))
+    assert swapped["description"] == "Heatmap, 6 × 3 (token × d_out)"  # what it shows is in its data and title
+
+
+def test_each_cell_reads_as_a_sentence_and_a_masked_one_says_masked():
+    causal = np.triu(np.ones((3, 3), dtype=bool), 1)
+    w = np.array([[1.0, 0, 0], [0.4, 0.6, 0], [0.2, 0.3, 0.5]])
+    spec = charts.heatmap(w, ["Your", "{x}", "starts"], ["Your", "{x}", "starts"], masked=causal,
+                          dropped=np.array([[False] * 3, [False] * 3, [True, False, False]]))
+    says = [c["says"] for c in spec["datasets"]["cells"]]
+    assert says[:4] == ["query Your, key Your: weight 1.0000.", "query Your, key {x}: masked.",
+                        "query Your, key starts: masked.", "query {x}, key Your: weight 0.4000."]
+    assert says[6] == "query starts, key Your: dropped by dropout, so 0."
+    rect = spec["layer"][0]
+    assert rect["encoding"]["description"] == {"field": "says", "type": "nominal"}
+    assert all(layer["mark"].get("aria") is False for layer in spec["layer"][1:])  # one reading per cell
+    grid = charts.head_grid(np.stack([w, w]), ["a", "b", "c"], ["a", "b", "c"])
+    assert grid["datasets"]["heads"][9]["says"] == "head 2: query a, key a: weight 1.0000."
+
+
+def test_a_chart_reads_as_a_table_with_row_and_column_headers():
+    causal = np.triu(np.ones((3, 3), dtype=bool), 1)
+    (table,) = charts.tables(charts.heatmap(np.eye(3), ["a", "b", "c"], ["a", "b", "c"], masked=causal, title="w"))
+    assert table.corner == "query \\ key" and table.columns == ["a", "b", "c"]
+    assert table.rows == [("a", ["1.0000", "masked", "masked"]), ("b", ["0.0000", "1.0000", "masked"]),
+                          ("c", ["0.0000", "0.0000", "1.0000"])]
+    assert table.caption.startswith("Heatmap “w”: weights, 3 × 3")
+    heads = charts.tables(charts.head_grid(np.ones((4, 3, 3)), ["a", "b", "c"], ["a", "b", "c"]))
+    assert len(heads) == 4 and heads[3].caption.endswith("head 4")
+    (bars,) = charts.tables(charts.bars([0.25, 0.75], ["a", "b"], value_title="weight"))
+    assert bars.columns == ["weight"] and bars.rows == [("a", ["0.2500"]), ("b", ["0.7500"])]
+    swapped = charts.tables(charts.heatmap(np.eye(3), ["a", "b", "c"], ["a", "b", "c"], title="attn_scores",
+                                           kind="scores", swappable=True))
+    assert swapped[0].caption.startswith("attn_scores (score) · Heatmap, 3 × 3")
+    big = charts.heatmap(np.ones((40, 40)), [str(i) for i in range(40)], [str(i) for i in range(40)])
+    assert charts.tables(big) == []  # 1,600 cells: no one reads that aloud (the chart's name still says its size)

@@ -35,8 +35,10 @@ from typing import Any
 import numpy as np
 
 from ..words.content import app_text
+from . import colours
 
-__all__ = ["HeatmapData", "heatmap_data", "heatmap", "head_grid", "bars", "positional_labels", "MAX_CELLS_WITH_TEXT"]
+__all__ = ["HeatmapData", "heatmap_data", "heatmap", "head_grid", "bars", "positional_labels", "MAX_CELLS_WITH_TEXT",
+           "Table", "tables", "heatmap_name", "hidden_note", "kind_word"]
 
 MAX_CELLS_WITH_TEXT = 144  # up to 12 x 12 the numbers are written in the cells
 MAX_SIDE = 64  # larger matrices are averaged down to at most 64 x 64 blocks
@@ -187,14 +189,16 @@ def heatmap(
     scale, params = _colour_scale(kind, data.aggregated, dataset, swappable)
     if kind == "weights" and data.aggregated and note_scale:
         title = app_text("chart_scale_note", title=title)
-    records = _cell_records(data, kind)
+    row_title, col_title = row_title or app_text("axis_query"), col_title or app_text("axis_key")
+    records = _cell_records(data, kind, row_title, col_title)
+    name = heatmap_name(data, kind, title, row_title, col_title, swappable)
     if swappable:
         records, title = _swappable(records, kind, title, dataset)
     spec = {
-        "$schema": SCHEMA, "title": title, "datasets": {dataset: records}, "data": {"name": dataset},
+        "$schema": SCHEMA, "description": name, "title": title, "datasets": {dataset: records},
+        "data": {"name": dataset},
         **_cell_size(data, show_values, width, lecture, pattern),
-        "encoding": _axes(data, row_title or app_text("axis_query"), col_title or app_text("axis_key"), show_values,
-                          upright=pattern),
+        "encoding": _axes(data, row_title, col_title, show_values, upright=pattern),
         "layer": _layers(data, scale, None if swappable else kind, show_values, always_hatch=swappable,
                          legend=LEGEND_BESIDE if lecture and 2 * len(data.col_order) <= len(data.row_order)
                          else LEGEND),
@@ -235,28 +239,80 @@ def _colour_scale(kind: str, aggregated: bool, dataset: str, swappable: bool = F
             "reverse": {"expr": f"!{weights}"}, "clamp": True}, params
 
 
-def _cell_records(data: HeatmapData, kind: str) -> list[dict]:
-    """One record per cell, row by row; "strong" cells (dark colour) get white text.
+def _cell_records(data: HeatmapData, kind: str, row_title: str, col_title: str) -> list[dict]:
+    """One record per cell, row by row: its value, its label ("masked", "dropped" or the value), the
+    sentence a screen reader reads for it, and whether its text is white (ui/draw/colours.py: the text
+    colour with the higher contrast on the very colour Vega paints the cell).
 
     Plain lists, no DataFrame: this runs for every chart on every rerun, and building a pandas
     frame per chart cost more than the page's whole computation.
     """
     values, hidden = data.values, data.hidden
-    magnitude = np.abs(np.nan_to_num(values, nan=0.0))
-    if kind in ZERO_TO_ONE and not data.aggregated:
-        strong = magnitude >= 0.55
-    else:
-        finite = np.abs(values[~np.isnan(values)])
-        strong = magnitude > 0.6 * (float(finite.max()) if finite.size else 1.0)
     masked_word, dropped_word = app_text("cell_masked"), app_text("cell_dropped")
+    strong = colours.white_text(colours.paint(*_painted(data, kind)))
     records = []
     for i, row in enumerate(data.row_order):
+        says = _sentences(row_title, row, col_title, kind)
         for j, col in enumerate(data.col_order):
             m, d, v = bool(hidden[i, j]), bool(data.dropped[i, j]), float(values[i, j])
+            label = masked_word if m else (dropped_word if d else f"{v:.4f}")
             records.append({"row": row, "col": col, "i": i, "j": j, "value": None if m else v, "masked": m,
-                            "label": masked_word if m else (dropped_word if d else f"{v:.4f}"),
-                            "strong": bool(strong[i, j]) and not m})
+                            "label": label, "strong": bool(strong[i, j]) and not m,
+                            "says": says["masked" if m else "dropped" if d else "value"].replace(_COL, col)
+                            .replace(_VALUE, label)})
     return records
+
+
+def _painted(data: HeatmapData, kind: str) -> tuple[str, np.ndarray]:
+    """The scheme and each cell's position in it, as the scales of :func:`_colour_scale` place them."""
+    shown = data.values[~np.isnan(data.values)]
+    if kind in ZERO_TO_ONE:  # [0, 1]; block means on [0, their largest]
+        return colours.scale_position(data.values, True, float(shown.max(initial=0.0)) if data.aggregated else None)
+    return colours.scale_position(data.values, False)
+
+
+_COL, _VALUE = "\x00col\x00", "\x00value\x00"  # filled per cell: one catalog lookup per row, not per cell
+
+
+def _sentences(row_title: str, row: str, col_title: str, kind: str) -> dict[str, str]:
+    """A row's cell sentences, each with ``_COL`` and ``_VALUE`` left to fill (labels may hold braces)."""
+    where = {"row_title": row_title, "row": row, "col_title": col_title, "col": _COL}
+    return {"value": app_text("a11y_cell", **where, kind=kind_word(kind), value=_VALUE),
+            "masked": app_text("a11y_cell_masked", **where),
+            "dropped": app_text("a11y_cell_dropped", **where)}
+
+
+def kind_word(kind: str) -> str:
+    """What one cell of a ``kind`` heatmap holds, in the reader's language ("weight", "score"...)."""
+    return {"weights": app_text("a11y_kind_weights"), "scores": app_text("a11y_kind_scores"),
+            "values": app_text("a11y_kind_values"), "mask": app_text("a11y_kind_mask")}[kind]
+
+
+def heatmap_name(data: HeatmapData, kind: str, title: str, row_title: str, col_title: str,
+                 swappable: bool = False) -> str:
+    """The chart's accessible name: what it shows, its size, and what it hides.
+
+    A ``swappable`` chart keeps one spec across the steps it shows (scores, then weights, masked or
+    not), so its name says only its size; its title and cells, and the table beside it, say the rest.
+    """
+    size = {"rows": len(data.row_order), "cols": len(data.col_order), "row_title": row_title,
+            "col_title": col_title}
+    if swappable:
+        return app_text("a11y_heatmap_shape", **size)
+    return app_text("a11y_heatmap", title=title, kind=app_text(f"legend_{kind}") if kind != "mask"
+                    else kind_word(kind), **size) + hidden_note(data.hidden, data.dropped)
+
+
+def hidden_note(hidden: np.ndarray, dropped: np.ndarray | None = None) -> str:
+    """"; causal mask: ..." / "; 3 cells masked" / "; dropout: ..." for a chart's name, or nothing."""
+    note = ""
+    if hidden.any():
+        square = hidden.shape[0] == hidden.shape[1]
+        causal = square and np.array_equal(hidden, np.triu(np.ones(hidden.shape, dtype=bool), k=1))
+        note += app_text("a11y_causal") if causal else app_text("a11y_masked", n=int(hidden.sum()))
+    if dropped is not None and dropped.any():
+        note += app_text("a11y_dropped")
+    return note
 
 
 def _cell_size(data: HeatmapData, show_values: bool, width: int | None, lecture: bool = False,
@@ -309,20 +365,20 @@ def _layers(data: HeatmapData, scale: dict, kind: str | None, show_values: bool,
             "field": "value", "type": "quantitative", "scale": scale,
             "title": app_text(f"legend_{kind}") if kind else None,
             "legend": legend,
-        }},
+        }, "description": {"field": "says", "type": "nominal"}},  # what a screen reader reads for the cell
     }]
     hides = always_hatch or bool(data.hidden.any())
     if hides:  # hidden cells have no value, which a colour scale skips: their grey is a layer of its own
         layers.append({"transform": [{"filter": "datum.masked"}],
-                       "mark": {"type": "rect", "color": MASKED_COLOUR, "stroke": "white",
+                       "mark": {"type": "rect", "color": MASKED_COLOUR, "stroke": "white", "aria": False,
                                 "strokeWidth": 0.5 if n_cells <= 4096 else 0}})
     if hides and n_cells <= 4096 and not show_values:
         # A diagonal stroke marks hidden cells, so grey never reads as "weight 0".
         layers.append({"transform": [{"filter": "datum.masked"}],
-                       "mark": {"type": "text", "text": "╱", "fontSize": 18, "color": "#8a8a8a"}})
+                       "mark": {"type": "text", "text": "╱", "fontSize": 18, "color": "#8a8a8a", "aria": False}})
     if show_values:
         layers.append({
-            "mark": {"type": "text", "baseline": "middle"},
+            "mark": {"type": "text", "baseline": "middle", "aria": False},  # the cell's sentence says it
             "encoding": {"text": {"field": "label", "type": "nominal"},
                          "color": {"condition": {"test": "datum.strong", "value": "white"}, "value": "black"}},
         })
@@ -362,10 +418,17 @@ def head_grid(
             max_side=MAX_SIDE if few else 32, note_scale=False, dataset="heads", lecture=lecture, kind=kind,
             title=title, swappable=swappable,
         )
-        records += [{**cell, "head": h + 1} for cell in unit["datasets"]["heads"]]
+        head = f"{app_text('head_label')} {h + 1}: "
+        records += [{**cell, "head": h + 1, "says": head + cell["says"]} for cell in unit["datasets"]["heads"]]
     title = unit["title"] if swappable else unit["title"].strip()  # else "(averaged over ...)", or empty
+    # Not the number of heads: 1, 2, 4 or 8 heads keep one spec (the tables and cells name each head).
+    name = app_text("a11y_heads", rows=len(row_labels), cols=len(col_labels), row_title=app_text("axis_query"),
+                    col_title=app_text("axis_key"))
+    if not swappable and masked is not None:
+        name += hidden_note(np.asarray(masked, dtype=bool))
     spec: dict = {
         "$schema": SCHEMA,
+        "description": name,
         "datasets": {"heads": records},
         "data": {"name": "heads"},
         "facet": {"field": "head", "type": "ordinal", "title": None, "header": _head_header(title_prefix)},
@@ -399,13 +462,17 @@ def bars(values: Sequence[float], labels: Sequence[str], *, title: str = "", val
     A ``masked`` key has no bar: the word "masked" stands at the baseline, on a hatched grey band,
     as in the heatmaps, so that it never reads as a weight of 0.
     """
-    records = _bar_records(values, labels, masked)
     value_title = value_title or app_text("axis_value")
+    records = _bar_records(values, labels, masked, value_title)
+    hidden = sum(r["masked"] for r in records)
+    name = app_text("a11y_bars", title=title, what=value_title, n=len(records)) + (
+        app_text("a11y_masked", n=hidden) if hidden else "")
     y: dict = {"field": "value", "type": "quantitative", "title": value_title}
     if domain:
         y["scale"] = {"domain": list(domain)}
     return styled({
         "$schema": SCHEMA,
+        "description": name,
         "title": title,
         "datasets": {"bars": records},
         "data": {"name": "bars"},
@@ -419,18 +486,22 @@ def bars(values: Sequence[float], labels: Sequence[str], *, title: str = "", val
                                                                  "title": value_title}],
         },
         "layer": [
-            {"mark": {"type": "bar"}},
-            {"mark": {"type": "text", "dy": -7}, "encoding": {"text": {"field": "label", "type": "nominal"}}},
+            {"mark": {"type": "bar"}, "encoding": {"description": {"field": "says", "type": "nominal"}}},
+            {"mark": {"type": "text", "dy": -7, "aria": False},
+             "encoding": {"text": {"field": "label", "type": "nominal"}}},
             *_masked_bars(),
         ],
     }, lecture)
 
 
-def _bar_records(values: Sequence[float], labels: Sequence[str], masked: np.ndarray | None) -> list[dict]:
+def _bar_records(values: Sequence[float], labels: Sequence[str], masked: np.ndarray | None,
+                 value_title: str) -> list[dict]:
     hidden = np.zeros(len(labels), dtype=bool) if masked is None else np.asarray(masked, dtype=bool)
     masked_word = app_text("cell_masked")
     return [{"token": t, "i": i, "value": None if m else float(v), "masked": bool(m),
-             "label": masked_word if m else f"{float(v):.4f}"}
+             "label": masked_word if m else f"{float(v):.4f}",
+             "says": app_text("a11y_bar_masked", token=t) if m
+             else app_text("a11y_bar", token=t, what=value_title, value=f"{float(v):.4f}")}
             for i, (t, v, m) in enumerate(zip(positional_labels(labels), values, hidden, strict=True))]
 
 
@@ -438,14 +509,16 @@ def _masked_bars() -> list[dict]:
     """The masked keys of a bar chart: a grey band across the plot, hatched, with the word "masked"."""
     only_masked = [{"filter": "datum.masked"}]
     return [
-        {"transform": only_masked, "mark": {"type": "bar", "color": MASKED_COLOUR, "opacity": 0.6},
+        {"transform": only_masked, "mark": {"type": "bar", "color": MASKED_COLOUR, "opacity": 0.6, "aria": False},
          "encoding": {"y": {"value": 0}, "y2": {"value": {"expr": "height"}}}},
-        {"transform": only_masked, "mark": {"type": "text", "angle": 270, "color": "#555555", "fontStyle": "italic"},
+        {"transform": only_masked, "mark": {"type": "text", "angle": 270, "color": "#555555", "fontStyle": "italic",
+                                            "aria": False},
          "encoding": {"y": {"value": {"expr": "height / 2"}}, "text": {"field": "label", "type": "nominal"}}},
     ]
 
 
-POLL_COLOURS = {"right": "#2e7d32", "mistake": "#e65100", "other": "#9e9e9e"}  # green, orange, grey
+# Blue, orange, grey: apart under deuteranopia and protanopia too (tests/test_colours.py); green and orange are not.
+POLL_COLOURS = {"right": "#1565c0", "mistake": "#e65100", "other": "#9e9e9e"}
 
 
 def answers_chart(bars: Sequence[Any], *, other_label: str, kind_words: dict[str, str], answer_title: str,
@@ -455,9 +528,12 @@ def answers_chart(bars: Sequence[Any], *, other_label: str, kind_words: dict[str
     records = [{"answer": bar.shown if bar.shown is not None else other_label, "n": bar.count, "i": i,
                 "kind": kind_words["right" if bar.correct else "mistake" if bar.mistake else "other"]}
                for i, bar in enumerate(bars)]
+    for record in records:
+        record["says"] = app_text("a11y_poll_bar", answer=record["answer"], n=record["n"], kind=record["kind"])
     order = [kind_words[k] for k in POLL_COLOURS]
     return styled({
         "$schema": SCHEMA,
+        "description": app_text("a11y_poll", n=sum(r["n"] for r in records), distinct=len(records)),
         "datasets": {"answers": records},
         "data": {"name": "answers"},
         "height": {"step": 44 if lecture else 26},
@@ -472,8 +548,54 @@ def answers_chart(bars: Sequence[Any], *, other_label: str, kind_words: dict[str
                         {"field": "kind", "type": "nominal", "title": legend_title}],
         },
         "layer": [
-            {"mark": {"type": "bar"}},
-            {"mark": {"type": "text", "align": "left", "dx": 4}, "encoding": {"text": {"field": "n"},
+            {"mark": {"type": "bar"}, "encoding": {"description": {"field": "says", "type": "nominal"}}},
+            {"mark": {"type": "text", "align": "left", "dx": 4, "aria": False}, "encoding": {"text": {"field": "n"},
                                                                              "color": {"value": "#000"}}},
         ],
     }, lecture)
+
+
+MAX_TABLE_CELLS = 1024  # a chart of more cells (up to 64 x 64 blocks) gets no table: no one reads 4,096 cells aloud
+
+
+@dataclass(frozen=True)
+class Table:
+    """A chart's values as a table with row and column headers, for a screen reader (plain data)."""
+
+    caption: str
+    corner: str  # the header above the row headers: "query \\ key"
+    columns: list[str]
+    rows: list[tuple[str, list[str]]]  # (row header, the row's cells as labels: "0.1646", "masked", ...)
+
+
+def tables(spec: dict) -> list[Table]:
+    """The tables a chart built here reads as: one per heatmap (per head in a grid), one for bars."""
+    name, (records,) = spec.get("description", ""), spec["datasets"].values()
+    if not records or len(records) > MAX_TABLE_CELLS:
+        return []
+    first = records[0]
+    if "title" in first and "kind" in first and "i" in first:  # swappable: the data says what it shows
+        name = f"{first['title']} ({kind_word(first['kind'])}) · {name}"
+    caption = app_text("a11y_table", name=name)
+    if "token" in first:
+        title = spec["encoding"]["y"]["title"]
+        return [Table(caption, app_text("axis_token"), [title], [(r["token"], [r["label"]]) for r in records])]
+    if "answer" in first:
+        y, x = spec["encoding"]["y"]["title"], spec["encoding"]["x"]["title"]
+        return [Table(caption, y, [x, spec["encoding"]["color"]["title"]],
+                      [(r["answer"], [str(r["n"]), r["kind"]]) for r in records])]
+    encoding = spec.get("spec", spec)["encoding"]
+    corner = f"{encoding['y']['title']} \\ {encoding['x']['title']}"
+    if "head" not in first:
+        return [_grid_table(caption, corner, records)]
+    heads = sorted({r["head"] for r in records})
+    return [_grid_table(f"{caption} {app_text('head_label')} {h}", corner, [r for r in records if r["head"] == h])
+            for h in heads]
+
+
+def _grid_table(caption: str, corner: str, records: list[dict]) -> Table:
+    columns = [r["col"] for r in sorted({r["j"]: r for r in records}.values(), key=lambda r: r["j"])]
+    rows: dict[int, tuple[str, list[str]]] = {}
+    for r in records:  # row by row, column by column (as _cell_records lists them)
+        rows.setdefault(r["i"], (r["row"], []))[1].append(r["label"])
+    return Table(caption, corner, columns, list(rows.values()))

@@ -52,6 +52,19 @@ def show_chart(spec: dict, width: str = "content") -> None:
     """
     datasets = {name: pa.Table.from_pylist(rows) for name, rows in spec.get("datasets", {}).items()}
     st.vega_lite_chart(spec={**spec, "datasets": datasets} if datasets else spec, width=width)
+    read_aloud = charts.tables(spec)
+    if read_aloud:
+        st.html(f'<div class="sr-only">{"".join(map(_table_html, read_aloud))}</div>')
+
+
+def _table_html(table: charts.Table) -> str:
+    """A chart's values as an HTML table with row and column headers, for a screen reader: not on
+    screen (``sr-only``, ui/shell/style.css), after the chart in the reading order."""
+    head = "".join(f'<th scope="col">{escape(c)}</th>' for c in [table.corner, *table.columns])
+    body = "".join(f'<tr><th scope="row">{escape(row)}</th>{"".join(f"<td>{escape(c)}</td>" for c in cells)}</tr>'
+                   for row, cells in table.rows)
+    return (f"<table><caption>{escape(table.caption)}</caption><thead><tr>{head}</tr></thead>"
+            f"<tbody>{body}</tbody></table>")
 
 
 def narrow_screen() -> bool:
