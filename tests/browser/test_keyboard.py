@@ -1,0 +1,118 @@
+"""The keyboard alone, in Chromium, on 3.5.1: edit a cell of the matrix, change a control, open Check
+yourself, answer and check, and step through three steps. No mouse event reaches the page (a listener
+counts them), and after every rerun the focus is still where the learner left it, and shows."""
+
+from __future__ import annotations
+
+import re
+
+from attention import book_inputs, causal_attention_step_by_step
+from tests.browser.harness import PRINTED_SELECTOR, wait_idle, wait_text
+
+MOUSE_JS = """() => { window.__mouse = 0;
+    for (const kind of ['mousedown', 'mouseup', 'pointerdown', 'pointerup', 'wheel', 'contextmenu'])
+        window.addEventListener(kind, () => { window.__mouse += 1; }, true); }"""
+
+# Where the focus is: the element's tag and role, the Streamlit widget key around it, and whether
+# the browser shows its focus (:focus-visible).
+FOCUS_JS = """() => { const e = document.activeElement;
+    if (!e || e === document.body) return null;
+    const keyed = e.closest('[class*="st-key-"]');
+    return {tag: e.tagName, role: e.getAttribute('role'), testid: (e.closest('[data-testid]') || e).dataset.testid,
+            key: keyed ? Array.from(keyed.classList).find(c => c.startsWith('st-key-')) : null,
+            visible: e.matches(':focus-visible')}; }"""
+
+
+def focus(page) -> dict | None:
+    return page.evaluate(FOCUS_JS)
+
+
+def tab_to(page, wanted, *, backwards: bool = False, limit: int = 120) -> dict:
+    """Press Tab (or Shift+Tab) until the focused element matches ``wanted(focus)``."""
+    for _ in range(limit):
+        page.keyboard.press("Shift+Tab" if backwards else "Tab")
+        where = focus(page)
+        if where and wanted(where):
+            return where
+    raise AssertionError("Tab never reached the element")
+
+
+def settled(page, key: str) -> dict:
+    """After a rerun: idle, and the focus still on the widget ``key`` (not lost to the page)."""
+    wait_idle(page)
+    page.wait_for_timeout(200)
+    where = focus(page)
+    assert where and where["key"] == key, where
+    return where
+
+
+def printed(page) -> list[str]:
+    return page.eval_on_selector_all(PRINTED_SELECTOR, "els => els.map(e => e.textContent)")
+
+
+def test_a_learner_without_a_mouse_edits_the_matrix_changes_a_control_answers_and_steps(page, app_server):
+    page.goto(f"{app_server.url}/causal-mask")
+    page.wait_for_selector('[data-testid="stMain"] h1')
+    wait_idle(page)
+    page.evaluate(MOUSE_JS)
+    before = printed(page)
+
+    # The matrix: Tab into the grid, walk to "journey", d1 with the arrow keys, type, Enter.
+    where = tab_to(page, lambda f: f["testid"] == "data-grid-canvas")
+    assert where["key"].startswith("st-key-matrix_editor")
+    page.wait_for_timeout(200)
+    for key in ("ArrowDown", "ArrowRight"):  # from "Your" (the grid's first cell) to "journey", d1
+        page.keyboard.press(key)
+    page.keyboard.press("Enter")  # opens the cell's editor
+    page.locator("input.gdg-input, textarea.gdg-input").first.wait_for(state="visible", timeout=5_000)
+    page.keyboard.press("Control+a")
+    page.keyboard.type("0.99")
+    page.wait_for_timeout(100)  # the grid takes the typed value before Enter commits it
+    page.keyboard.press("Enter")
+    wait_idle(page)
+    page.wait_for_function("(b) => document.querySelector('.printed-tensor pre code').textContent !== b",
+                           arg=before[0], timeout=20_000)
+    inputs = book_inputs().clone()
+    inputs[1, 0] = 0.99
+    expected = repr(causal_attention_step_by_step(inputs, d_out=2, seed=789)["context"].detach())
+    wait_text(page, expected[:40])
+
+    # A control: the seed, one up with the arrow key, committed with Enter; the focus stays on it.
+    where = tab_to(page, lambda f: (f["key"] or "").endswith("-seed") and f["tag"] == "INPUT")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Enter")
+    where = settled(page, where["key"])
+    assert where["visible"]
+    assert page.input_value('[class*="st-key-w-causal-mask-seed"] input') == "790"
+    expected = repr(causal_attention_step_by_step(inputs, d_out=2, seed=790)["context"].detach())
+    wait_text(page, expected[:40])
+
+    # Check yourself: open it with Enter, answer the first question, check it with Enter.
+    where = tab_to(page, lambda f: (f["key"] or "").startswith("st-key-fold-check") and f["tag"] == "SUMMARY")
+    page.keyboard.press("Enter")
+    settled(page, where["key"])
+    where = tab_to(page, lambda f: f["tag"] == "INPUT" and "masked_weight" in (f["key"] or ""))
+    trace = causal_attention_step_by_step(inputs, d_out=2, seed=790)
+    answer = f"{float(trace['masked_weights'][1, 0]):.4f}"
+    page.keyboard.type(answer)
+    page.keyboard.press("Enter")
+    settled(page, where["key"])
+    where = tab_to(page, lambda f: f["tag"] == "BUTTON" and "masked_weight" in (f["key"] or ""))
+    page.keyboard.press("Enter")
+    wait_text(page, f"Correct: {answer}.", where='[data-testid="stMain"]')
+    settled(page, where["key"])
+
+    # Step through: the switch with Space, then Next three times with Enter, the focus staying on Next.
+    where = tab_to(page, lambda f: (f["key"] or "").startswith("st-key-step_mode") and f["role"] == "switch",
+                   backwards=True)
+    page.keyboard.press("Space")
+    settled(page, where["key"])
+    where = tab_to(page, lambda f: f["tag"] == "BUTTON" and "step_next" in (f["key"] or ""))
+    steps = []
+    for _ in range(3):
+        page.keyboard.press("Enter")
+        where = settled(page, where["key"])
+        steps.append(int(re.search(r"Step (\d+) of", page.inner_text('[data-testid="stMain"]')).group(1)))
+    assert steps == [2, 3, 4] and where["visible"]
+
+    assert page.evaluate("window.__mouse") == 0
