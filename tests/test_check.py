@@ -604,3 +604,14 @@ def test_many_tokens_are_chosen_from_a_select_box():
     at.selectbox(key=key).set_value(best)
     check(at, "all-queries", "predict_top")
     assert any(s.startswith("Correct") for s in successes(at))
+
+
+@pytest.mark.parametrize("lang, shown", [("id", "0,9544"), ("vi", "0,9544"), ("ko", "0.9544")])
+def test_a_number_shown_back_follows_the_readers_convention(lang, shown):
+    """Indonesian and Vietnamese write a decimal comma: the answer revealed after a wrong try says
+    0,9544 there (a shape or a printed tensor never changes), Korean keeps the point."""
+    at = open_at("one-query", state={fold_key("check:one-query"): True}, params={"lang": lang})
+    enter(at, "one-query", "score", "0,5" if lang != "ko" else "0.5")
+    check(at, "one-query", "score")
+    at.button(key="check:one-query:score:show").click().run()
+    assert any(shown in i.value for i in at.info), [i.value for i in at.info]

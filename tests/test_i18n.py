@@ -37,6 +37,8 @@ def test_every_catalog_translates_every_english_string_and_nothing_stale(lang, t
     assert not problems.missing, f"{lang} lacks {len(problems.missing)}: {problems.missing[:5]}"
     assert not problems.stale, f"{lang} has stale strings: {problems.stale[:5]}"
     assert not problems.fields, f"{lang} translations with other {{fields}} than English: {problems.fields[:5]}"
+    assert not problems.glossary, f"{lang} against its glossary: {problems.glossary[:5]}"
+    assert not problems.header, problems.header
 
 
 def test_the_template_in_the_repository_is_the_current_english(template):

@@ -2,7 +2,8 @@
 
     python -m ui.catalog extract   # write locales/messages.pot from the English source
     python -m ui.catalog update [LANG...]  # merge it into locales/<lang>/LC_MESSAGES/messages.po
-    python -m ui.catalog check [LANG...]   # exit 1 if a catalog lacks a string, has a stale one, or drops a {field}
+    python -m ui.catalog check [LANG...]   # exit 1 if a catalog lacks a string, has a stale one, drops a {field},
+                                           # breaks its glossary (locales/<lang>/glossary.toml) or its plural header
 
 The English source is: every string of the content files (``pages/content/en/*.toml``,
 its page id as the gettext context, its key path as a comment for translators; formulas
@@ -20,7 +21,7 @@ import string
 import sys
 import tomllib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 from .lecture.walkthrough import BUNDLED, load_bundled
+from .words import glossary
 from .words.i18n import DEFAULT_LANG, LANGUAGES, LOCALES, WALK_CONTEXT, catalog_path
 
 __all__ = ["ERROR_CLASSES", "Problems", "check", "extract", "source_catalog", "source_messages", "update"]
@@ -40,6 +42,8 @@ CODE_DIRS = ("attention", "ui", "pages")
 # Error classes whose first argument is an English template (attention.errors.Explained and its subclasses).
 ERROR_CLASSES = ("ExplainedValueError", "ExplainedTypeError", "InputError", "LinkError", "WalkthroughError")
 UNTRANSLATED_KEYS = {"formula"}  # LaTeX: the same in every language
+# CLDR: Indonesian, Vietnamese and Korean have one plural form (Babel's table says two for Indonesian).
+PLURAL_FORMS = {"id": "nplurals=1; plural=0;", "vi": "nplurals=1; plural=0;", "ko": "nplurals=1; plural=0;"}
 
 
 @dataclass(frozen=True)
@@ -172,6 +176,9 @@ def update(langs: list[str] | None = None) -> list[Path]:
         catalog = _read(path, lang) if path.exists() else Catalog(locale=lang, project=template.project)
         catalog.update(template, update_header_comment=False)
         catalog.fuzzy = False  # the header: a catalog in the repository is reviewed, not a draft
+        if lang in PLURAL_FORMS:
+            catalog.mime_headers = [(k, PLURAL_FORMS[lang] if k == "Plural-Forms" else v)
+                                    for k, v in catalog.mime_headers]
         _write(catalog, path)
         written.append(path)
     return written
@@ -190,9 +197,11 @@ class Problems:
     missing: list[str]  # in the English source, not translated (absent, empty or fuzzy)
     stale: list[str]  # in the catalog, no longer in the English source
     fields: list[str]  # translated, with other {fields} than the English
+    glossary: list[str] = field(default_factory=list)  # against locales/<lang>/glossary.toml (ui/words/glossary.py)
+    header: list[str] = field(default_factory=list)  # a wrong Plural-Forms
 
     def __bool__(self) -> bool:
-        return bool(self.missing or self.stale or self.fields)
+        return bool(self.missing or self.stale or self.fields or self.glossary or self.header)
 
 
 def _label(context: str | None, text: str) -> str:
@@ -211,7 +220,28 @@ def check(lang: str, template: Catalog | None = None, path: Path | None = None) 
     stale += [_label(m.context, m.id) for m in catalog.obsolete.values()]
     fields = [_label(*key) for key in wanted & have.keys()
               if have[key].string and _fields(have[key].string) != _fields(key[1])]
-    return Problems(sorted(missing), sorted(stale), sorted(fields))
+    return Problems(sorted(missing), sorted(stale), sorted(fields), _glossary(lang, catalog, wanted, path),
+                    _header(lang, catalog))
+
+
+def _glossary(lang: str, catalog: Catalog, wanted: set, path: Path) -> list[str]:
+    """The catalog's translations against its language's glossary (beside the catalog's folder)."""
+    terms_file = glossary.glossary_path(path.parents[2], lang)  # locales/<lang>/LC_MESSAGES/messages.po
+    if not terms_file.exists():
+        return [f"no glossary: {terms_file.relative_to(ROOT) if terms_file.is_relative_to(ROOT) else terms_file}"]
+    try:
+        terms = glossary.load(terms_file)
+    except (ValueError, tomllib.TOMLDecodeError) as exc:
+        return [str(exc)]
+    entries = [(_label(m.context, m.id), m.id, m.string, list(m.user_comments)) for m in catalog
+               if m.id and m.string and (m.context, m.id) in wanted]
+    return glossary.problems(terms, entries)
+
+
+def _header(lang: str, catalog: Catalog) -> list[str]:
+    plural = dict(catalog.mime_headers).get("Plural-Forms", "")
+    want = PLURAL_FORMS.get(lang)
+    return [f"Plural-Forms is {plural!r}, {want!r} for {lang}"] if want and plural != want else []
 
 
 def main(argv: list[str]) -> int:
@@ -229,9 +259,10 @@ def main(argv: list[str]) -> int:
         for lang in _langs(argv[1:]):
             problems = check(lang, template)
             print(f"{lang}: {len(problems.missing)} missing, {len(problems.stale)} stale, "
-                  f"{len(problems.fields)} with other {{fields}}")
-            for kind in ("missing", "stale", "fields"):
-                for label in getattr(problems, kind)[:20]:
+                  f"{len(problems.fields)} with other {{fields}}, {len(problems.glossary)} against the glossary"
+                  f"{', ' + problems.header[0] if problems.header else ''}")
+            for kind in ("missing", "stale", "fields", "glossary"):
+                for label in getattr(problems, kind)[:40]:
                     print(f"  {kind}: {label}")
             failed |= bool(problems)
         return 1 if failed else 0

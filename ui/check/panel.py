@@ -24,7 +24,7 @@ from .. import draw, state
 from ..words.content import PageText, QuestionText, app_text
 from ..words.i18n import decimal_comma
 from . import state as check_state
-from .answers import Unparsed
+from .answers import Unparsed, in_convention
 from .questions import (
     CHOICE,
     MAPPING,
@@ -175,8 +175,10 @@ def _feedback(page_id: str, question: Question, words: QuestionText, answer: Ans
     if isinstance(verdict, Unparsed):
         st.warning(app_text(f"answer_{verdict.reason}", **verdict.fields))
         return
-    shown = shown_answer(question, answer, _option_words(question, words))
-    fields = {**answer.fields, **verdict.fields, "answer": shown}
+    comma = decimal_comma(state.language())  # 0,9544 in Indonesian and Vietnamese
+    shown = in_convention(shown_answer(question, answer, _option_words(question, words)), comma)
+    fields = {name: in_convention(value, comma) for name, value in {**answer.fields, **verdict.fields}.items()}
+    fields["answer"] = shown
     key = f"feedback_{verdict.feedback}"
     message = words(key, **fields) if words.has(key) else app_text(f"check_{verdict.feedback}", **fields)
     if verdict.correct:

@@ -405,30 +405,14 @@ def head_grid(
     values in the tooltip: 8 heads of 6 tokens written out would be 288 numbers to redraw per edit.
     In lecture mode up to 4 heads of up to 64 cells have their values written in.
     """
-    n_heads = weights.shape[0]
-    few = n_heads <= HEADS_IN_FULL
     if columns > 1:  # one column (a phone) stays one
         columns = 2 if len(col_labels) <= 8 else (3 if len(col_labels) > MAX_SIDE else columns)
-    records: list[dict] = []
-    unit: dict = {}
-    written = _values_written(lecture, n_heads, len(row_labels) * len(col_labels))
-    for h in range(n_heads):
-        unit = heatmap(
-            weights[h], row_labels, col_labels, masked=masked, width=HEAD_PANEL_PX if few else 150, show_values=written,
-            max_side=MAX_SIDE if few else 32, note_scale=False, dataset="heads", lecture=lecture, kind=kind,
-            title=title, swappable=swappable,
-        )
-        head = f"{app_text('head_label')} {h + 1}: "
-        records += [{**cell, "head": h + 1, "says": head + cell["says"]} for cell in unit["datasets"]["heads"]]
+    unit, records = _panels(weights, row_labels, col_labels, masked=masked, lecture=lecture, kind=kind, title=title,
+                            swappable=swappable)
     title = unit["title"] if swappable else unit["title"].strip()  # else "(averaged over ...)", or empty
-    # Not the number of heads: 1, 2, 4 or 8 heads keep one spec (the tables and cells name each head).
-    name = app_text("a11y_heads", rows=len(row_labels), cols=len(col_labels), row_title=app_text("axis_query"),
-                    col_title=app_text("axis_key"))
-    if not swappable and masked is not None:
-        name += hidden_note(np.asarray(masked, dtype=bool))
     spec: dict = {
         "$schema": SCHEMA,
-        "description": name,
+        "description": _grid_name(len(row_labels), len(col_labels), None if swappable else masked),
         "datasets": {"heads": records},
         "data": {"name": "heads"},
         "facet": {"field": "head", "type": "ordinal", "title": None, "header": _head_header(title_prefix)},
@@ -442,6 +426,30 @@ def head_grid(
     if unit.get("params"):  # the diverging scale's bound (and kind), computed from the data
         spec["params"] = unit["params"]
     return styled(spec, lecture)
+
+
+def _panels(weights: np.ndarray, row_labels: Sequence[str], col_labels: Sequence[str], **options: Any
+            ) -> tuple[dict, list[dict]]:
+    """One head's heatmap spec (the grid's unit) and every head's cells, each cell's sentence naming its head."""
+    n_heads = weights.shape[0]
+    few = n_heads <= HEADS_IN_FULL
+    written = _values_written(options["lecture"], n_heads, len(row_labels) * len(col_labels))
+    records: list[dict] = []
+    unit: dict = {}
+    for h in range(n_heads):
+        unit = heatmap(weights[h], row_labels, col_labels, width=HEAD_PANEL_PX if few else 150, show_values=written,
+                       max_side=MAX_SIDE if few else 32, note_scale=False, dataset="heads", **options)
+        head = f"{app_text('head_label')} {h + 1}: "
+        records += [{**cell, "head": h + 1, "says": head + cell["says"]} for cell in unit["datasets"]["heads"]]
+    return unit, records
+
+
+def _grid_name(rows: int, cols: int, masked: np.ndarray | None) -> str:
+    """A grid of heads' accessible name: the size of each panel and the mask, not the number of heads
+    (1, 2, 4 or 8 heads keep one spec; the tables and the cells name each head)."""
+    name = app_text("a11y_heads", rows=rows, cols=cols, row_title=app_text("axis_query"),
+                    col_title=app_text("axis_key"))
+    return name if masked is None else name + hidden_note(np.asarray(masked, dtype=bool))
 
 
 def _values_written(lecture: bool, n_heads: int, cells: int) -> bool:
