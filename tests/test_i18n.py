@@ -196,3 +196,15 @@ def test_switching_language_keeps_the_matrix_the_controls_and_the_page():
     assert at.session_state["matrix"].tokens == ("a", "b", "c")
     assert at.session_state["controls"]["causal-mask"] == before
     assert at.toggle(key="w:causal-mask:causal").value is False
+
+
+@pytest.mark.parametrize("lang, comma", [("id", True), ("vi", True), ("ko", False), ("en", False)])
+def test_a_number_in_prose_follows_the_readers_convention_but_code_stays_python(lang, comma):
+    from ui.words.content import app_text
+
+    shown = app_text("check_the_answer", lang=lang, answer="0.9544")
+    assert ("0,9544" in shown) == comma and ("0.9544" in shown) == (not comma), shown
+    assert "2.360.064" in app_text("check_the_answer", lang=lang, answer="2,360,064") or not comma
+    agree = app_text("comparison_agree", lang=lang, a="A", b="B", diff="0.0001")
+    assert "`0.0001`" in agree, agree  # in a code span: as Python writes it
+    assert "(2, 6)" in app_text("check_the_answer", lang=lang, answer="(2, 6)")  # a shape is not a number

@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
-    "MAX_CHARS", "MAX_AXES", "REASONS", "Parsed", "Unparsed", "format_number", "format_shape", "in_convention",
-    "parse_choice",
+    "MAX_CHARS", "MAX_AXES", "REASONS", "Parsed", "Unparsed", "format_number", "format_shape", "parse_choice",
     "parse_number", "parse_shape",
 ]
 
@@ -161,19 +160,6 @@ def format_number(value: float, *, whole: bool = False) -> str:
     if whole or (math.isfinite(value) and value == int(value) and abs(value) >= 1000):
         return f"{int(round(value)):,}"
     return f"{value:.4f}"
-
-
-_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)")  # 2,360,064 / 0.9544 / 1,024.5
-
-
-def in_convention(value: object, decimal_comma: bool) -> object:
-    """A number shown back in the reader's convention: where the language writes a decimal comma,
-    "0.9544" reads "0,9544" and "2,360,064" reads "2.360.064". Only a string that is one number
-    changes: a shape, a list, a printed tensor or a word stays as it is (and so do numbers a
-    template formats itself)."""
-    if decimal_comma and isinstance(value, str) and _PLAIN_NUMBER.fullmatch(value):
-        return value.translate(str.maketrans(",.", ".,"))
-    return value
 
 
 def format_shape(shape: Sequence[int]) -> str:

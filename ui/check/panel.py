@@ -22,9 +22,9 @@ import streamlit as st
 
 from .. import draw, state
 from ..words.content import PageText, QuestionText, app_text
-from ..words.i18n import decimal_comma
+from ..words.i18n import decimal_comma, in_convention
 from . import state as check_state
-from .answers import Unparsed, in_convention
+from .answers import Unparsed
 from .questions import (
     CHOICE,
     MAPPING,

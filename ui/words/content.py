@@ -86,14 +86,21 @@ class PageText:
 
     def __call__(self, key: str, /, **values: Any) -> str:
         """The ``[text]`` entry ``key``, with its ``{named}`` fields filled from ``values``."""
-        return _filled(self.strings, key, values, f"page {self.page_id!r} (language {self.lang!r})")
+        return _filled(self.strings, key, values, f"page {self.page_id!r} (language {self.lang!r})",
+                       i18n.decimal_comma(self.lang))
 
 
-def _filled(strings: Mapping[str, str], key: str, values: Mapping[str, Any], owner: str) -> str:
+def _filled(strings: Mapping[str, str], key: str, values: Mapping[str, Any], owner: str,
+            decimal_comma: bool = False) -> str:
+    """The template ``key`` filled. In a language that writes a decimal comma, a field that is one
+    number ("0.9544") reads 0,9544 in the prose; in a `code span` it stays as Python writes it."""
     try:
         template = strings[key]
     except KeyError:
         raise KeyError(f"{owner} has no text {key!r}") from None
+    if decimal_comma:
+        in_code = i18n.fields_in_code(template)
+        values = {name: value if name in in_code else i18n.in_convention(value, True) for name, value in values.items()}
     return template.format(**values)
 
 

@@ -13,6 +13,7 @@ Plain Python (no Streamlit), so it can be tested on its own.
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Mapping
 from functools import cache
 from io import BytesIO
@@ -27,6 +28,7 @@ from attention.errors import Explained
 
 __all__ = [
     "DEFAULT_LANG", "DOMAIN", "LANGUAGES", "LOCALES", "WALK_CONTEXT", "catalog_path", "decimal_comma", "explain",
+    "fields_in_code", "in_convention",
     "fill", "load_catalog", "negotiate", "translate", "translations",
 ]
 
@@ -98,6 +100,25 @@ def _format(template: str, fields: Mapping[str, Any], fallback: str) -> str:
 def decimal_comma(lang: str) -> bool:
     """Whether ``lang`` writes 0,5 for 0.5 (Indonesian and Vietnamese do), from Babel's locale data."""
     return get_decimal_symbol(lang) == ","
+
+
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)")  # 2,360,064 / 0.9544 / 1,024.5
+_CODE_SPAN = re.compile(r"`[^`]*`")
+
+
+def in_convention(value: object, decimal_comma: bool) -> object:
+    """A number shown in the reader's convention: where the language writes a decimal comma, "0.9544"
+    reads "0,9544" and "2,360,064" reads "2.360.064". Only a string that is one number changes: a
+    shape, a list, a printed tensor or a word stays as it is (and so does a number a template formats
+    itself, such as ``{p:.2f}``)."""
+    if decimal_comma and isinstance(value, str) and _PLAIN_NUMBER.fullmatch(value):
+        return value.translate(str.maketrans(",.", ".,"))
+    return value
+
+
+def fields_in_code(template: str) -> set[str]:
+    """The ``{fields}`` of a template that stand inside a `code span` (shown as Python writes them)."""
+    return {name for span in _CODE_SPAN.findall(template) for name in re.findall(r"(?<!\{)\{(\w+)", span)}
 
 
 def negotiate(locale: str | None) -> str | None:
