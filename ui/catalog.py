@@ -176,12 +176,17 @@ def update(langs: list[str] | None = None) -> list[Path]:
         catalog = _read(path, lang) if path.exists() else Catalog(locale=lang, project=template.project)
         catalog.update(template, update_header_comment=False)
         catalog.fuzzy = False  # the header: a catalog in the repository is reviewed, not a draft
-        if lang in PLURAL_FORMS:
-            catalog.mime_headers = [(k, PLURAL_FORMS[lang] if k == "Plural-Forms" else v)
-                                    for k, v in catalog.mime_headers]
+        catalog.mime_headers = [(k, _headers(lang).get(k, v)) for k, v in catalog.mime_headers]
         _write(catalog, path)
         written.append(path)
     return written
+
+
+def _headers(lang: str) -> dict[str, str]:
+    """The header lines a catalog of ``lang`` carries (Babel's defaults are placeholders)."""
+    return {"Project-Id-Version": "attention-chapter-3 1.0", "Report-Msgid-Bugs-To": "the project's issue tracker",
+            "Last-Translator": "attention-chapter-3 translators", "Language-Team": LANGUAGES[lang],
+            **({"Plural-Forms": PLURAL_FORMS[lang]} if lang in PLURAL_FORMS else {})}
 
 
 def _fields(text: str) -> set[str]:
