@@ -289,3 +289,15 @@ def test_hostile_answers_are_refused_and_store_nothing(store):
             other.answer(bad, student, poll, "0.5")
     assert one.answers(room, poll) == {}
     assert one.answers("no-such-room", poll) == {} and one.answers(room, "1") == {}
+
+
+def test_a_publish_over_a_version_it_has_not_seen_writes_nothing(store):
+    one, other = store
+    room, secret = one.create('{"a": 0}')
+    assert one.publish(room, secret, '{"a": 1}', expected=1) == 2  # one window, up to date
+    assert other.publish(room, secret, '{"a": 9}', expected=1) is None  # another, a version behind
+    assert one.read(room) == (2, '{"a": 1}')
+    assert other.publish(room, secret, '{"a": 2}', expected=2) == 3  # once it has seen version 2
+    assert one.publish(room, secret, '{"a": 3}') == 4  # without expected: as before
+    with pytest.raises(RoomError):
+        other.publish(room, "wrong", "{}", expected=4)

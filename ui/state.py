@@ -93,7 +93,10 @@ class Key:
     PROJECTION_BAR = "projection-bar"  # the projection's one slim line (a container)
     STAGE = "projection-stage"  # the step on the projection: what follows it is hidden (ui/shell/projection.css)
     STAGE_DETAILS = "stage-with-details"  # the same, with the details shown
-    CONSOLE_STEPS = "console_steps"  # the console's list of steps (a radio) and its scrolling box
+    # The console's list of steps (a radio), one widget per step on screen: console_steps:<index>. A rerun the
+    # browser sent before it drew the new step carries the old list's choice; under the old key that choice
+    # is no change, where one key for every step would take it as the lecturer's and put the step back.
+    CONSOLE_STEPS_PREFIX = "console_steps:"
     CONSOLE_LIST = "console-list"
     CONSOLE_NOTE = "console-note"  # the speaker note, large
     CONSOLE_BUDGET = "console_budget"

@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.harness import CHROMIUM_ARGS, ROOT, Server, chromium_path, sized_page
+from tests.redis_server import redis_server_path, running_redis
 
 pytestmark = pytest.mark.browser
 
@@ -40,3 +41,23 @@ def browser():
 def page(browser):
     with sized_page(browser, 1400, 2200) as pg:
         yield pg
+
+
+@pytest.fixture(params=["memory", "redis"])
+def servers(request, app_server):
+    """(the lecturer's server, the students' server): one server with the in-process store, or two
+    replicas sharing a real redis-server (every move then crosses Redis)."""
+    if request.param == "memory":
+        yield app_server, app_server
+        return
+    if redis_server_path() is None:
+        pytest.skip("redis-server is not installed (make test installs Debian's)")
+    with running_redis() as url:
+        replicas = [Server(ROOT / "app.py", env={"ATTENTION_ROOMS": url}) for _ in range(2)]
+        try:
+            for replica in replicas:
+                replica.wait_healthy()
+            yield replicas[0], replicas[1]
+        finally:
+            for replica in replicas:
+                replica.stop()

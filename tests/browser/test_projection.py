@@ -15,25 +15,13 @@ from pathlib import Path
 import pytest
 
 from tests.browser.harness import ROOT, choose_option, sized_page, wait_idle
+from tests.browser.lecture import open_console, open_projection, step_of, wait_step
 from ui.lecture.walkthrough import load_bundled
 from ui.words.content import page_text
 
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
 MEASURE_JS = (Path(__file__).with_name("projection_measure.js")).read_text("utf-8")
-BAR = ".st-key-projection-bar"
-STEP_SHOWN_JS = """([bar, k]) => { const b = document.querySelector(bar);
-    return !!b && /Step\\s*(\\d+)\\s*of/.exec(b.textContent)?.[1] === String(k); }"""
 SHOT_STEPS = {4, 9, 31}  # one query's scores; all the weights; the heads' batched product (docs/screenshots)
-
-
-def wait_step(page, k: int, timeout_ms: float = 20_000) -> None:
-    page.wait_for_function(STEP_SHOWN_JS, arg=[BAR, k], timeout=timeout_ms, polling="raf")
-
-
-def step_of(page, selector: str = BAR) -> int | None:
-    text = page.locator(selector).first.inner_text() if page.locator(selector).count() else ""
-    digits = text.split("Step", 1)[-1].split("of", 1)[0].strip()
-    return int(digits) if digits.isdigit() else None
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (1024, 768)], ids=lambda s: f"{s[0]}x{s[1]}")
@@ -76,17 +64,8 @@ def test_every_step_fits_the_projector(browser, app_server, size):
 def open_pair(browser, app_server, walk_to: int = 1):
     """A projection (1280x720) and the console it opens with P, as two pages (tabs) of one browser."""
     context = browser.new_context(viewport={"width": 1280, "height": 720})
-    projection = context.new_page()
-    projection.goto(app_server.url + f"/walkthrough?lecture=1&walk={walk_to}")
-    wait_step(projection, walk_to, 60_000)
-    wait_idle(projection)
-    with context.expect_page() as opened:
-        projection.keyboard.press("p")
-    console = opened.value
-    console.set_viewport_size({"width": 1440, "height": 900})
-    console.wait_for_selector(".st-key-console-note", timeout=60_000)
-    wait_idle(console)
-    return context, projection, console
+    projection, _ = open_projection(context, app_server.url, walk_to)
+    return context, projection, open_console(context, projection)
 
 
 def both_at(projection, console, k: int) -> float:

@@ -92,6 +92,14 @@ requestAnimationFrame(() => {
 """
 
 
+def _choose(key: str, drawn_at: int) -> None:
+    """The lecturer chose a step in the list drawn at step ``drawn_at``. Streamlit may also call this for a
+    list it has just drawn (created in a fragment's run) with the list's own step: that is no choice."""
+    chosen = state.value(key)
+    if chosen is not None and int(chosen) != drawn_at:
+        walk_state.set_walk_position(int(chosen))
+
+
 def opener(token: str | None) -> None:
     """The projection's console button (and its P key), holding the room's one-time token; and the
     hidden button that the opener presses, so that the projection starts following the room."""
@@ -125,10 +133,10 @@ def console(walk: Walkthrough, index: int, own_file: Callable[[], None]) -> None
     with side:
         _clock(index, len(walk.steps))
         with st.container(height=260, key=Key.CONSOLE_LIST):
-            state.mirrored(st.radio, app_text("console_steps"), Key.CONSOLE_STEPS, index,
-                           lambda chosen: walk_state.set_walk_position(int(chosen)),
-                           options=list(range(len(walk.steps))),
-                           format_func=lambda i: _list_entry(walk, i))
+            key = f"{Key.CONSOLE_STEPS_PREFIX}{index}"
+            st.radio(app_text("console_steps"), options=list(range(len(walk.steps))), index=index, key=key,
+                     on_change=_choose, args=(key, index),
+                     format_func=lambda i: _list_entry(walk, i))
         st.html(f'<span hidden data-step="{index}"></span><script>{_LIST_SCRIPT}</script>',
                 unsafe_allow_javascript=True)
         member = walk_state.membership()

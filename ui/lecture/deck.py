@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from attention.errors import ExplainedValueError
@@ -108,6 +108,20 @@ class Deck:
         shared, _ = encode_state(matrix, controls)  # a matrix too large for a link travels as its recipe or not
         return cls(position, arrived, shared, walkthrough, clock_start, budget_min, poll=poll)
 
+    def merged(self, base: Deck | None, theirs: Deck) -> Deck:
+        """This window's deck (``self``) merged into ``theirs``, the newer one another window published since
+        this window last saw the room's (``base``): each part this window changed and the other did not keeps
+        this window's value; every other part is theirs. The step and the step whose controls were applied
+        are one part, as are the matrix and the controls (they travel as one link)."""
+        if base is None:
+            return theirs
+        out = theirs
+        for part in _PARTS:
+            mine_changed = any(getattr(self, f) != getattr(base, f) for f in part)
+            if mine_changed and all(getattr(theirs, f) == getattr(base, f) for f in part):
+                out = replace(out, **{f: getattr(self, f) for f in part})
+        return out
+
     def asked(self) -> Poll | None:
         """The poll to show now: the one asked on the step on screen."""
         return self.poll if self.poll is not None and self.poll.position == self.position else None
@@ -163,6 +177,7 @@ class Deck:
 
 MAX_SHARED = 40_000  # characters of the encoded matrix and controls (a room's document is at most 64,000)
 _FIELDS = {"position", "arrived", "shared", "walkthrough", "clock_start", "budget_min", "shown", "poll"}
+_PARTS = (("position", "arrived"), ("shared",), ("walkthrough",), ("clock_start",), ("budget_min",), ("poll",))
 _POLL_FIELDS = {"number", "position", "page", "question", "revealed", "fields", "options", "labels"}
 
 

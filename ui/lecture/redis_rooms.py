@@ -65,6 +65,17 @@ redis.call('EXPIRE', KEYS[1], tonumber(ARGV[5]))
 return 1
 """
 
+# KEYS: the room, the rooms' index; ARGV: the document, the expected version ('' for any), ROOM_SECONDS, now, the
+# room's id. The new version, or -1 if the room is at another version than expected (nothing written).
+_PUBLISH = """
+if ARGV[2] ~= '' and redis.call('HGET', KEYS[1], 'ver') ~= ARGV[2] then return -1 end
+redis.call('HSET', KEYS[1], 'doc', ARGV[1])
+local version = redis.call('HINCRBY', KEYS[1], 'ver', 1)
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+redis.call('ZADD', KEYS[2], tonumber(ARGV[4]), ARGV[5])
+return version
+"""
+
 # KEYS: the room, its class, its answers; ARGV: the student, the poll, the answer, now - PRESENCE_SECONDS,
 # ROOM_SECONDS. -1: no such room; 0: refused (not that poll, not taking answers, not present); 1: kept.
 _ANSWER = """
@@ -95,6 +106,7 @@ class RedisRooms(Rooms):
         self._max_rooms = max_rooms
         self._attend = self._redis.register_script(_ATTEND)
         self._answer = self._redis.register_script(_ANSWER)
+        self._publish = self._redis.register_script(_PUBLISH)
 
     @staticmethod
     def _room_key(room: str) -> str:
@@ -164,16 +176,13 @@ class RedisRooms(Rooms):
         return room, secret
 
     @_unavailable
-    def publish(self, room: str, secret: str, document: str) -> int:
+    def publish(self, room: str, secret: str, document: str, expected: int | None = None) -> int | None:
         check_document(document)
         self._driven(room, secret)
-        with self._redis.pipeline(transaction=True) as pipe:
-            pipe.hset(self._room_key(room), "doc", document)
-            pipe.hincrby(self._room_key(room), "ver", 1)
-            pipe.expire(self._room_key(room), ROOM_SECONDS)
-            pipe.zadd(f"{PREFIX}rooms", {room: time.time()})
-            version = pipe.execute()[1]
-        return int(version)
+        version = int(self._publish(keys=[self._room_key(room), f"{PREFIX}rooms"],
+                                    args=[document, "" if expected is None else int(expected), ROOM_SECONDS,
+                                          time.time(), room]))
+        return None if version < 0 else version
 
     @_unavailable
     def version(self, room: str) -> int | None:

@@ -79,8 +79,11 @@ class Rooms(ABC):
         anything else."""
 
     @abstractmethod
-    def publish(self, room: str, secret: str, document: str) -> int:
-        """Replace the room's document; the new version. Raises RoomError if the secret is wrong."""
+    def publish(self, room: str, secret: str, document: str, expected: int | None = None) -> int | None:
+        """Replace the room's document; the new version. With ``expected``, only if the room is still at
+        that version (compare and set): else nothing is written and the answer is None, since another
+        window's newer deck must not be overwritten by one that has not seen it. Raises RoomError if the
+        secret is wrong."""
 
     @abstractmethod
     def version(self, room: str) -> int | None:
@@ -182,10 +185,12 @@ class MemoryRooms(Rooms):
             self._touch(room)
             return room, secret
 
-    def publish(self, room: str, secret: str, document: str) -> int:
+    def publish(self, room: str, secret: str, document: str, expected: int | None = None) -> int | None:
         check_document(document)
         with self._lock:
             found = self._driven(room, secret)
+            if expected is not None and found.version != expected:
+                return None
             found.document, found.version = document, found.version + 1
             return found.version
 

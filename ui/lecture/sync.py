@@ -7,7 +7,9 @@ room's version with the one it last saw, a dictionary lookup, and reruns the app
 moved. A driving window publishes as soon as a change is known: before the step's page runs
 (Back/Next and the controls' callbacks have run by then) and after it (a step's own control values,
 the matrix). Publishing happens only when this window's deck differs from the one it last saw in the
-room, so a window that merely followed never sends the room's deck back.
+room, so a window that merely followed never sends the room's deck back; and only over the version it
+last saw (compare and set), so a window that has not yet seen another's move never undoes it. Its own
+change then meets the newer deck in ``follow``, which merges the two (``Deck.merged``).
 
 The projection creates the room when it is first drawn (it holds the secret); the console is a
 second window that redeems the room's one-time token (``?console=<token>``) for a secret of its own,
@@ -156,14 +158,17 @@ def publish(final: bool = False) -> None:
     announce = final and member.role == "host" and (changed or not member.announced)
     if not changed and not announce:
         return
-    try:
-        member.seen = rooms().publish(member.room, member.secret, replace(deck, shown=announce).to_json())
+    try:  # only over the version this window last saw: a deck that has not seen another window's newer one
+        version = rooms().publish(member.room, member.secret, replace(deck, shown=announce).to_json(),
+                                  expected=member.seen)  # must not undo it (a step that window moved to)
     except RoomsUnavailable:  # the store is out of reach: the next run publishes again
         return
     except RoomError:  # the room is gone (a restart, or hours idle): this window goes on alone
         walk_state.set_membership(None)
         return
-    member.last, member.announced = deck, announce
+    if version is None:  # another window published first: follow() merges this window's change into theirs,
+        return  # and the next publish sends the merged deck
+    member.seen, member.last, member.announced = version, deck, announce
 
 
 def follow(force: bool = False) -> bool:
@@ -202,11 +207,13 @@ def follow(force: bool = False) -> bool:
     if not force and member.role == "student" and not _shown_or_overdue(deck, version, member):
         return False  # the projection is still drawing it: the next poll looks again
     member.seen, member.waiting = version, None
-    if deck == snapshot():
+    mine = snapshot()  # a lecturer's window keeps what it changed that the other window did not (Deck.merged)
+    target = deck if member.role == "student" else mine.merged(member.last, deck)
+    if target == mine:
         member.last = deck
         return False
-    _apply(deck, member)
-    member.last, member.announced = snapshot(), False
+    _apply(target, member)
+    member.last, member.announced = (snapshot() if target == deck else deck), False
     return True
 
 
