@@ -110,6 +110,17 @@ def wait_idle(page, timeout_ms: float = 30_000, settle_ms: int = 150) -> None:
     raise TimeoutError("the app did not become idle")
 
 
+CHARTS_DRAWN_JS = """() => Array.from(document.querySelectorAll('[data-testid="stVegaLiteChart"]')).every(c => {
+    if (!c.getClientRects().length) return true;  // in a folded section: drawn when opened
+    const svg = c.querySelector('svg'); return !!svg && svg.getBoundingClientRect().width > 0; })"""
+
+
+def wait_charts(page, timeout_ms: float = 10_000) -> None:
+    """Until every Vega chart on the page has drawn its SVG (Vega draws after the run ends), then a frame."""
+    page.wait_for_function(CHARTS_DRAWN_JS, timeout=timeout_ms, polling="raf")
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+
+
 def wait_text(page, text: str, timeout_ms: float = 30_000, where: str = "body") -> None:
     page.wait_for_function("([t, w]) => (document.querySelector(w) || document.body).textContent.includes(t)",
                            arg=[text, where], timeout=timeout_ms, polling="raf")

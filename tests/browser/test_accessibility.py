@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.browser.harness import Server, wait_idle
+from tests.browser.harness import Server, wait_charts, wait_idle
 from ui.chapter import PAGES
 from ui.draw import colours
 from ui.words.i18n import LANGUAGES
@@ -59,7 +59,9 @@ def views() -> list[tuple[str, str]]:
 
 
 def axe_run(axe, page) -> dict[str, list]:
-    result = axe.run(page, options={"runOnly": {"type": "tag", "values": TAGS}})
+    # Only the violations come back: axe then skips serialising its passes and "incomplete" lists, which took
+    # two thirds of each view's time (2.3 s against 0.8 s per page, the same violations found).
+    result = axe.run(page, options={"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]})
     return {v["id"]: [n["target"][0] for n in v["nodes"]] for v in result.response["violations"]}
 
 
@@ -86,7 +88,7 @@ def walk(browser, app_server):
             page.goto(url(app_server, path, lang))
             page.wait_for_selector('[data-testid="stMain"] h1, .st-key-projection-stage', timeout=60_000)
             wait_idle(page)
-            page.wait_for_timeout(300)  # charts are drawn after the run ends
+            wait_charts(page)  # charts are drawn after the run ends
             raw = axe_run(axe, page)
             seen[(path, lang)] = {"raw": raw, "left": not_upstream(page, raw), "charts": page.evaluate(CHARTS_JS),
                                   "tables": page.evaluate(TABLES_JS)}

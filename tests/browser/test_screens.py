@@ -16,7 +16,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.browser.harness import wait_idle
+from tests.browser.harness import wait_charts, wait_idle
 from ui.chapter import PAGES
 from ui.inputs.sidebar import sidebar_px
 
@@ -58,7 +58,7 @@ def visit_every_page(page, server, query: str = "", sidebar: str = "") -> dict[s
         page.goto(url_of(server, info.page_id) + (f"?{query}" if query else ""))
         page.wait_for_selector("h1")
         wait_idle(page)
-        page.wait_for_timeout(300)  # charts are drawn after the run ends
+        wait_charts(page)  # charts are drawn after the run ends
         if sidebar:
             assert sidebar in page.inner_text('[data-testid="stSidebar"]'), info.page_id
             page.wait_for_function("px => document.querySelector('[data-testid=\"stSidebar\"]')"
