@@ -13,19 +13,16 @@ from ui.chapter import PAGES, PageInfo, group_title
 from ui.check.panel import nav_title, page_complete
 from ui.inputs.sidebar import input_panel
 from ui.inputs.state import get_matrix
-from ui.lecture.classroom import class_view, join_once, pending_page, status_bar
-from ui.lecture.classroom import write_address as write_room
-from ui.lecture.sync import begin_full_run, end_full_run, following, join_console, poll
-from ui.lecture.walk import view as walk_view
+from ui.lecture import lecture
 from ui.page import draw_header
 from ui.sharing.copy import copy_link_button
 from ui.sharing.link import choose_language_once, lecture_requested, load_link_once, write_link
 from ui.sharing.state import share_note
-from ui.shell.frame import run_page
+from ui.shell.frame import run_page, run_whole_page
 from ui.shell.process import prepare_process
 from ui.shell.reconnect import rerun_after_reconnect
 from ui.shell.style import apply_style
-from ui.state import flash, language, lecture_mode, set_current_page
+from ui.state import language, lecture_mode, set_current_page
 from ui.words.content import app_text
 
 prepare_process()  # once per process: one PyTorch thread per run, and a frozen import heap (ui/shell/process.py)
@@ -46,38 +43,33 @@ current = st.navigation(pages, expanded=True)  # every page listed: no "View mor
 shown = page_of.get(current.url_path, PAGES[0])
 set_current_page(shown.page_id)
 load_link_once()
-if join_console() is False:  # ?console=<token> makes this window the projection's presenter console
-    flash("warning", app_text("console_expired"), where="page")
-join_once(shown.page_id)  # ?room=<id> joins a lecture's room as a student; ?room=new opens one
-if (target := pending_page()) not in (None, shown.page_id):  # joined or rejoined: the lecture's page
+# The lecture, before the page: a room the address names is entered, the room is seen and this window's
+# mode decided (a student follows or explores) before anything is drawn; its heartbeat and a student's line.
+if (target := lecture.before_page(shown.page_id)) is not None:  # joined, rejoined, back: that page first
     st.switch_page(page_by_id[target], query_params=st.query_params.to_dict())
 rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once
-apply_style(get_matrix().dim, lecture=lecture_mode(), lang=language(),
-            view="class" if class_view() else walk_view() if shown.page_id == "walkthrough" else None)
+apply_style(get_matrix().dim, lecture=lecture_mode(), lang=language(), view=lecture.style(shown.page_id))
 input_panel(link_note=share_note(), link_tools=copy_link_button)
 
 
 def frame_view() -> tuple:
     """What the frame shows that a page could change: if a page run changes it, the whole app reruns."""
     return (get_matrix(), language(), lecture_mode(), tuple(page_complete(p.page_id) for p in PAGES),
-            following(), class_view())  # polling the room starts; a student's line follows their mode
+            lecture.shown())  # a heartbeat starts; a student's line follows their mode
 
 
 # The header (title, explanation, formula) is drawn here, outside the page's fragment, and the page
 # runs as a fragment: its own controls rerun it alone (ui/shell/frame.py). The walkthrough's projection
-# and presenter console draw their own. A student in a lecture's room sees a line above it all.
-status_bar(shown.page_id)
-if shown.page_id != "walkthrough" or walk_view() == "plain":
+# and presenter console draw their own.
+if lecture.view(shown.page_id) in (None, "plain"):
     draw_header(shown.page_id)
 
 
-def write_address() -> None:
+def after_page() -> None:
     write_link()
-    write_room()
+    lecture.after_page(shown.page_id)  # the lecture, after the page: what it changed goes to the room
 
 
-begin_full_run()
-poll(shown.page_id)  # a window in a lecture's room follows it; before the page, so a cut-short run keeps it
-run_page(shown.file, frame_view(), frame_view,
-         on_failure=lambda: st.error(app_text("page_failed")), after=write_address)
-end_full_run()
+# A lecturer's window runs its page in the app's own run: its commands are never clicks inside a fragment.
+run = run_whole_page if lecture.drives(shown.page_id) else run_page
+run(shown.file, frame_view(), frame_view, on_failure=lambda: st.error(app_text("page_failed")), after=after_page)

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.apptest import BOOK_VALUES, shown_text
 from tests.apptest import open_page as open_at
-from tests.apptest import printed_tensors
 from ui.chapter import PAGES
 from ui.inputs.matrix import InputMatrix, book_matrix
 from ui.state import Key
@@ -23,14 +23,6 @@ BY_ID = {p.page_id: p for p in PAGES}
 
 def open_page(page_id: str, **state) -> AppTest:
     return open_at(page_id, state=state)
-
-
-def shown_text(at: AppTest) -> str:
-    parts = printed_tensors(at) + [c.value for c in at.code] + [m.value for m in at.markdown]
-    parts += [str(e.value) for e in at.error]
-    parts += [str(df.value) for df in at.dataframe] + [str(t.value) for t in at.table]
-    parts += [str(m.value) for m in at.metric]
-    return "\n".join(parts)
 
 
 def fingerprint(at: AppTest) -> str:
@@ -55,66 +47,6 @@ def test_page_runs_cleanly(page):
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
     assert at.title[0].value == page.title
-
-
-BOOK_VALUES = {
-    "one-query": [
-        "tensor([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865])",
-        "tensor([0.1455, 0.2278, 0.2249, 0.1285, 0.1077, 0.1656])",
-        "tensor([0.1385, 0.2379, 0.2333, 0.1240, 0.1082, 0.1581])",
-        "tensor([0.4419, 0.6515, 0.5683])",
-    ],
-    "all-queries": [
-        "[0.9995, 0.9544, 0.9422, 0.4753, 0.4576, 0.6310]",
-        "[0.6310, 1.0865, 1.0605, 0.6565, 0.2935, 0.9450]",
-        # the heatmap waits for the learner's prediction (tests/test_check.py); the printed weights do not
-        "[0.2098, 0.2006, 0.1981, 0.1242, 0.1220, 0.1452]",
-        "[0.1385, 0.2184, 0.2128, 0.1420, 0.0988, 0.1896]",
-        "[0.4421, 0.5931, 0.5790]",
-        "[0.4177, 0.6503, 0.5645]",
-    ],
-    "trainable-steps": [
-        "tensor([0.4306, 1.4551])",
-        "tensor([0.4433, 1.1419])",
-        "tensor([0.3951, 1.0037])",
-        "tensor(1.8524)",
-        "tensor([1.2705, 1.8524, 1.8111, 1.0795, 0.5577, 1.5440])",
-        "tensor([0.1500, 0.2264, 0.2199, 0.1311, 0.0906, 0.1820])",
-        "tensor([0.3061, 0.8210])",
-    ],
-    "self-attention-classes": [
-        "[0.2996, 0.8053]",
-        "[0.2990, 0.8040]",
-        "[-0.0739,  0.0713]",
-        "[-0.0754,  0.0693]",
-    ],
-    "causal-mask": [
-        "[0.1921, 0.1646, 0.1652, 0.1550, 0.1721, 0.1510]",
-        "[0.5517, 0.4483, 0.0000, 0.0000, 0.0000, 0.0000]",
-        "[0.2175, 0.1983, 0.1984, 0.1888, 0.1971, 0.0000]",
-        "[0.2899,   -inf,   -inf,   -inf,   -inf,   -inf]",
-        "[0.3408, 0.1270, 0.1290, 0.0198, 0.1290, 0.0078]",
-    ],
-    "dropout": [
-        "[[2., 2., 0., 2., 2., 0.]",
-        "[0., 2., 2., 2., 2., 0.]]",
-        "[0.7599, 0.6194, 0.6206, 0.0000, 0.0000, 0.0000]",
-        "[0.0000, 0.3327, 0.3331, 0.3084, 0.3331, 0.0000]",
-    ],
-    "causal-class": ["[-0.4519,  0.2216]", "[-0.5299, -0.1081]", "(2, 6, 3)"],
-    "stacking-heads": [
-        "[-0.4519,  0.2216,  0.4772,  0.1063]",
-        "[-0.5299, -0.1081,  0.5077,  0.3493]",
-    ],
-    "weight-splits": [
-        "[0.3190, 0.4858]", "[0.2575, 0.4028]",  # (Exercise 3.3's 2,360,064 is Check yourself's answer:
-        # tests/test_check.py shows it with "Show the answer"; the page does not print it above its question)
-        # the batched matrix product a @ a.transpose(2, 3), both heads
-        "[[[[1.3208, 1.1631, 1.2879]", "[1.1631, 2.2150, 1.8424]", "[1.2879, 1.8424, 2.0402]]",
-        "[[0.4391, 0.7003, 0.5903]", "[0.7003, 1.3737, 1.0620]", "[0.5903, 1.0620, 0.9912]]]]",
-    ],
-    "text-to-attention": ["i | wonder | what | will | come | next"],
-}
 
 
 @pytest.mark.parametrize("page_id", list(BOOK_VALUES))
@@ -170,9 +102,8 @@ def _change(widget, kind: str):
     if kind in ("selectbox", "radio", "select_slider"):
         options = list(widget.options)
         current = widget.format_func(widget.value) if hasattr(widget, "format_func") else str(widget.value)
-        other = next(o for o in options if o != current) if len(options) > 1 else None
-        if other is None:
-            pytest.skip(f"{widget.label} has a single option here")
+        assert len(options) > 1, f"{widget.label!r} has a single option here ({options}): a listed control must change"
+        other = next(o for o in options if o != current)
         if kind == "selectbox":
             return widget.select_index(options.index(other))
         return widget.set_value(_option_value(widget, other))
@@ -222,6 +153,14 @@ def test_each_control_changes_what_is_displayed(page_id, kind, label):
     assert fingerprint(at) != before, f"changing {label!r} on {page_id} changed nothing on screen"
 
 
+def test_a_listed_control_left_with_a_single_option_fails_instead_of_being_skipped():
+    from types import SimpleNamespace
+
+    lone = SimpleNamespace(label="Query token", options=["x(1) “Your”"], value=0, format_func=lambda v: "x(1) “Your”")
+    with pytest.raises(AssertionError, match="single option"):
+        _change(lone, "selectbox")
+
+
 # ----- the shared matrix --------------------------------------------------------------
 
 
@@ -232,19 +171,23 @@ def edited_matrix() -> InputMatrix:
     return InputMatrix(m.tokens[:5] + ("stride",), values)
 
 
+def sidebar_tokens(at: AppTest) -> list[str]:
+    """The token column of the sidebar's matrix editor, as the learner reads it."""
+    (editor,) = at.sidebar.dataframe
+    return editor.value["token"].tolist()
+
+
 def test_matrix_edit_is_kept_across_page_switches():
     at = open_page("all-queries", matrix=edited_matrix())
     first = shown_text(at)
     assert "[0.9995, 0.9544" not in first  # the book's scores no longer hold
-    assert (
-        "stride" in "".join(str(df.value) for df in at.sidebar.dataframe)
-        or at.session_state["matrix"].tokens[5] == "stride"
-    )
+    assert sidebar_tokens(at)[-1] == "stride"  # the sidebar's matrix editor shows the edited token
     for page in ("one-query", "weight-splits", "all-queries"):
         at.switch_page(BY_ID[page].file)
         at.run()
         assert not at.exception
         assert at.session_state["matrix"] == edited_matrix()
+        assert sidebar_tokens(at) == list(edited_matrix().tokens), page
     assert shown_text(at) == first
 
 

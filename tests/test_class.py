@@ -1,7 +1,7 @@
 """The class in a lecture's room: students join by link, follow, break away, rejoin, and never drive.
 
 AppTest sessions of one process stand for the lecturer's projection and the students' devices: they
-share the process's rooms (ui/lecture/sync.py rooms(), a st.cache_resource) as browsers on one server
+share the process's rooms (ui/lecture/window.py rooms(), a st.cache_resource) as browsers on one server
 would. A student's poll is one more run of their session. The browser test with real timings, and
 with Redis and two replicas, is tests/browser/test_class.py.
 """
@@ -15,10 +15,10 @@ import pytest
 import segno
 from streamlit.testing.v1 import AppTest
 
-from tests.apptest import APP, BY_ID, printed_tensors
-from tests.test_console import step_on, texts
-from tests.test_lecture import walk_app
+from tests.apptest import BY_ID, printed_tensors
+from tests.lecture_apptest import lecture, poll, step_on, student, texts, walk_app
 from ui.lecture import rooms as rooms_module
+from ui.lecture.records import Student
 from ui.lecture.walkthrough import load_bundled
 from ui.state import Key
 from ui.words.content import app_text, page_text
@@ -32,37 +32,11 @@ def press_next(at: AppTest) -> None:
     assert not at.exception, at.exception
 
 
-def lecture(**params: str) -> tuple[AppTest, str]:
-    """A projection with its room (?room=new), and the room's id from its address."""
-    projection = walk_app(lecture="1", room="new", **params)
-    room = projection.query_params["room"]
-    assert room != "new" and len(room) == 12
-    return projection, room
-
-
-def student(room: str, page: str | None = None, **params: str) -> AppTest:
-    """A student's device opening the join link (the home page, or ``page``)."""
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["room"] = room
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    if page is not None:
-        at.switch_page(BY_ID[page].file).run()
-    assert not at.exception, at.exception
-    return at
-
-
 def status(at: AppTest, lang: str = "en") -> str:
     words = texts(at)
     following, exploring = app_text("class_following", lang=lang), app_text("class_exploring", lang=lang)
     assert (following in words) != (exploring in words), "a student's line says one mode"
     return "following" if following in words else "exploring"
-
-
-def poll(at: AppTest) -> None:
-    at.run()
-    assert not at.exception, at.exception
 
 
 def test_a_student_joins_at_the_current_step_and_follows():
@@ -141,8 +115,8 @@ def test_a_student_holds_no_key_and_cannot_move_the_room():
     projection, room = lecture(walk="4")
     pupil = student(room)
     member = pupil.session_state[Key.ROOM]
-    assert member.role == "student" and member.secret == ""
-    from ui.lecture.sync import rooms
+    assert isinstance(member, Student) and not hasattr(member, "secret")
+    from ui.lecture.window import rooms
 
     version = rooms().version(room)
     press_next(pupil)
@@ -192,10 +166,10 @@ def test_the_projection_shows_the_join_link_and_its_qr_code():
 
 def test_a_reloaded_projection_follows_its_room_instead_of_opening_another():
     projection, room = lecture(walk="4")
-    from ui.lecture.sync import rooms
+    from ui.lecture.window import rooms
 
     reloaded = walk_app(lecture="1", room=room)  # a reload, or a reconnect after its replica died: no key
-    assert reloaded.query_params["room"] == room and reloaded.session_state[Key.ROOM].role == "student"
+    assert reloaded.query_params["room"] == room and isinstance(reloaded.session_state[Key.ROOM], Student)
     assert app_text("projection_follows") in texts(reloaded) and step_on(reloaded) == "4"
     press_next(projection)
     poll(reloaded)
@@ -206,7 +180,7 @@ def test_a_reloaded_projection_follows_its_room_instead_of_opening_another():
 
 
 def test_a_full_server_refuses_a_new_room_with_a_message_and_keeps_the_open_ones():
-    from ui.lecture.sync import rooms
+    from ui.lecture.window import rooms
 
     projection, room = lecture()
     store = rooms()

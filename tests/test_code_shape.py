@@ -3,6 +3,8 @@
 - No function in attention/, ui/, pages/ or app.py is longer than 50 lines: a longer one hides
   the math a learner is shown behind bookkeeping, and is split into named steps.
 - Library code never prints (a class that prints inside ``forward`` is one of the seeds' mistakes).
+- The lecture package (ui/lecture/) is held to the same plainness as attention/: no module over 300 lines,
+  no function over 40.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 50
+LECTURE_MODULE_LINES, LECTURE_FUNCTION_LINES = 300, 40
+LECTURE = sorted(ROOT.glob("ui/lecture/*.py"))
 SOURCES = sorted([*ROOT.glob("attention/*.py"), *ROOT.glob("ui/**/*.py"), *ROOT.glob("pages/*.py"), ROOT / "app.py"])
 
 
@@ -53,3 +57,10 @@ def test_the_length_check_finds_a_long_function():
 
 def test_the_print_check_finds_a_print_in_a_method():
     assert prints("class A:\n    def forward(self, x):\n        print(x)\n        return x\n") == [3]
+
+
+@pytest.mark.parametrize("path", LECTURE, ids=lambda p: p.name)
+def test_the_lecture_package_stays_plain(path):
+    source = path.read_text(encoding="utf-8")
+    assert len(source.splitlines()) <= LECTURE_MODULE_LINES, f"ui/lecture/{path.name}: split it by what it does"
+    assert long_functions(source, LECTURE_FUNCTION_LINES) == [], f"ui/lecture/{path.name}: split into named steps"

@@ -14,7 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.apptest import APP, BY_ID, printed_tensors
-from tests.test_lecture import walk_app
+from tests.lecture_apptest import open_console, step_on, texts, token_of, walk_app
 from ui.inputs.matrix import book_matrix, random_matrix
 from ui.lecture.deck import Deck, DeckError
 from ui.lecture.walkthrough import encode, load_bundled
@@ -61,34 +61,6 @@ def test_a_hostile_room_document_is_refused_with_a_reason(document):
 
 
 # ----- the projection and its console, two sessions of one process -----------------------------------
-
-
-def token_of(projection: AppTest) -> str:
-    """The one-time token the projection holds for its console (in its page, as the browser has it)."""
-    (body,) = [h.proto.body for h in projection.get("html") if h.proto.body.startswith('<div class="console-opener"')]
-    return body.split('data-token="', 1)[1].split('"', 1)[0]
-
-
-def open_console(token: str, lang: str = "en") -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["console"] = token
-    at.query_params["lang"] = lang
-    at.run()
-    at.switch_page(BY_ID["walkthrough"].file).run()
-    assert not at.exception, at.exception
-    return at
-
-
-def texts(at: AppTest) -> str:
-    """Every word the session drew: markdown, captions, headings, messages, buttons, html."""
-    parts = [e.value for kind in ("markdown", "caption", "title", "header", "subheader", "info", "warning", "error",
-                                  "success") for e in getattr(at, kind)]
-    parts += [b.label for b in at.button] + [h.proto.body for h in at.get("html")]
-    return "\n".join(parts)
-
-
-def step_on(at: AppTest) -> str:
-    return at.query_params["walk"]
 
 
 def projection_follows(projection: AppTest) -> None:

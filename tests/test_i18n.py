@@ -13,7 +13,7 @@ from babel.messages.pofile import read_po, write_po
 from streamlit.testing.v1 import AppTest
 
 from attention.errors import ExplainedValueError
-from tests.apptest import APP, open_page
+from tests.apptest import APP, BOOK_VALUES, open_page, shown_text
 from ui import catalog as catalogs
 from ui.chapter import PAGES
 from ui.inputs.matrix import InputMatrix
@@ -167,8 +167,6 @@ def test_every_page_reads_as_its_language(page, lang):
 
 @pytest.mark.parametrize("lang", OTHER_LANGS)
 def test_the_chapters_printed_values_are_on_screen_in_every_language(lang):
-    from tests.test_app import BOOK_VALUES, shown_text
-
     for page_id, values in BOOK_VALUES.items():
         at = open_page(page_id, params={"lang": lang})
         missing = [v for v in values if v not in shown_text(at)]

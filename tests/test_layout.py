@@ -6,6 +6,8 @@
 - ``ui/`` has a few top-level modules; everything else is in packages whose ``__init__`` says what
   they own. Its parts are layered (:data:`LAYERS`): a part imports only parts below it.
 - No import cycle among the project's modules, counting imports inside functions too.
+- No module under ``tests/`` imports a test module (``tests.test_*``, ``tests.browser.test_*``): shared
+  helpers live in helper modules (tests/apptest.py, tests/lecture_apptest.py, tests/browser/harness.py).
 - Only modules named ``state.py`` touch ``st.session_state``; every widget key is built from the
   registry (``ui.state.Key``), whose values are unique.
 - The README's Layout section names every part of ``ui/``.
@@ -160,6 +162,47 @@ def test_the_library_imports_nothing_of_the_app():
     leaks = {f"{m} -> {t}" for m, targets in graph.items() if m.startswith("attention") for t in targets
              if not t.startswith("attention")}
     assert leaks == set()
+
+
+def imported_test_modules(source: str, package: str) -> set[str]:
+    """The test modules (a ``test_*`` part under ``tests``) that ``source``, in ``package``, imports anywhere."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*up, *([node.module] if node.module else [])])
+            names = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+        else:
+            continue
+        for name in names:
+            parts = name.split(".")
+            hit = next((i for i, part in enumerate(parts) if i and part.startswith("test_")), None)
+            if parts[0] == "tests" and hit is not None:
+                found.add(".".join(parts[: hit + 1]))
+    return found
+
+
+def test_no_test_module_imports_another():
+    """A helper two suites share lives in a helper module, not in one of the suites (each runs on its own)."""
+    wrong = {}
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        package = ".".join(path.relative_to(ROOT).parent.parts)
+        if found := imported_test_modules(path.read_text(encoding="utf-8"), package):
+            wrong[str(path.relative_to(ROOT))] = sorted(found)
+    assert wrong == {}
+
+
+def test_the_test_import_check_finds_a_test_module_imported_anywhere():
+    source = ("from tests.test_app import BOOK_VALUES\nimport tests.test_class\nfrom tests.apptest import open_page\n"
+              "def f():\n    from .test_console import texts\n    from . import lecture_apptest, test_polls\n"
+              "from tests.browser.harness import wait_idle\nfrom tests.browser import test_e2e\n")
+    assert imported_test_modules(source, "tests") == {
+        "tests.test_app", "tests.test_class", "tests.test_console", "tests.test_polls", "tests.browser.test_e2e"}
+    assert imported_test_modules("from ..test_lecture import walk_app\n", "tests.browser") == {"tests.test_lecture"}
 
 
 # ----- the folders ----------------------------------------------------------------------------

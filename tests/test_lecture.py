@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.apptest import open_page as open_at
 from tests.apptest import printed_tensors
+from tests.lecture_apptest import walk_app
 from ui.chapter import PAGES
 from ui.lecture.walkthrough import WalkthroughError, decode, encode, load_bundled, parse
 from ui.words.content import page_text
@@ -130,18 +131,6 @@ def test_a_walkthrough_travels_in_a_link():
     assert decode(encode(text)) == parse(text)
     with pytest.raises(WalkthroughError, match="damaged"):
         decode("%%%not-base64")
-
-
-def walk_app(text: str | None = None, **params: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    if text is not None:
-        at.query_params["wt"] = encode(text)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page(BY_ID["walkthrough"].file).run()
-    assert not at.exception, at.exception
-    return at
 
 
 def test_the_walkthrough_moves_across_pages_with_next():

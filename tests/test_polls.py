@@ -13,8 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.apptest import printed_tensors
-from tests.test_class import lecture, poll, student
-from tests.test_console import open_console, texts, token_of
+from tests.lecture_apptest import lecture, open_console, poll, student, texts, token_of
 from ui.check.questions import QUESTIONS, Answer
 from ui.inputs.matrix import random_matrix
 from ui.lecture.rooms import MAX_POLLS
@@ -157,7 +156,7 @@ def test_answers_never_enter_a_link_and_a_room_out_of_polls_says_so():
     send(at, "0.9544")
     assert all("0.9544" not in value for value in at.query_params.values())  # the address: a share link
     assert set(at.query_params) <= {"room", "walk", "s", "lang", "away"}
-    from ui.lecture.sync import rooms
+    from ui.lecture.window import rooms
 
     member = console.session_state[Key.ROOM]
     console.button(key=Key.POLL_CLOSE).click().run()

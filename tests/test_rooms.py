@@ -12,6 +12,7 @@ import time
 import pytest
 
 from tests.redis_server import redis_server_path, running_redis
+from ui.lecture.memory_rooms import MemoryRooms
 from ui.lecture.rooms import (
     MAX_ANSWER,
     MAX_DOCUMENT,
@@ -20,7 +21,6 @@ from ui.lecture.rooms import (
     PRESENCE_SECONDS,
     ROOM_SECONDS,
     TOKEN_SECONDS,
-    MemoryRooms,
     RoomError,
     RoomsFull,
     RoomsUnavailable,

@@ -8,8 +8,10 @@ words come from the page's content file (:mod:`ui.words.content`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import streamlit as st
@@ -33,8 +35,8 @@ from .steps import stepper
 from .words.content import PageText, app_text, page_text
 from .words.i18n import explain
 
-__all__ = ["LaterSettings", "ModuleSettings", "Page", "draw_explanation", "draw_header", "normalisation_name",
-           "start_page"]
+__all__ = ["Driver", "LaterSettings", "ModuleSettings", "Page", "draw_explanation", "draw_header", "driven_by",
+           "normalisation_name", "start_page"]
 
 T = TypeVar("T")
 REMEMBER_UP_TO = 100_000  # inputs larger than this are not kept per page for the last-good fallback
@@ -67,12 +69,37 @@ class LaterSettings:
     seed: int  # the dropout seed (the page's own seed where it has one for its weights)
 
 
+@dataclass(frozen=True)
+class Driver:
+    """A walkthrough step driving the page: which step it shows and how to move on (``position``), in which
+    view, and the log of what the page did with the step's control values (ui/lecture/walk.py builds it)."""
+
+    position: stepper.Position
+    projection: bool = False  # drawn on the projection: a slim line, the step, the rest folded
+    details: bool = False  # the projection shows its explanation and controls too
+    log: state.WalkLog = field(default_factory=state.WalkLog)
+
+
+_driver: ContextVar[Driver | None] = ContextVar("driver", default=None)
+
+
+@contextmanager
+def driven_by(driver: Driver) -> Iterator[None]:
+    """While the walkthrough runs a page script: the page's :func:`start_page` is handed ``driver``."""
+    token = _driver.set(driver)
+    try:
+        yield
+    finally:
+        _driver.reset(token)
+
+
 @dataclass
 class Page:
     page_id: str
     matrix: InputMatrix
     text: PageText
     stage: Any = None  # in step mode: the place above the controls where the step is drawn
+    driver: Driver | None = None  # a walkthrough step drives the page: its controls and its step
     live: Live | None = field(default=None, repr=False)  # the questions' live state (set by step_through)
     _computations: int = field(default=0, repr=False)
     _exported: list[tuple[int, str, Trace]] = field(default_factory=list, repr=False)  # (computation, prefix, trace)
@@ -123,7 +150,8 @@ class Page:
 
     # ----- controls ------------------------------------------------------------------------------
     def control(self, name: str, default: Any, widget: Callable[..., Any], label: str, **kw: Any) -> Any:
-        return state.control(self.page_id, name, default, widget, label, **kw)
+        return state.control(self.page_id, name, default, widget, label,
+                             walk=self.driver.log if self.driver is not None else None, **kw)
 
     def query_token(self, default: int = 1, label: str | None = None) -> int:
         n, labels = self.matrix.num_tokens, self.labels
@@ -155,7 +183,7 @@ class Page:
 
         ``seed``: the page's own seed, which dropout then uses too; else a dropout seed of its own.
         """
-        stored = state.page_controls(self.page_id)
+        stored = state.page_controls(self.page_id, self.driver is not None)
         in_use = bool(stored.get("causal")) or bool(stored.get("dropout"))
         with st.expander(app_text("later_controls"), expanded=in_use, icon=":material/update:"):
             c1, c2 = st.columns(2)
@@ -182,7 +210,7 @@ class Page:
         (4 heads, d_out 4 -> 3: 3 heads), and the page says so.
         """
         options = [h for h in range(1, min(d_out, limits().max_heads) + 1) if d_out % h == 0]
-        chosen = state.page_controls(self.page_id).get("num_heads", default)
+        chosen = state.page_controls(self.page_id, self.driver is not None).get("num_heads", default)
         wanted = chosen if isinstance(chosen, int) and not isinstance(chosen, bool) else default
         fallback = min(options, key=lambda h: (abs(h - wanted), h))
         heads = int(self.control("num_heads", fallback, st.select_slider, app_text("num_heads"), options=options,
@@ -211,12 +239,11 @@ class Page:
         check_state.set_live(self.page_id, self.live)
         if self.stage is None:
             return
-        walk = state.walk_active()
         position = None
-        if walk is not None:  # the walkthrough decides which step is shown, and → goes on to its next
-            position = stepper.Position(walk.index, walk.total, walk.move, walk.step.step,
-                                        title=self.text.title if walk.projection else None, tools=walk.tools,
-                                        cover=walk.cover)
+        if self.driver is not None:  # the walkthrough decides which step is shown, and → goes on to its next
+            position = self.driver.position
+            if self.driver.projection:
+                position = replace(position, title=self.text.title)
         with self.stage:
             shown = stepper.step_through(self.page_id, self.text.steps, result, labels or self.labels, position,
                                          key_labels)
@@ -230,7 +257,7 @@ class Page:
     # ----- check yourself -----------------------------------------------------------------------
     def check_yourself(self) -> None:
         """The Check yourself panel after the page's content: questions on what ``step_through`` was given."""
-        if self.live is not None:
+        if self.live is not None and self.driver is None:  # a walkthrough step asks its questions as class polls
             check.check_yourself(self.page_id, self.text, self.live)
 
     # ----- computation ---------------------------------------------------------------------------
@@ -337,7 +364,7 @@ def start_page(page_id: str) -> Page:
     ui/shell/projection.css unless the lecturer asked for the details.
     """
     ensure_frame()
-    walk = state.walk_active()  # the current page stays the walkthrough (set by app.py)
+    walk = _driver.get()  # handed over by the walkthrough running this page (driven_by), else None
     projection = walk is not None and walk.projection
     text = page_text(page_id)
     if walk is not None and not projection:
@@ -347,14 +374,14 @@ def start_page(page_id: str) -> Page:
         getattr(st, flashed[0])(flashed[1])
     stage = None
     if text.steps:
-        if state.walk_active() is None:
+        if walk is None:
             _step_mode_toggle(page_id)
-        if step_state.step_mode(page_id):  # the step goes here, above the page's controls
+        if step_state.step_mode(page_id, walk is not None):  # the step goes here, above the page's controls
             stage = st.container(key=_stage_key(walk, projection))
-    return Page(page_id, matrix_state.get_matrix(), text, stage)
+    return Page(page_id, matrix_state.get_matrix(), text, stage, driver=walk)
 
 
-def _stage_key(walk: Any, projection: bool) -> str | None:
+def _stage_key(walk: Driver | None, projection: bool) -> str | None:
     """The projection's stage: what the page draws after it is folded (ui/shell/projection.css) unless
     the lecturer asked for the details. Elsewhere the stage needs no key."""
     if not projection:

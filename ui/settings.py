@@ -35,8 +35,8 @@ class Limits:
     max_editable_cells: int  # above this the data editor is replaced by a summary
     max_upload_bytes: int
     max_url_chars: int
-    poll_ms: int  # how often a lecture's window polls its room (ui/lecture/sync.py)
-    class_poll_ms: int  # how often a student's window polls it
+    heartbeat_ms: int  # how often a lecturer's window reads its room's version (ui/lecture/window.py)
+    class_heartbeat_ms: int  # how often a student's window does
 
 
 def limits() -> Limits:
@@ -50,13 +50,13 @@ def limits() -> Limits:
         max_editable_cells=_env_int("ATTENTION_MAX_EDITABLE_CELLS", 2000),
         max_upload_bytes=_env_int("ATTENTION_MAX_UPLOAD_BYTES", 2_000_000),
         max_url_chars=_env_int("ATTENTION_MAX_URL_CHARS", 8000),
-        poll_ms=_env_int("ATTENTION_POLL_MS", 250),
-        class_poll_ms=_env_int("ATTENTION_CLASS_POLL_MS", 500),
+        heartbeat_ms=_env_int("ATTENTION_HEARTBEAT_MS", 250),
+        class_heartbeat_ms=_env_int("ATTENTION_CLASS_HEARTBEAT_MS", 500),
     )
 
 
 def rooms_url() -> str | None:
     """``ATTENTION_ROOMS=redis://host:port/db``: where a lecture's rooms live when several replicas
-    serve the app; unset, each server keeps its own rooms in its memory (ui/lecture/sync.py)."""
+    serve the app; unset, each server keeps its own rooms in its memory (ui/lecture/window.py)."""
     raw = os.environ.get("ATTENTION_ROOMS", "").strip()
     return raw or None

@@ -18,6 +18,7 @@ callbacks, and the last result each page could compute.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import streamlit as st
@@ -32,7 +33,7 @@ __all__ = [
     "flash", "take_flash",
     "current_page", "set_current_page",
     "controls", "replace_controls", "page_controls", "fits", "control",
-    "walk_active", "set_walk_active", "walk_rejected", "walk_drawn",
+    "WalkLog",
     "last_good", "remember_good",
 ]
 
@@ -47,10 +48,7 @@ class Key:
     CONTROLS = "controls"  # page id -> control name -> value: what a shared link carries
     FLASH = "_flash"
     LAST_GOOD = "_last_good"
-    WALK = "_walk"  # the walkthrough step driving the page (while it runs inside /walkthrough), else absent
     WALK_CONTROLS = "_walk_controls"  # page id -> the walkthrough's own control values
-    WALK_REJECTED = "_walk_rejected"  # control values the page refused during this run
-    WALK_DRAWN = "_walk_drawn"  # the controls the page drew during this run
     # ui/inputs/state.py: the shared input matrix
     MATRIX = "matrix"
     EDITOR_VERSION = "editor_version"
@@ -85,7 +83,7 @@ class Key:
     WALK_OPENED = "_walk_opened"  # the walkthrough page has read its ?walk= once
     WALK_UPLOAD = "walk_upload"  # ui/lecture/walk.py: the uploader of a walkthrough of one's own
     PROJECTION_DETAILS = "_projection_details"  # the projection shows the explanation and the controls
-    ROOM = "_room"  # the lecture room this window belongs to (ui/lecture/state.py Membership)
+    ROOM = "_room"  # this window in a lecture's room: one frozen record (ui/lecture/records.py), replaced whole
     PROJECTION_JOIN = "_projection_join"  # the projection shows the class's join link and QR code (J)
     # ui/lecture/: widgets of the projection's bar and of the presenter console
     DETAILS_BUTTON = "projection_details"
@@ -118,6 +116,9 @@ class Key:
     POLL_STUDENT = "poll-student"  # a student's question box
     POLL_ANSWER_PREFIX = "poll_answer:"  # a student's answer input, per poll: poll_answer:<number>
     POLL_SEND = "poll_send"
+    POLL_SENT = "_poll_sent"  # a student: (poll, what they sent) (ui/lecture/answers.py)
+    POLL_NOTE = "_poll_note"  # a student: (poll, kind, message) said about their last send
+    CONSOLE_TOKEN = "_console_token"  # the projection: the one-time token that opens its console (P)
     # ui/sharing/state.py: the shareable link
     LINK_LOADED = "_link_loaded"
     SHARE_NOTE = "_share_note"
@@ -215,9 +216,9 @@ def replace_controls(new: dict[str, dict[str, Any]]) -> None:
     st.session_state[Key.CONTROLS] = new
 
 
-def page_controls(page_id: str) -> dict[str, Any]:
-    """A page's control values: the walkthrough's own while it drives the page."""
-    if walk_active():
+def page_controls(page_id: str, walk: bool = False) -> dict[str, Any]:
+    """A page's control values: the walkthrough's own while it drives the page (``walk``)."""
+    if walk:
         return st.session_state.setdefault(Key.WALK_CONTROLS, {}).setdefault(page_id, {})
     return controls().setdefault(page_id, {})
 
@@ -243,23 +244,24 @@ def fits(new: Any, default: Any, kwargs: dict[str, Any]) -> bool:
 
 def control(
     page_id: str, name: str, default: Any, widget: Callable[..., Any], label: str, *,
-    valid: Callable[[Any], bool] | None = None, **kwargs: Any,
+    valid: Callable[[Any], bool] | None = None, walk: WalkLog | None = None, **kwargs: Any,
 ) -> Any:
     """Draw one widget whose value survives page switches.
 
     ``widget`` is a Streamlit widget function (``st.slider``...). The value is
     stored per page; ``valid`` rejects a stored value that no longer fits (e.g. a
-    head count after d_out changed), falling back to ``default``.
+    head count after d_out changed), falling back to ``default``. ``walk``: a walkthrough step drives the
+    page; its own values are used, and what the page drew or refused of them is noted there.
     """
-    store = page_controls(page_id)
+    store = page_controls(page_id, walk is not None)
     stored = store.get(name, default)
     if (valid is not None and not valid(stored)) or not fits(stored, default, kwargs):
-        if walk_active() and name in store:
-            st.session_state.setdefault(Key.WALK_REJECTED, []).append((name, stored))
+        if walk is not None and name in store:
+            walk.rejected.append((name, stored))
         stored = default
-    if walk_active():
-        st.session_state.setdefault(Key.WALK_DRAWN, set()).add(name)
-    key = f"{Key.WALK_CONTROL_PREFIX if walk_active() else Key.CONTROL_PREFIX}{page_id}:{name}"
+    if walk is not None:
+        walk.drawn.add(name)
+    key = f"{Key.WALK_CONTROL_PREFIX if walk is not None else Key.CONTROL_PREFIX}{page_id}:{name}"
     if key not in st.session_state or st.session_state[key] != stored:
         st.session_state[key] = stored
 
@@ -296,25 +298,9 @@ def set_lecture_mode(on: bool) -> None:
 # ----- who drives the page's controls: the learner, or the walkthrough step being shown ---------
 
 
-def walk_active() -> Any:
-    """The walkthrough step whose page is running now, or None."""
-    return st.session_state.get(Key.WALK)
+@dataclass
+class WalkLog:
+    """What a page did, in one run, with the control values of the walkthrough step driving it."""
 
-
-def set_walk_active(step: Any) -> None:
-    if step is None:
-        st.session_state.pop(Key.WALK, None)
-    else:
-        st.session_state[Key.WALK] = step
-        st.session_state[Key.WALK_REJECTED] = []
-        st.session_state[Key.WALK_DRAWN] = set()
-
-
-def walk_rejected() -> list[tuple[str, Any]]:
-    """The walkthrough's control values that the page refused in this run (name, value)."""
-    return list(st.session_state.get(Key.WALK_REJECTED, []))
-
-
-def walk_drawn() -> set[str]:
-    """The controls the page drew in this run, while a walkthrough drove it."""
-    return set(st.session_state.get(Key.WALK_DRAWN, set()))
+    drawn: set[str] = field(default_factory=set)  # the controls it drew
+    rejected: list[tuple[str, Any]] = field(default_factory=list)  # the values it could not take (name, value)

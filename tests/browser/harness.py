@@ -211,3 +211,17 @@ def sized_page(browser, width: int, height: int) -> Iterator:
         yield context.new_page()
     finally:
         context.close()
+
+
+def url_of(server, page_id: str) -> str:
+    """A page's address on ``server`` (the home page is the root)."""
+    from ui.chapter import PAGES
+
+    return server.url + ("/" if page_id == PAGES[0].page_id else f"/{page_id}")
+
+
+def open_page(page, server, page_id: str) -> None:
+    """Open a page in the browser tab and wait for it to settle."""
+    page.goto(url_of(server, page_id))
+    page.wait_for_selector("h1")
+    wait_idle(page)

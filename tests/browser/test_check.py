@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from attention import book_inputs, causal_attention_step_by_step
-from tests.browser.harness import wait_idle, wait_text
-from tests.browser.test_e2e import open_page
+from tests.browser.harness import open_page, wait_idle, wait_text
 from ui.chapter import PAGES
 
 TITLE = next(p.title for p in PAGES if p.page_id == "causal-mask")

@@ -10,22 +10,21 @@ import pytest
 import torch
 
 from attention import simple_self_attention
-from tests.browser.harness import ROOT, chart_texts, code_texts, edit_matrix_cell, wait_idle, wait_text
+from tests.browser.harness import (
+    ROOT,
+    chart_texts,
+    code_texts,
+    edit_matrix_cell,
+    open_page,
+    url_of,
+    wait_idle,
+    wait_text,
+)
 from ui.chapter import PAGES
 from ui.inputs.matrix import book_matrix
 
 # `UPDATE_SCREENSHOTS=1 make test` refreshes the README's pictures; otherwise they go to artifacts/.
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
-
-
-def url_of(server, page_id: str) -> str:
-    return server.url + ("/" if page_id == PAGES[0].page_id else f"/{page_id}")
-
-
-def open_page(page, server, page_id: str) -> None:
-    page.goto(url_of(server, page_id))
-    page.wait_for_selector("h1")
-    wait_idle(page)
 
 
 def printed(t: torch.Tensor) -> str:

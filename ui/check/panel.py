@@ -61,9 +61,9 @@ def nav_title(page_id: str, title: str) -> str:
 
 
 def check_yourself(page_id: str, words: PageText, live: Live) -> None:
-    """The page's Check yourself panel (nothing for a page without questions, or inside the walkthrough)."""
+    """The page's Check yourself panel (nothing for a page without questions; a walkthrough step has none)."""
     questions = QUESTIONS.get(page_id, ())
-    if not questions or state.walk_active() is not None:
+    if not questions:
         return
     # Folded until the learner opens it (then it stays open while they work on the page): a closed
     # panel costs nothing when a control changes, and its widgets are a third of a page's elements.

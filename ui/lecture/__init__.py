@@ -1,11 +1,27 @@
-"""Teaching with the app in a room: the chapter walkthrough, its projection and presenter console,
-and the rooms that keep a lecture's windows in step.
+"""Teaching with the app in a room: the chapter walkthrough, its projection and presenter console, the class
+on its own devices, and the rooms that keep a lecture's windows in step.
 
-``walkthrough`` reads and checks walkthrough files (plain Python); ``walk`` draws /walkthrough,
-running each step's own live page inside it, in one of three views (projection, console, plain);
-``console`` draws the presenter console; ``deck`` is the state a lecture's windows share (small,
-serialisable, checked on the way in); ``rooms`` keeps decks between sessions (an interface, and an
-in-process store); ``sync`` publishes a window's deck and polls the room for the other's;
-``state`` keeps the walkthrough's place and the window's room in the session. Lecture mode itself
-(a flag every page reads) is in ``ui/state.py``.
+The state machine (no Streamlit; tested as a table, tests/test_protocol.py):
+- ``records``: a window (``Lecturer``, ``Student``), the events it meets and the actions it takes, all frozen;
+- ``protocol``: ``transition(window, event) -> (window, actions)``, the one place a window changes;
+- ``deck``: the state a lecture's windows share (small, serialisable, checked on the way in), and a class
+  ``Poll`` (the question put to the class);
+- ``walkthrough``: reads and checks walkthrough files.
+
+Its Streamlit side:
+- ``lecture``: what app.py's frame asks, twice a run: ``before_page`` (enter a room, see it, decide the mode,
+  draw the heartbeat and a student's line) and ``after_page`` (publish what the page changed);
+- ``window``: the window's one record in the session, what a run sees of the room, the actions carried out,
+  and the heartbeat (a timed fragment that reads the room's version);
+- ``rooms`` and ``redis_rooms``: where decks are kept between sessions (one interface; in this process, or
+  in Redis for several replicas);
+- ``state``: the walkthrough's place, a lecturer's own walkthrough file, the projection's folds.
+
+Its views:
+- ``walk``: /walkthrough, running each step's live page inside it, in one of three views (projection,
+  console, plain); ``console``: the presenter console (note, next step, clock, steps, console opener);
+- ``classroom``: a student's line (following or exploring), the join link and QR code (J);
+- ``poll``: a class poll on the console (ask, count, reveal, close) and the projection; ``answers``: on a
+  student's device.
+Lecture mode itself (a flag every page reads) is in ``ui/state.py``.
 """

@@ -3,7 +3,7 @@
 Above the step's live page (the same page the projection shows, with its controls), the console
 shows what the room must not see: the speaker note in full, the next step, the talk's clock with
 its pacing, and the list of steps to jump to. Its Back/Next, keys, step list, controls and matrix
-change the deck, which the projection follows (ui/lecture/sync.py).
+change the deck, which the projection follows (ui/lecture/window.py).
 
 The projection opens it (:func:`opener`): a button and the P key, which open
 ``/walkthrough?console=<one-time token>`` in a window of its own. The token is in the projection's
@@ -13,6 +13,7 @@ page, never in its address bar or under a link (a hovered link shows its address
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from html import escape
 
@@ -22,12 +23,14 @@ from .. import state
 from ..state import Key
 from ..words.content import app_text, page_text
 from ..words.i18n import WALK_CONTEXT, translate
-from . import classroom, sync
+from . import classroom, window
 from . import state as walk_state
 from .deck import DEFAULT_BUDGET_MIN, MAX_BUDGET_MIN
+from .records import ConsoleOpened, Lecturer, SetBudget, StartClock
+from .rooms import RoomError, RoomsUnavailable
 from .walkthrough import WalkStep, Walkthrough
 
-__all__ = ["console", "opener"]
+__all__ = ["console", "opener", "token"]
 
 _OPENER_SCRIPT = """
 (() => {
@@ -100,6 +103,25 @@ def _choose(key: str, drawn_at: int) -> None:
         walk_state.set_walk_position(int(chosen))
 
 
+def _start_clock() -> None:
+    window.dispatch(StartClock(time.time()))
+
+
+def token() -> str | None:
+    """The one-time token that opens a console on this window's room (the projection's P), or None. The store
+    keeps only its hash; the window keeps the token while the store says it lives."""
+    member = window.current()
+    if not isinstance(member, Lecturer) or member.console:
+        return None
+    try:
+        walk_state.set_console_token(window.rooms().issue_token(member.room, member.secret, walk_state.console_token()))
+    except RoomsUnavailable:
+        pass
+    except RoomError:  # the room is gone
+        return None
+    return walk_state.console_token()
+
+
 def opener(token: str | None) -> None:
     """The projection's console button (and its P key), holding the room's one-time token; and the
     hidden button that the opener presses, so that the projection starts following the room."""
@@ -108,7 +130,7 @@ def opener(token: str | None) -> None:
     st.html(f'<div class="console-opener" data-token="{escape(token)}" data-lang="{escape(state.language())}">'
             f'<button type="button" title="{escape(app_text("console_open_help"))}">{escape(app_text("console_open"))}'
             f"</button></div><script>{_OPENER_SCRIPT}</script>", unsafe_allow_javascript=True, width="content")
-    st.button("console opened", key=Key.CONSOLE_OPENED, on_click=sync.start_following)
+    st.button("console opened", key=Key.CONSOLE_OPENED, on_click=window.dispatch, args=(ConsoleOpened(),))
 
 
 def console(walk: Walkthrough, index: int, own_file: Callable[[], None]) -> None:
@@ -139,9 +161,9 @@ def console(walk: Walkthrough, index: int, own_file: Callable[[], None]) -> None
                      format_func=lambda i: _list_entry(walk, i))
         st.html(f'<span hidden data-step="{index}"></span><script>{_LIST_SCRIPT}</script>',
                 unsafe_allow_javascript=True)
-        member = walk_state.membership()
+        member = window.current()
         if member is not None:
-            st.caption(app_text("console_class", n=sync.attendance(), link=classroom.join_link(member.room)))
+            st.caption(app_text("console_class", n=window.attendance(), link=classroom.join_link(member.room)))
         own_file()
     st.divider()
 
@@ -161,9 +183,9 @@ def _caption(step: WalkStep) -> str:
 def _clock(index: int, total: int) -> None:
     """Elapsed time against the talk's length, and whether the talk is ahead or behind (ticking in the
     browser: no rerun per second)."""
-    member = walk_state.membership()
-    start = member.clock_start if member is not None else None
-    budget = member.budget_min if member is not None and member.budget_min else DEFAULT_BUDGET_MIN
+    member = window.current()
+    start = member.clock_start if isinstance(member, Lecturer) else None
+    budget = member.budget_min if isinstance(member, Lecturer) else DEFAULT_BUDGET_MIN
     c1, c2 = st.columns([3, 2], vertical_alignment="bottom")
     with c1:
         if start is None:
@@ -177,9 +199,9 @@ def _clock(index: int, total: int) -> None:
                     f'{escape(app_text("console_of_minutes", minutes=budget))} · <span class="pace" role="status">'
                     f"</span></div><script>{_CLOCK_SCRIPT}</script>", unsafe_allow_javascript=True)
         label = app_text("console_clock_start") if start is None else app_text("console_clock_restart")
-        st.button(label, key=Key.CONSOLE_CLOCK, on_click=sync.restart_clock, icon=":material/timer:")
+        st.button(label, key=Key.CONSOLE_CLOCK, on_click=_start_clock, icon=":material/timer:")
     with c2:
         state.mirrored(st.number_input, app_text("console_budget"), Key.CONSOLE_BUDGET, budget,
-                       lambda minutes: sync.set_budget(int(minutes or DEFAULT_BUDGET_MIN)),
+                       lambda minutes: window.dispatch(SetBudget(int(minutes or DEFAULT_BUDGET_MIN))),
                        min_value=1, max_value=MAX_BUDGET_MIN, step=5)
 

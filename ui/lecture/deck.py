@@ -97,7 +97,7 @@ class Deck:
     walkthrough: str | None = None  # a lecturer's own walkthrough, encoded as in ?wt=; None: the bundled one
     clock_start: float | None = None  # when the talk's clock started (seconds since the epoch); None: not yet
     budget_min: int = DEFAULT_BUDGET_MIN  # the talk's length, for pacing
-    # The projection has drawn this deck: the class takes it now (ui/lecture/sync.py). Not part of what the
+    # The projection has drawn this deck: the class takes it now (ui/lecture/protocol.py). Not part of what the
     # deck *is* (equality ignores it): the same step, matrix and controls, before and after the projection drew it.
     shown: bool = field(default=False, compare=False)
     poll: Poll | None = None  # the question put to the class, if one is

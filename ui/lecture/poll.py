@@ -25,20 +25,20 @@ import streamlit as st
 
 from .. import state
 from ..check import state as check_state
-from ..check.answers import Unparsed
-from ..check.questions import NUMBER, QUESTIONS, SHAPE, Answer, Question, Unavailable
-from ..check.tally import POLL_KINDS, Tally, canonical, tally
+from ..check.questions import QUESTIONS, Answer, Question, Unavailable
+from ..check.tally import POLL_KINDS, Tally, tally
 from ..draw import show_chart
 from ..draw.charts import answers_chart
 from ..state import Key
 from ..words.content import QuestionText, app_text, page_text
-from ..words.i18n import decimal_comma
 from . import state as walk_state
-from . import sync
+from . import window
 from .deck import Poll
-from .rooms import MAX_ANSWER, MAX_POLLS, RoomError, RoomsUnavailable
+from .records import Lecturer, SetPoll, Student
+from .rooms import MAX_POLLS, RoomError, RoomsUnavailable
 
-__all__ = ["asked", "console_panel", "holds_step", "pollable", "projection_panel", "step_held", "student_panel"]
+__all__ = ["RADIO_UP_TO", "asked", "console_panel", "option_names", "pollable", "projection_panel", "prompt",
+           "question_of"]
 
 COUNT_SECONDS = 0.5  # the console's and the projection's count of answers is read this often
 RADIO_UP_TO = 8  # as Check yourself: more choices than this get a select box
@@ -53,11 +53,11 @@ def pollable(page_id: str) -> tuple[Question, ...]:
 def asked() -> Poll | None:
     """The question put to the class on the step this window shows, if any. A student exploring on their
     own sees the question the lecturer asks now, wherever they are."""
-    member = walk_state.membership()
+    member = window.current()
+    if isinstance(member, Student):  # the room's question now: on the step on screen while they follow
+        return member.poll
     if member is None or member.poll is None:
         return None
-    if member.role == "student" and not member.following:
-        return member.poll
     return member.poll if member.poll.position == walk_state.walk_position() else None
 
 
@@ -65,15 +65,15 @@ def _words(poll: Poll, lang: str | None = None) -> QuestionText:
     return page_text(poll.page, lang).questions[poll.question]
 
 
-def _question(poll: Poll) -> Question:
+def question_of(poll: Poll) -> Question:
     return {q.id: q for q in pollable(poll.page)}[poll.question]
 
 
-def _prompt(poll: Poll) -> str:
+def prompt(poll: Poll) -> str:
     return _words(poll)("prompt", **dict(poll.fields))
 
 
-def _option_names(poll: Poll, question: Question) -> dict[str, str]:
+def option_names(poll: Poll, question: Question) -> dict[str, str]:
     words = _words(poll)
     return {**dict(poll.labels), **{o: words(f"option_{o}") for o in question.options}}
 
@@ -92,9 +92,8 @@ def console_panel(page_id: str, index: int) -> None:
         if poll is None:
             _ask(page_id, index)
             return
-        st.markdown(_prompt(poll))
-        _watch(poll)
-        with st.container(horizontal=True, gap="small"):
+        st.markdown(prompt(poll))
+        with st.container(horizontal=True, gap="small"):  # before the timed count: see _watch
             if not poll.revealed:
                 st.button(app_text("poll_reveal"), key=Key.POLL_REVEAL, on_click=_reveal, type="primary",
                           icon=":material/visibility:", help=app_text("poll_reveal_help"))
@@ -102,6 +101,7 @@ def console_panel(page_id: str, index: int) -> None:
                       help=app_text("poll_close_help"))
             st.button(app_text("poll_delete"), key=Key.POLL_DELETE, on_click=_close, args=(True,),
                       icon=":material/delete:", type="tertiary")
+        _watch(poll)  # last in its box
 
 
 def _ask(page_id: str, index: int) -> None:
@@ -135,22 +135,22 @@ def _fields_now(page_id: str, question: Question) -> dict:
 
 def _open(page_id: str, question_id: str, index: int) -> None:
     """on_click of Ask: a new poll in the room, and in the deck (the class hears of it on its next poll)."""
-    member = walk_state.membership()
+    member = window.current()
     question = {q.id: q for q in pollable(page_id)}.get(question_id)
-    answer = _live_answer(page_id, question) if question is not None and member is not None else None
+    answer = _live_answer(page_id, question) if question is not None and isinstance(member, Lecturer) else None
     if not isinstance(answer, Answer):
         state.flash("warning", _cannot_count(answer), where="poll")
         return
     try:
-        number = sync.rooms().open_poll(member.room, member.secret)
+        number = window.rooms().open_poll(member.room, member.secret)
     except RoomsUnavailable:
         state.flash("warning", app_text("poll_store_down"), where="poll")
         return
     except RoomError:  # the room's cap on polls (or the room is gone)
         state.flash("warning", app_text("poll_too_many", limit=MAX_POLLS), where="poll")
         return
-    member.poll = Poll(number, index, page_id, question_id, False, _plain_fields(answer), tuple(answer.options),
-                       tuple((k, str(v)) for k, v in answer.labels.items()))
+    window.dispatch(SetPoll(Poll(number, index, page_id, question_id, False, _plain_fields(answer),
+                                 tuple(answer.options), tuple((k, str(v)) for k, v in answer.labels.items()))))
 
 
 def _cannot_count(answer: Unavailable | None) -> str:
@@ -164,52 +164,56 @@ def _plain_fields(answer: Answer) -> tuple:
 
 
 def _reveal() -> None:
-    member = walk_state.membership()
-    if member is None or member.poll is None:
+    member = window.current()
+    if not isinstance(member, Lecturer) or member.poll is None:
         return
     _stop(member)
-    member.poll = replace(member.poll, revealed=True)
+    window.dispatch(SetPoll(replace(member.poll, revealed=True)))
 
 
 def _close(delete: bool = False) -> None:
-    member = walk_state.membership()
-    if member is None or member.poll is None:
+    member = window.current()
+    if not isinstance(member, Lecturer) or member.poll is None:
         return
     _stop(member, delete)
-    member.poll = None
+    window.dispatch(SetPoll(None))
 
 
-def _stop(member: walk_state.Membership, delete: bool = False) -> None:
+def _stop(member: Lecturer, delete: bool = False) -> None:
     try:
-        sync.rooms().stop_poll(member.room, member.secret, clear=delete)
+        window.rooms().stop_poll(member.room, member.secret, clear=delete)
     except RoomError as exc:  # the deck still says revealed or closed: students' answers are refused by it
         _log.warning("a poll could not be stopped: %s", exc)
 
 
 def _count(poll: Poll) -> Tally | None:
     """The answers so far, judged on this run's live result; None when they cannot be (said on screen)."""
-    member = walk_state.membership()
-    question = _question(poll)
+    member = window.current()
+    question = question_of(poll)
     answer = _live_answer(poll.page, question)
     if not isinstance(answer, Answer):
         st.caption(_cannot_count(answer))
         return None
     try:
-        given = sync.rooms().answers(member.room, poll.number)
+        given = window.rooms().answers(member.room, poll.number)
     except RoomsUnavailable:
         st.caption(app_text("poll_store_down"))
         return None
     words = _words(poll)
-    return tally(question, answer, given.values(), words.tolerance, _option_names(poll, question))
+    return tally(question, answer, given.values(), words.tolerance, option_names(poll, question))
 
 
 @st.fragment(run_every=COUNT_SECONDS)
 def _watch(poll: Poll) -> None:
-    """The console: how many answered, and their spread with the right answer marked, as they come in."""
+    """The console: how many answered, and their spread with the right answer marked, as they come in.
+
+    Drawn last in its box. When a timed fragment's rerun ends, Streamlit's browser side may clear what a full
+    run drew after the fragment in the same container, and forget those widgets' state: Close vanished under
+    the lecturer's pointer (tests/browser/test_commands.py fails with Close drawn after this)."""
     counted = _count(poll)
     if counted is None:
         return
-    st.markdown(app_text("poll_answered", n=counted.total, of=sync.attendance()))
+    st.markdown(app_text("poll_answered", n=counted.total, of=window.attendance()))
     _results(poll, counted, lecture=False)
 
 
@@ -255,7 +259,7 @@ def projection_panel() -> None:
     if poll is None:
         return
     with st.container(key=Key.POLL_STAGE):
-        st.markdown(f"### :material/how_to_vote: {_prompt(poll)}")
+        st.markdown(f"### :material/how_to_vote: {prompt(poll)}")
         if poll.revealed:
             counted = _count(poll)
             if counted is not None:
@@ -267,99 +271,9 @@ def projection_panel() -> None:
 @st.fragment(run_every=COUNT_SECONDS)
 def _projected_count(poll: Poll) -> None:
     """Only how many answered: nothing of the answers shows before the reveal."""
-    member = walk_state.membership()
+    member = window.current()
     try:
-        n = len(sync.rooms().answers(member.room, poll.number))
+        n = len(window.rooms().answers(member.room, poll.number))
     except RoomsUnavailable:
         return
     st.markdown(f"### {app_text('poll_answers', n=n)}")
-
-
-# ----- a student's device ------------------------------------------------------------------------------
-
-
-def student_panel() -> None:
-    """A student's question box, under their line: open while they follow, folded while they explore."""
-    member = walk_state.membership()
-    poll = asked()
-    if member is None or member.role != "student" or poll is None:
-        return
-    if member.following:
-        with st.container(key=Key.POLL_STUDENT, border=True):
-            st.markdown(f"**:material/how_to_vote: {app_text('poll_asks')}**")
-            _answer_form()
-    else:
-        with st.expander(app_text("poll_asks_exploring"), icon=":material/how_to_vote:"):
-            _answer_form()
-
-
-def holds_step() -> bool:
-    """Whether a student's device holds the step back: they follow, and a question is open on it (the step's
-    charts and printed tensors, and its note, show the answer). It comes back with the reveal."""
-    member = walk_state.membership()
-    poll = asked()
-    return member is not None and member.role == "student" and member.following and poll is not None \
-        and not poll.revealed
-
-
-def step_held() -> None:
-    """In place of the step on a student's device while the question is open."""
-    st.info(app_text("poll_step_held"), icon=":material/hourglass_top:")
-
-
-@st.fragment
-def _answer_form() -> None:
-    """The prompt, the input and Send: a fragment, so that sending an answer reruns this box, not the page
-    (sixty answers at once cost the server sixty small runs, not sixty pages)."""
-    member, poll = walk_state.membership(), asked()
-    if member is None or poll is None:
-        return
-    st.markdown(_prompt(poll))
-    if member.poll_note is not None and member.poll_note[0] == poll.number:  # kept: a poll may rerun the app first
-        getattr(st, member.poll_note[1])(member.poll_note[2])
-    if poll.revealed:
-        st.caption(app_text("poll_revealed"))
-        return
-    question = _question(poll)
-    key = f"{Key.POLL_ANSWER_PREFIX}{poll.number}"
-    label = app_text("your_answer")
-    if question.kind in (NUMBER, SHAPE):  # typed
-        st.text_input(label, key=key, label_visibility="collapsed", max_chars=200,
-                      placeholder=app_text(f"placeholder_{question.kind}"))
-    else:
-        names = _option_names(poll, question)
-        many = len(poll.options) > RADIO_UP_TO
-        extra = {"placeholder": app_text("choose")} if many else {"horizontal": True}
-        (st.selectbox if many else st.radio)(label, list(poll.options), index=None, key=key,
-                                             format_func=lambda o: names.get(o, o), label_visibility="collapsed",
-                                             **extra)
-    st.button(app_text("poll_send"), key=Key.POLL_SEND, on_click=_send, args=(poll, key), icon=":material/send:")
-    if member.answered is not None and member.answered[0] == poll.number:
-        st.caption(app_text("poll_sent", answer=member.answered[1]))
-
-
-def _send(poll: Poll, key: str) -> None:
-    """on_click of Send: read the answer as Check yourself does, in the student's language, and send it."""
-    member = walk_state.membership()
-    raw = state.value(key)
-    text = canonical(_question(poll), raw, poll.options, decimal_comma=decimal_comma(state.language()))
-    member.poll_note = None
-    if isinstance(text, Unparsed):
-        member.poll_note = (poll.number, "warning", app_text(f"answer_{text.reason}", **text.fields))
-        return
-    if len(text) > MAX_ANSWER:  # a shape of very many axes: no question here has one
-        member.poll_note = (poll.number, "warning", app_text("answer_too_long", limit=MAX_ANSWER))
-        return
-    try:
-        taken = sync.rooms().answer(member.room, member.student, poll.number, text)
-    except RoomsUnavailable:
-        member.poll_note = (poll.number, "warning", app_text("poll_store_down"))
-        return
-    except RoomError:  # the room is gone (the lecture ended): the poll with it
-        member.poll_note = (poll.number, "info", app_text("poll_closed"))
-        return
-    if not taken:
-        member.poll_note = (poll.number, "info", app_text("poll_closed"))
-        return
-    shown = _option_names(poll, _question(poll)).get(text, text) if poll.options else str(raw).strip()
-    member.answered = (poll.number, shown)

@@ -1,6 +1,6 @@
 """Rooms in Redis: the store every replica of a deployment shares (``ATTENTION_ROOMS=redis://…``).
 
-The same contract as :class:`~ui.lecture.rooms.MemoryRooms` (tests/test_rooms.py runs one suite on
+The same contract as :class:`~ui.lecture.memory_rooms.MemoryRooms` (tests/test_rooms.py runs one suite on
 both), with Redis's own expiry doing the forgetting. Per room:
 
 - ``attn:room:<id>``, a hash: ``doc`` (the deck's JSON), ``ver`` (its version), ``drivers`` (the

@@ -1,22 +1,20 @@
 """The walkthrough in the session: its position, a lecturer's own walkthrough file, the step last arrived at.
 
-Which walkthrough step drives the page now is the controls' business (ui/state.py: walk_active).
-Only this module touches these keys (ui/state.py lists them).
+The window's place in a lecture's room is its own record (ui/lecture/window.py). Only this module touches
+these keys (ui/state.py lists them).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
 from ..state import Key
 
-__all__ = ["Membership", "arrive_at_walk_step", "arrived_at", "custom_walkthrough", "details_shown",
-           "first_run_of_walkthrough", "join_shown", "membership", "replace_walk_controls", "set_arrived_at",
-           "set_custom_walkthrough", "set_membership", "set_walk_position", "toggle_details", "toggle_join",
-           "walk_controls", "walk_position"]
+__all__ = ["arrive_at_walk_step", "arrived_at", "custom_walkthrough", "details_shown", "first_run_of_walkthrough",
+           "join_shown", "replace_walk_controls", "set_arrived_at", "set_custom_walkthrough", "set_walk_position",
+           "toggle_details", "toggle_join", "walk_controls", "walk_position"]
 
 
 def walk_position() -> int:
@@ -87,44 +85,34 @@ def toggle_details() -> None:
     st.session_state[Key.PROJECTION_DETAILS] = not details_shown()
 
 
-# ----- the room this window belongs to (ui/lecture/sync.py) ------------------------------------------
+# ----- this window in a lecture's room: one frozen record, replaced whole (ui/lecture/window.py) ----------
 
-@dataclass
-class Membership:
-    """This window in a room: the lecturer's (the window that opened it, or a console: both hold a secret
-    and drive), or a student's (no secret: it follows, or explores on its own)."""
-
-    room: str
-    secret: str
-    role: str  # "host" (opened the room: the projection), "console" or "student"
-    seen: int = 0  # the room's version this window last published or applied
-    following: bool = False  # the host polls the room once a console has opened; a student follows or explores
-    clock_start: float | None = None
-    budget_min: int = 0  # 0: the deck's default
-    last: Any = None  # the deck this window last published or took from the room (ui/lecture/deck.py)
-    token: str | None = None  # the projection's one-time token for a console, while it lives
-    announced: bool = False  # the host: the deck on its screen went to the room as shown (the class takes it)
-    waiting: tuple[int, float] | None = None  # a student: a version not yet shown by the projection, and since when
-    run_started: float = 0.0  # when this window's last full run started and ended (ui/lecture/sync.py)
-    run_ended: float = 0.0
-    run_seen: int = 0  # the room's version this window held when its current full run started
-    drawn: int = 0  # ... and when the last full run that ended started: what its frame and page drew
-    student: str = ""  # a student's anonymous id in the room's attendance (ui/lecture/classroom.py)
-    heard: float = 0.0  # when this student last told the room it is there
-    goto: str | None = None  # the page this window must switch to on its next run (joined, rejoined, back)
-    steps: int = 0  # how many steps the room's walkthrough has (a student's line says "Step k of n")
-    own: Any = None  # a student's exploration while following again: (page id, deck), one click away
-    poll: Any = None  # the question put to the class (ui/lecture/deck.py Poll): the lecturer's, or the room's
-    answered: tuple[int, str] | None = None  # a student: the poll they answered last, and what they sent
-    poll_note: tuple[int, str, str] | None = None  # a student: (poll, kind, message) said about their last send
-
-
-def membership() -> Membership | None:
+def window_record() -> Any:
+    """The window's record (ui/lecture/records.py Lecturer or Student), or None outside a room."""
     return st.session_state.get(Key.ROOM)
 
 
-def set_membership(member: Membership | None) -> None:
-    if member is None:
+def set_window_record(record: Any) -> None:
+    if record is None:
         st.session_state.pop(Key.ROOM, None)
     else:
-        st.session_state[Key.ROOM] = member
+        st.session_state[Key.ROOM] = record
+
+
+def console_token() -> str | None:
+    """The projection's one-time token for a console, while it lives (ui/lecture/console.py)."""
+    return st.session_state.get(Key.CONSOLE_TOKEN)
+
+
+def set_console_token(token: str | None) -> None:
+    st.session_state[Key.CONSOLE_TOKEN] = token
+
+
+def poll_said(kind: str) -> tuple | None:
+    """A student's last send to a class poll: ``"sent"`` (poll, what they sent) or ``"note"`` (poll, kind,
+    message said about it) (ui/lecture/answers.py)."""
+    return st.session_state.get(Key.POLL_SENT if kind == "sent" else Key.POLL_NOTE)
+
+
+def set_poll_said(kind: str, value: tuple | None) -> None:
+    st.session_state[Key.POLL_SENT if kind == "sent" else Key.POLL_NOTE] = value

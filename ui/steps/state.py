@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ..state import Key, lecture_mode, walk_active
+from ..state import Key, lecture_mode
 
 __all__ = ["current_step", "set_current_step", "set_pending_step", "set_step_mode", "step_mode", "take_pending_step"]
 
 
-def step_mode(page_id: str) -> bool:
+def step_mode(page_id: str, walk: bool = False) -> bool:
     """Whether the page steps through its computation (the default in lecture mode; always in a walkthrough)."""
-    return walk_active() is not None or bool(st.session_state.get(Key.STEP_MODE, {}).get(page_id, lecture_mode()))
+    return walk or bool(st.session_state.get(Key.STEP_MODE, {}).get(page_id, lecture_mode()))
 
 
 def set_step_mode(page_id: str, on: bool) -> None:

@@ -1,0 +1,63 @@
+"""A lecturer's commands are never lost: Reveal, Close and Next, 30 times each, clicked once at random moments
+while the console's timed fragments rerun (its heartbeat every 250 ms; the poll's count every 500 ms).
+
+A lecturer's window runs its page in the app's own run (ui/shell/frame.py run_whole_page), so each of these
+clicks reruns the app: Streamlit merges it into any run pending instead of dropping it, as it can a click on a
+button inside a fragment. No command here is clicked a second time; each must show within 10 s.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from tests.browser.lecture import open_console, open_projection, wait_step
+
+POLL_BOX = ".st-key-poll-console"
+STAGE = ".st-key-poll-stage"  # the projection's poll, in place of the step
+ROUNDS = 30
+EFFECT_MS = 10_000
+
+
+def _jitter(rng: random.Random) -> None:
+    time.sleep(rng.uniform(0.0, 0.6))  # lands anywhere in a heartbeat's or a count's rerun
+
+
+def test_reveal_close_and_next_take_effect_on_the_first_click(browser, app_server):
+    rng = random.Random(20261125)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        projection, _ = open_projection(context, app_server.url, walk_to=4, new_room=True)
+        console = open_console(context, projection, ready=POLL_BOX)
+        box = console.locator(POLL_BOX)
+        taken = {"Reveal": 0, "Close": 0, "Next": 0}
+        started = time.monotonic()
+        for _ in range(ROUNDS):  # on step 4 (3.3.1): ask, then reveal and close at random moments
+            box.get_by_role("button", name="Ask the class").click()
+            box.get_by_role("button", name="Reveal the answers").wait_for(timeout=EFFECT_MS)
+            _jitter(rng)
+            box.get_by_role("button", name="Reveal the answers").click()
+            projection.wait_for_function(  # the projection shows the right answer
+                f"() => (document.querySelector('{STAGE}')?.innerText || '').includes('Right answer')",
+                timeout=EFFECT_MS)
+            taken["Reveal"] += 1
+            _jitter(rng)
+            box.get_by_role("button", name="Close the poll").click(timeout=EFFECT_MS)
+            box.get_by_role("button", name="Ask the class").wait_for(timeout=EFFECT_MS)
+            projection.wait_for_selector(STAGE, state="detached", timeout=EFFECT_MS)
+            taken["Close"] += 1
+        console.locator(".st-key-console-list [role='radiogroup'] label").first.click()  # the list: step 1
+        wait_step(projection, 1, EFFECT_MS)
+        for k in range(1, 1 + ROUNDS):  # Next: alternately the console's button and the projection's PageDown
+            _jitter(rng)
+            if k % 2:
+                console.locator("[class*='st-key-step_next'] button").first.click()
+            else:
+                projection.keyboard.press("PageDown")
+            wait_step(projection, k + 1, EFFECT_MS)
+            wait_step(console, k + 1, EFFECT_MS, selector="[data-testid='stMain']")
+            taken["Next"] += 1
+        print(f"90 commands in {time.monotonic() - started:.1f} s: {taken}")
+        assert taken == {"Reveal": ROUNDS, "Close": ROUNDS, "Next": ROUNDS}
+    finally:
+        context.close()

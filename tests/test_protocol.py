@@ -1,0 +1,213 @@
+"""The lecture window's state machine (ui/lecture/protocol.py), one row per transition: a window, an event,
+the window that follows and the actions it takes. Pure: no Streamlit, no store, no clock."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import replace
+from typing import get_args
+
+import pytest
+
+from ui.lecture.deck import Deck, Poll
+from ui.lecture.protocol import transition
+from ui.lecture.records import (
+    Answered,
+    Attend,
+    BackToExploration,
+    ConsoleOpened,
+    Event,
+    Goto,
+    Joined,
+    Kept,
+    Leave,
+    Lecturer,
+    Moment,
+    Publish,
+    Published,
+    Rejoin,
+    Rerun,
+    Restore,
+    Room,
+    Runs,
+    Seen,
+    SetBudget,
+    SetPoll,
+    StartClock,
+    Student,
+    Take,
+    Took,
+)
+
+BEFORE, AFTER, BEAT = Moment.BEFORE, Moment.AFTER, Moment.BEAT
+WALK, OTHER = "walkthrough", "one-query"
+
+
+def deck(position: int, shared: str = "book", *, shown: bool = False, poll: Poll | None = None) -> Deck:
+    """A deck on step ``position``; ``shared`` stands for its matrix and controls (compared, never decoded)."""
+    return Deck(position, position, shared, shown=shown, poll=poll)
+
+
+QUESTION = Poll(1, 5, "one-query", "score")
+D7, D8, D8_SHOWN = deck(7), deck(8), deck(8, shown=True)
+MINE_EDITED = deck(7, "edited")  # the student's (or a lecturer's) own change to the matrix on step 7
+
+FOLLOWING = Student("room", "s1", seen=7, last=D7, eager=False, heard=100.0, runs=Runs(None, 7, 7))
+EXPLORING = replace(FOLLOWING, following=False)
+PROJECTION = Lecturer("room", "secret", seen=7, last=D7, announced=True, runs=Runs(None, 7, 7))
+CONSOLE = replace(PROJECTION, console=True, following=True, announced=False)
+
+
+def seen(moment: Moment, mine: Deck, version: int | None, room_deck: Deck | None = None, *, page: str = WALK,
+         now: float = 101.0, reachable: bool = True) -> Seen:
+    return Seen(moment, page, mine, Room(version, room_deck, reachable), now)
+
+
+# (name, window, event, what the window becomes (fields, or None: it leaves its room), the actions)
+CASES = [
+    # --- a student joins, follows, explores, rejoins --------------------------------------------------
+    ("join on the walkthrough", None, Joined("room", student="s1", now=5.0),
+     dict(following=True, eager=True, goto=None, heard=5.0), ()),
+    ("join on another page: the lecture's page first", None, Joined("room", student="s1", page=OTHER),
+     dict(goto=WALK), ()),
+    ("the switch to the lecture's page", replace(FOLLOWING, goto=WALK), seen(BEFORE, D7, 7, page=OTHER),
+     dict(goto=None), (Goto(WALK),)),
+    ("late join: the lecture as it stands, drawn by the projection or not", Student("room", "s1", heard=101.0),
+     seen(BEFORE, deck(0), 9, deck(12)), dict(seen=9, last=deck(12), eager=False), (Take(deck(12)),)),
+    ("follow: the heartbeat sees a drawn move and reruns the app", FOLLOWING, seen(BEAT, D7, 8, D8_SHOWN),
+     dict(seen=7), (Rerun(),)),
+    ("follow: the full run takes it before drawing", FOLLOWING, seen(BEFORE, D7, 8, D8_SHOWN),
+     dict(seen=8, last=D8_SHOWN, runs=Runs(101.0, 8, 7)), (Take(D8_SHOWN),)),
+    ("follow: the run ends having drawn it", replace(FOLLOWING, seen=8, last=D8, runs=Runs(101.0, 8, 7)),
+     seen(AFTER, D8, 8), dict(runs=Runs(None, 8, 8)), ()),
+    ("a move the projection has not drawn waits", FOLLOWING, seen(BEAT, D7, 8, D8, now=101.0),
+     dict(waiting=(8, 101.0), seen=7), ()),
+    ("... and is taken once overdue (no projection open)", replace(FOLLOWING, waiting=(8, 101.0)),
+     seen(BEAT, D7, 8, D8, now=102.5), dict(seen=7), (Rerun(),)),
+    ("a student's own change: exploring, decided before drawing", FOLLOWING, seen(BEFORE, MINE_EDITED, 7),
+     dict(following=False), ()),
+    ("a student's own change in a page-only run: the line must be redrawn", FOLLOWING, seen(AFTER, MINE_EDITED, 7),
+     dict(following=False), (Rerun(),)),
+    ("another page: exploring", FOLLOWING, seen(BEFORE, D7, 7, page=OTHER), dict(following=False), ()),
+    ("the lecturer moves while a student explores: nothing of theirs changes", EXPLORING,
+     seen(BEFORE, MINE_EDITED, 8, D8_SHOWN), dict(following=False, seen=8, last=D7), ()),
+    ("Rejoin: the exploration kept, the lecture taken at once", EXPLORING, Rejoin(OTHER, MINE_EDITED),
+     dict(following=True, own=Kept(OTHER, MINE_EDITED), seen=0, last=None, eager=True, goto=WALK), ()),
+    ("... the rejoined run takes the lecture's deck", replace(EXPLORING, following=True, seen=0, last=None, eager=True),
+     seen(BEFORE, MINE_EDITED, 8, D8), dict(following=True, seen=8, last=D8), (Take(D8),)),
+    ("Back to my exploration", replace(FOLLOWING, own=Kept(OTHER, MINE_EDITED)), BackToExploration(),
+     dict(following=False, own=None, goto=OTHER), (Restore(MINE_EDITED),)),
+    ("Back with nothing kept does nothing", FOLLOWING, BackToExploration(), dict(following=True), ()),
+    ("what the student's session holds after a take", FOLLOWING, Took(deck(8, "re-encoded")),
+     dict(last=deck(8, "re-encoded")), ()),
+    ("a student reconnects after a failover, following", None, Joined("room", student="s2"),
+     dict(following=True, eager=True), ()),
+    ("a student reconnects after a failover, exploring (away=1)", None, Joined("room", student="s2", away=True),
+     dict(following=False, goto=None), ()),
+    # --- a class poll -----------------------------------------------------------------------------------
+    ("a poll opens: a following student takes it with the step", FOLLOWING,
+     seen(BEFORE, D7, 8, deck(5, shown=True, poll=QUESTION)), dict(poll=QUESTION, seen=8),
+     (Take(deck(5, poll=QUESTION)),)),
+    ("a poll opens: an exploring student's heartbeat takes the question and reruns to show it, folded", EXPLORING,
+     seen(BEAT, MINE_EDITED, 8, deck(5, poll=QUESTION)), dict(poll=QUESTION, seen=8), (Rerun(),)),
+    ("... a full run takes it without a rerun", EXPLORING, seen(BEFORE, MINE_EDITED, 8, deck(5, poll=QUESTION)),
+     dict(poll=QUESTION, seen=8), ()),
+    ("a student answers: the room heard them", FOLLOWING, Answered(130.0), dict(heard=130.0), ()),
+    ("the poll is revealed", replace(FOLLOWING, seen=8, last=deck(5, poll=QUESTION), poll=QUESTION),
+     seen(BEFORE, deck(5, poll=QUESTION), 9, deck(5, shown=True, poll=replace(QUESTION, revealed=True))),
+     dict(poll=replace(QUESTION, revealed=True)), (Take(deck(5, poll=replace(QUESTION, revealed=True))),)),
+    ("the poll closes", replace(FOLLOWING, seen=8, last=deck(5, poll=QUESTION), poll=QUESTION),
+     seen(BEFORE, deck(5, poll=QUESTION), 9, deck(5, shown=True)), dict(poll=None), (Take(deck(5)),)),
+    ("the lecturer asks", PROJECTION, SetPoll(QUESTION), dict(poll=QUESTION), ()),
+    ("the lecturer reveals", replace(PROJECTION, poll=QUESTION), SetPoll(replace(QUESTION, revealed=True)),
+     dict(poll=replace(QUESTION, revealed=True)), ()),
+    ("the lecturer closes", replace(PROJECTION, poll=QUESTION), SetPoll(None), dict(poll=None), ()),
+    # --- a lecturer's windows -----------------------------------------------------------------------------
+    ("the projection creates its room", None, Joined("room", secret="secret", mine=D7),
+     dict(console=False, seen=1, last=D7, following=False), ()),
+    ("a console joins, following", None, Joined("room", secret="secret2", console=True),
+     dict(console=True, following=True, seen=0), ()),
+    ("a console's first run takes the room's deck", Lecturer("room", "s", console=True, following=True),
+     seen(BEFORE, deck(0), 4, D7), dict(seen=4, last=D7), (Take(D7),)),
+    ("the lecturer's own move is published before the page", PROJECTION, seen(BEFORE, D8, 7),
+     dict(seen=7), (Publish(D8, expected=7),)),
+    ("the projection's page drew it: the class may take it", PROJECTION, seen(AFTER, D8, 7),
+     dict(seen=7), (Publish(D8, expected=7, shown=True),)),
+    ("the console's publish is not a drawing", CONSOLE, seen(AFTER, D8, 7), dict(), (Publish(D8, expected=7),)),
+    ("the store took it", PROJECTION, Published(D8, 8, shown=True), dict(seen=8, last=D8, announced=True), ()),
+    ("a refused publish changes nothing (the next run merges)", PROJECTION, Published(D8, None),
+     dict(seen=7, last=D7), ()),
+    ("a refused publish is merged: the other window's step, this window's matrix", PROJECTION,
+     seen(BEFORE, MINE_EDITED, 8, D8),
+     dict(seen=8, last=D8), (Take(deck(8, "edited"), whole=False), Publish(deck(8, "edited"), expected=8))),
+    ("the projection takes the console's move at its heartbeat", replace(PROJECTION, following=True),
+     seen(BEAT, D7, 8, D8), dict(seen=8, last=D8, announced=False), (Take(D8), Rerun())),
+    ("... and, having drawn it, tells the class", replace(PROJECTION, following=True, seen=8, last=D8, announced=False),
+     seen(AFTER, D8, 8), dict(), (Publish(D8, expected=8, shown=True),)),
+    ("nothing new: nothing to do", PROJECTION, seen(AFTER, D7, 7), dict(seen=7), ()),
+    ("the projection opened a console: it follows", PROJECTION, ConsoleOpened(), dict(following=True), ()),
+    ("the clock starts", PROJECTION, StartClock(300.0), dict(clock_start=300.0), ()),
+    ("the talk's length", PROJECTION, SetBudget(90), dict(budget_min=90), ()),
+    ("a lecturer's session after a take", PROJECTION, Took(deck(8, "x")), dict(last=deck(8, "x")), ()),
+    # --- the store and the runs ------------------------------------------------------------------------------
+    ("the store is out of reach: a lecturer publishes nothing, changes nothing", PROJECTION,
+     seen(BEFORE, D8, None, reachable=False), dict(seen=7, last=D7), ()),
+    ("... its publish did not arrive", PROJECTION, Published(D8, None, reachable=False), dict(seen=7, last=D7), ()),
+    ("the store is out of reach: a student stays as they are", FOLLOWING, seen(BEAT, D7, None, reachable=False),
+     dict(following=True, seen=7), ()),
+    ("the room is gone: a lecturer goes on alone", PROJECTION, seen(BEFORE, D7, None), None, (Leave(),)),
+    ("the room is gone: a student's heartbeat says so", FOLLOWING, seen(BEAT, D7, None), None, (Leave(), Rerun())),
+    ("a full run cut short is redrawn", replace(FOLLOWING, runs=Runs(97.0, 7, 6)), seen(BEAT, D7, 7, now=101.0),
+     dict(), (Rerun(),)),
+    ("a lecturer's run cut short is redrawn", replace(CONSOLE, runs=Runs(97.0, 7, 6)), seen(BEAT, D7, 7, now=101.0),
+     dict(), (Rerun(),)),
+    ("a deck taken but never drawn (its run merged away) is drawn", replace(FOLLOWING, seen=8, last=D8),
+     seen(BEAT, D8, 8), dict(), (Rerun(),)),
+    ("a student says they are still there", replace(FOLLOWING, heard=90.0), seen(BEAT, D7, 7, now=101.0),
+     dict(heard=101.0), (Attend(),)),
+    ("a deck this app cannot read is skipped", FOLLOWING, seen(BEFORE, D7, 8, None), dict(seen=8, last=D7), ()),
+]
+
+
+@pytest.mark.parametrize("name,window,event,after,actions", CASES, ids=[c[0] for c in CASES])
+def test_transition(name, window, event, after, actions):
+    new, did = transition(window, event)
+    assert did == actions
+    if after is None:
+        assert new is None
+        return
+    assert new is not None
+    for field_name, value in after.items():
+        assert getattr(new, field_name) == value, field_name
+
+
+def test_every_event_is_met_by_both_kinds_of_window():
+    """The table is complete: each event a window of each kind can meet has a row (Joined has no window)."""
+    met = {(type(w).__name__, type(e).__name__) for _, w, e, _, _ in CASES if w is not None}
+    student_events = {"Seen", "Took", "Rejoin", "BackToExploration", "Answered"}
+    lecturer_events = {"Seen", "Published", "Took", "ConsoleOpened", "SetPoll", "StartClock", "SetBudget"}
+    assert {("Student", e) for e in student_events} <= met
+    assert {("Lecturer", e) for e in lecturer_events} <= met
+    every = {t.__name__ for t in get_args(Event)}
+    assert student_events | lecturer_events | {"Joined"} == every
+
+
+def test_a_window_is_replaced_not_changed():
+    before = FOLLOWING
+    new, _ = transition(before, seen(BEFORE, MINE_EDITED, 7))
+    assert new is not before and before.following and not new.following
+    with pytest.raises(AttributeError):
+        new.following = True  # frozen
+
+
+def test_an_event_a_window_does_not_meet_changes_nothing():
+    assert transition(FOLLOWING, SetPoll(QUESTION)) == (FOLLOWING, ())
+    assert transition(PROJECTION, Rejoin(OTHER, D7)) == (PROJECTION, ())
+    assert transition(None, seen(BEAT, D7, 7)) == (None, ())
+
+
+def test_the_state_machine_imports_no_streamlit():
+    code = "import sys, ui.lecture.protocol, ui.lecture.records; print('streamlit' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

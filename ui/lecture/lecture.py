@@ -1,0 +1,158 @@
+"""What app.py's frame asks of the lecture: twice a run, before the page and after it, and nowhere else.
+
+**Before the page** (a full run): a window that the address sends into a room enters it (``?console=<token>``:
+the projection's presenter console; ``?room=new``: a room driven by this window; ``?room=<id>``: a student;
+the projection opens a room on its first run). Then the window sees its room once, and the protocol decides,
+before anything is drawn, whether a student follows or explores and which page the window must be on. Last,
+the window's heartbeat and a student's line are drawn.
+
+**After the page** (a full run, or the page's own run): what the page changed is published (a lecturer's
+window), or noted as the student's own change; and the address bar keeps the room.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+
+import streamlit as st
+
+from .. import state
+from ..words.content import app_text
+from . import classroom, window
+from .classroom import AWAY_PARAM, NEW_ROOM, ROOM_PARAM
+from .records import WALK_PAGE, Joined, Lecturer, Moment, Student
+from .rooms import RoomError, RoomsFull, RoomsUnavailable, is_room_id
+
+__all__ = ["CONSOLE_PARAM", "after_page", "before_page", "drives", "refusal", "shown", "style", "view"]
+
+CONSOLE_PARAM = "console"  # ?console=<one-time token>: this window becomes the room's presenter console
+
+
+def before_page(page_id: str) -> str | None:
+    """Enter a room the address names, decide this window's mode, draw its heartbeat and a student's line.
+    Returns the page this window must switch to first, if any."""
+    goto = _enter(page_id)
+    if goto not in (None, page_id):
+        return goto
+    goto = window.see(Moment.BEFORE, page_id)
+    if goto is not None:
+        return goto
+    window.heartbeat(page_id)
+    classroom.status_bar(page_id)
+    return None
+
+
+def after_page(page_id: str) -> None:
+    """The page has run: publish what it changed (or note a student's own change), and keep the room in the
+    address (a reload, or a reconnect to another replica, comes back to it)."""
+    window.see(Moment.AFTER, page_id)
+    classroom.write_address()
+
+
+def shown() -> tuple:
+    """What the frame shows of the lecture (a page run that changes it reruns the app)."""
+    member = window.current()
+    if isinstance(member, Student):
+        return "student", member.following, member.own is not None, member.poll
+    return ("lecturer", member.follows) if isinstance(member, Lecturer) else ()
+
+
+def drives(page_id: str) -> bool:
+    """Whether this window drives a lecture here: a lecturer's window (the projection, its console) on the
+    walkthrough, or the projection before its room is made."""
+    return page_id == WALK_PAGE and (isinstance(window.current(), Lecturer) or state.lecture_mode())
+
+
+def view(page_id: str) -> str | None:
+    """The walkthrough's view in this window ("projection", "console" or "plain"); None on another page."""
+    if page_id != WALK_PAGE:
+        return None
+    if state.lecture_mode():
+        return "projection"
+    member = window.current()
+    return "console" if isinstance(member, Lecturer) and member.console else "plain"
+
+
+def style(page_id: str) -> str | None:
+    """The style this window's page takes: a student's ("class"), else its walkthrough view."""
+    return "class" if isinstance(window.current(), Student) else view(page_id)
+
+
+def refusal(exc: RoomError) -> str:
+    """Why no room could be opened, in the learner's words: a full server, or a store out of reach."""
+    return app_text("room_server_full") if isinstance(exc, RoomsFull) else app_text("room_store_down")
+
+
+# ----- entering a room -----------------------------------------------------------------------------
+
+def _enter(page_id: str) -> str | None:
+    """A window in no room enters the one its address names; returns the page to go to."""
+    if CONSOLE_PARAM in st.query_params:
+        _console()
+    if window.current() is not None:
+        return None
+    raw = st.query_params.get(ROOM_PARAM)
+    if raw == NEW_ROOM or (raw is None and state.lecture_mode() and page_id == WALK_PAGE):
+        return _open_room()  # ?room=new, or the projection's first run
+    if raw is not None:
+        _join(raw[:64], page_id)
+    return None
+
+
+def _console() -> None:
+    """``?console=<token>``: join the token's room as its console; the token is void afterwards."""
+    raw = st.query_params.get(CONSOLE_PARAM)
+    del st.query_params[CONSOLE_PARAM]
+    try:
+        found = window.rooms().redeem(raw[:64])
+    except RoomsUnavailable:
+        found = None
+    if found is None:
+        state.flash("warning", app_text("console_expired"), where="page")
+        return
+    window.dispatch(Joined(found[0], secret=found[1], console=True))
+
+
+def _open_room() -> str | None:
+    try:
+        room, secret = window.rooms().create(window.snapshot().to_json())
+    except RoomError as exc:
+        state.flash("warning", refusal(exc), where="page")
+        if ROOM_PARAM in st.query_params:
+            del st.query_params[ROOM_PARAM]
+        return None
+    window.dispatch(Joined(room, secret=secret, mine=window.snapshot()))
+    return WALK_PAGE
+
+
+def _join(room: str, page_id: str) -> None:
+    """Join ``room`` as a student; anything wrong is said, and the address loses the broken link."""
+    student, problem = _admit(room)
+    if problem is not None:
+        state.flash("warning", problem, where="page")
+        for name in (ROOM_PARAM, AWAY_PARAM):  # the normal app, without the broken link
+            if name in st.query_params:
+                del st.query_params[name]
+        return
+    away = st.query_params.get(AWAY_PARAM) == "1"  # a reconnected window that was exploring stays so
+    window.dispatch(Joined(room, student=student, away=away, page=page_id, now=time.time()))
+    if not away:
+        state.flash("info", app_text("room_joined"), where="page")
+
+
+def _admit(room: str) -> tuple[str, str | None]:
+    """Ask the store to count this window in ``room``: its anonymous id, and None or why it was refused."""
+    if not is_room_id(room):
+        return "", app_text("room_malformed")
+    student = secrets.token_urlsafe(9)  # anonymous: a random id per window, for the attendance and its cap
+    try:
+        if window.rooms().version(room) is None:
+            return student, app_text("room_unknown", room=room)
+        if not window.rooms().attend(room, student):
+            return student, app_text("room_class_full")
+    except RoomsUnavailable:
+        return student, app_text("room_store_down")
+    except RoomError:
+        return student, app_text("room_unknown", room=room)
+    return student, None

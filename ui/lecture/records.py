@@ -1,0 +1,225 @@
+"""The records of a lecture window's state machine (ui/lecture/protocol.py): windows, events, actions.
+
+All frozen and plain: a window is replaced whole, never changed in place. No Streamlit here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from .deck import DEFAULT_BUDGET_MIN, Deck, Poll
+
+__all__ = ["ATTEND_SECONDS", "REPAIR_SECONDS", "UNSHOWN_SECONDS", "WALK_PAGE", "Action", "Answered", "Attend",
+           "BackToExploration", "ConsoleOpened", "Event", "Goto", "Joined", "Kept", "Leave", "Lecturer", "Moment",
+           "Publish", "Published", "Rejoin", "Rerun", "Restore", "Room", "Runs", "Seen", "SetBudget", "SetPoll",
+           "StartClock", "Student", "Take", "Took", "Window"]
+
+WALK_PAGE = "walkthrough"
+UNSHOWN_SECONDS = 1.0  # a deck no projection has drawn reaches the class after this (no projection open)
+REPAIR_SECONDS = 2.0  # a full run not finished after this was cut short: the heartbeat redraws the page
+ATTEND_SECONDS = 10.0  # a student's window says it is still there this often (the room forgets it after 30 s)
+
+
+class Moment(Enum):
+    BEFORE = "before"  # a full run, before the page is drawn
+    AFTER = "after"  # the page has run (a full run, or the page's own run)
+    BEAT = "beat"  # the heartbeat, between runs
+
+
+# ----- windows ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Runs:
+    """The full runs of this window: when the one drawing now started (None: none is), the room version it
+    started with, and the version the last finished one drew."""
+
+    started: float | None = None
+    starting_version: int = 0
+    drawn: int = 0
+
+
+@dataclass(frozen=True)
+class Lecturer:
+    room: str
+    secret: str
+    console: bool = False  # the presenter console; False: the projection that opened the room
+    seen: int = 0  # the room's version this window last published or took
+    last: Deck | None = None  # the room's deck at ``seen``, as this window last knew it
+    following: bool = False  # the projection follows the room once a console is open (a console always does)
+    announced: bool = False  # the projection told the class that the deck at ``seen`` is on its screen
+    clock_start: float | None = None  # the talk's clock, length and question: this window's parts of the deck
+    budget_min: int = DEFAULT_BUDGET_MIN
+    poll: Poll | None = None
+    runs: Runs = Runs()
+
+    @property
+    def follows(self) -> bool:
+        return self.console or self.following
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A student's own exploration, kept one click away while they follow again."""
+
+    page: str
+    deck: Deck
+
+
+@dataclass(frozen=True)
+class Student:
+    room: str
+    student: str  # an anonymous id in the room's attendance
+    following: bool = True
+    seen: int = 0
+    last: Deck | None = None  # the deck on this window's screen, as taken: any other is the student's own change
+    eager: bool = True  # take the next deck at once, drawn by the projection or not (joining, rejoining)
+    waiting: tuple[int, float] | None = None  # a version the projection has not drawn yet, and since when
+    heard: float = 0.0  # when the room last heard this student is there
+    own: Kept | None = None
+    poll: Poll | None = None  # the question the room asks now
+    goto: str | None = None  # the page to switch to before anything is drawn
+    runs: Runs = Runs()
+
+
+Window = Lecturer | Student
+
+
+# ----- what a run sees, and what a person asks for ----------------------------------------------------
+
+@dataclass(frozen=True)
+class Room:
+    """The room as a run saw it: ``version`` None means it is gone; ``deck`` is read only when the version
+    differs from the window's; ``reachable`` False: the store did not answer (nothing is concluded)."""
+
+    version: int | None
+    deck: Deck | None = None
+    reachable: bool = True
+
+
+@dataclass(frozen=True)
+class Seen:
+    moment: Moment
+    page: str  # the page on screen
+    mine: Deck  # this window's deck as it stands now (its own change included)
+    room: Room
+    now: float
+
+
+@dataclass(frozen=True)
+class Published:
+    """The store's answer to a Publish: the new version, or None (refused: another window published first)."""
+
+    deck: Deck
+    version: int | None
+    shown: bool = False
+    reachable: bool = True
+
+
+@dataclass(frozen=True)
+class Took:
+    """A Take was applied to the session: ``mine`` is the window's deck now."""
+
+    mine: Deck
+
+
+@dataclass(frozen=True)
+class Joined:
+    """Entry: the store admitted this window. A lecturer has ``secret``; a student comes ``away`` (exploring)
+    when the window was exploring before it reconnected."""
+
+    room: str
+    secret: str = ""
+    student: str = ""
+    console: bool = False
+    away: bool = False
+    page: str = WALK_PAGE
+    now: float = 0.0
+    mine: Deck | None = None
+
+
+@dataclass(frozen=True)
+class Rejoin:
+    page: str
+    mine: Deck
+
+
+@dataclass(frozen=True)
+class BackToExploration:
+    pass
+
+
+@dataclass(frozen=True)
+class ConsoleOpened:
+    pass
+
+
+@dataclass(frozen=True)
+class SetPoll:
+    poll: Poll | None  # asked, revealed (the same poll, revealed) or closed (None)
+
+
+@dataclass(frozen=True)
+class StartClock:
+    now: float
+
+
+@dataclass(frozen=True)
+class SetBudget:
+    minutes: int
+
+
+@dataclass(frozen=True)
+class Answered:
+    """The room heard a student (an answer, or attendance): they are there as of ``now``."""
+
+    now: float
+
+
+Event = Seen | Published | Took | Joined | Rejoin | BackToExploration | ConsoleOpened | SetPoll | StartClock \
+    | SetBudget | Answered
+
+
+# ----- what the caller does ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Publish:
+    deck: Deck
+    expected: int  # compare and set: only over this version
+    shown: bool = False  # the projection has drawn it: the class takes it now
+
+
+@dataclass(frozen=True)
+class Take:
+    deck: Deck  # put this deck on this window's screen
+    whole: bool = True  # the room's deck as it is (False: merged with this window's own change)
+
+
+@dataclass(frozen=True)
+class Restore:
+    deck: Deck  # a student's own exploration, back on screen
+
+
+@dataclass(frozen=True)
+class Goto:
+    page: str
+
+
+@dataclass(frozen=True)
+class Attend:
+    pass
+
+
+@dataclass(frozen=True)
+class Rerun:
+    pass
+
+
+@dataclass(frozen=True)
+class Leave:
+    pass  # the room is gone: this window goes on alone
+
+
+Action = Publish | Take | Restore | Goto | Attend | Rerun | Leave
+
+

@@ -1,0 +1,216 @@
+"""This window in a lecture's room, on the Streamlit side: the window's one record in the session, what a
+run sees of the room, and the actions the state machine (ui/lecture/protocol.py) decides, carried out.
+
+Streamlit pushes nothing from one session to another, so a window in a room has a **heartbeat**: a fragment
+that reruns every :data:`HEARTBEAT_SECONDS` (a student's every :data:`CLASS_HEARTBEAT_SECONDS`), reads the
+room's version (a dictionary lookup, or one Redis call) and reruns the app only when the protocol says so.
+The deck itself is taken in the full run that follows, before anything is drawn.
+
+Every change to the window goes through :func:`dispatch`: the record is replaced whole, never changed in place.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+from dataclasses import replace
+
+import streamlit as st
+
+from ..inputs import state as matrix_state
+from ..settings import limits, rooms_url
+from . import protocol
+from . import state as walk_state
+from .deck import DEFAULT_BUDGET_MIN, Deck, DeckError
+from .memory_rooms import MemoryRooms
+from .records import (
+    Action,
+    Attend,
+    Event,
+    Goto,
+    Lecturer,
+    Moment,
+    Publish,
+    Published,
+    Rerun,
+    Restore,
+    Room,
+    Seen,
+    Student,
+    Take,
+    Took,
+    Window,
+)
+from .rooms import RoomError, Rooms, RoomsUnavailable
+from .walkthrough import FILE_PARAM, WalkthroughError, decode_text, encode
+
+__all__ = ["CLASS_HEARTBEAT_SECONDS", "HEARTBEAT_SECONDS", "attendance", "current", "dispatch", "heartbeat",
+           "rooms", "see", "snapshot"]
+
+HEARTBEAT_SECONDS = limits().heartbeat_ms / 1000  # a lecturer's window: half of it on average is added to a move
+CLASS_HEARTBEAT_SECONDS = limits().class_heartbeat_ms / 1000  # a student's
+_log = logging.getLogger("attention_app")
+
+
+@st.cache_resource
+def rooms() -> Rooms:
+    """The process's rooms (one object for every session of this server): in Redis when
+    ``ATTENTION_ROOMS`` names one (every replica then sees every room), else in this process."""
+    url = rooms_url()
+    if url is None:
+        return MemoryRooms()
+    from .redis_rooms import RedisRooms  # the redis client is imported only where it is used
+
+    return RedisRooms(url)
+
+
+def current() -> Window | None:
+    """This window's record in its room, or None."""
+    return walk_state.window_record()
+
+
+def dispatch(event: Event) -> tuple[Action, ...]:
+    """The one way a window changes: the protocol's transition, its record replaced whole."""
+    window, actions = protocol.transition(current(), event)
+    walk_state.set_window_record(window)
+    return actions
+
+
+def snapshot(window: Window | None = None) -> Deck:
+    """This window's deck as it stands: the walkthrough's place, the matrix and the controls from the session,
+    and the talk's clock, length and question from the lecturer's record (a student's from the deck it took)."""
+    window = current() if window is None else window
+    custom = walk_state.custom_walkthrough()
+    linked = st.query_params.get(FILE_PARAM)
+    walk = encode(custom) if custom is not None else linked or None
+    talk = window if isinstance(window, Lecturer) else window.last if isinstance(window, Student) else None
+    return Deck.of(walk_state.walk_position(), walk_state.arrived_at(), matrix_state.get_matrix(),
+                   walk_state.walk_controls(), walk, talk.clock_start if talk else None,
+                   talk.budget_min if talk else DEFAULT_BUDGET_MIN, talk.poll if talk else None)
+
+
+@functools.lru_cache(maxsize=16)
+def _parse(document: str) -> Deck:
+    """A room's document as a deck, checked once per document (every window of a room reads the same one)."""
+    return Deck.from_json(document)
+
+
+def look(window: Window) -> Room:
+    """The room as this window sees it now: its version, and its deck when the version is new to the window."""
+    try:
+        version = rooms().version(window.room)
+        if version is None or version == window.seen:
+            return Room(version)
+        found = rooms().read(window.room)
+    except RoomsUnavailable:
+        return Room(None, reachable=False)
+    if found is None:
+        return Room(None)
+    version, document = found
+    try:
+        return Room(version, _parse(document))
+    except DeckError as exc:  # written by this app's lecturer windows only, yet checked like a link
+        _log.warning("a room's deck was refused: %s", exc)
+        return Room(version)
+
+
+def see(moment: Moment, page: str) -> str | None:
+    """One moment of this window's run: what it sees goes through the protocol, and its actions are carried out.
+    Returns the page to switch to, if the protocol says so (before anything is drawn)."""
+    window = current()
+    if window is None:
+        return None
+    return carry_out(dispatch(Seen(moment, page, snapshot(window), look(window), time.time())))
+
+
+def carry_out(actions: tuple[Action, ...]) -> str | None:
+    goto = None
+    for action in actions:
+        if isinstance(action, Publish):
+            _publish(action)
+        elif isinstance(action, Take | Restore):
+            _apply(action.deck)
+            if isinstance(action, Restore) or action.whole:  # what the session holds now is what it took
+                dispatch(Took(snapshot()))
+        elif isinstance(action, Attend):
+            _attend()
+        elif isinstance(action, Goto):
+            goto = action.page
+        elif isinstance(action, Rerun):
+            st.rerun(scope="app")
+    return goto
+
+
+def _publish(action: Publish) -> None:
+    window = current()
+    if not isinstance(window, Lecturer):
+        return
+    deck = replace(action.deck, shown=action.shown)
+    try:  # compare and set: a window that has not seen another's newer deck must not undo it
+        version = rooms().publish(window.room, window.secret, deck.to_json(), expected=action.expected)
+    except RoomsUnavailable:  # the next run publishes again
+        dispatch(Published(action.deck, None, reachable=False))
+        return
+    except RoomError:  # the room is gone (a restart, or hours idle): this window goes on alone
+        walk_state.set_window_record(None)
+        return
+    dispatch(Published(action.deck, version, action.shown))
+
+
+def _attend() -> None:
+    window = current()
+    try:
+        rooms().attend(window.room, window.student)  # False (the class filled up meanwhile): they still follow
+    except RoomsUnavailable:
+        return
+    except RoomError:  # the room is gone: the lecture has ended
+        walk_state.set_window_record(None)
+
+
+def _apply(deck: Deck) -> None:
+    """Put a deck on this window's screen: the walkthrough's place and controls, the matrix, the walkthrough."""
+    shared = deck.state()
+    walk_state.set_walk_position(deck.position)
+    walk_state.set_arrived_at(deck.arrived)
+    walk_state.replace_walk_controls(shared.controls)
+    if shared.matrix is not None and shared.matrix != matrix_state.get_matrix():
+        matrix_state.set_matrix(shared.matrix)
+    if deck.walkthrough is None:
+        walk_state.set_custom_walkthrough(None)
+        if FILE_PARAM in st.query_params:
+            del st.query_params[FILE_PARAM]
+    elif deck.walkthrough != st.query_params.get(FILE_PARAM):
+        try:
+            walk_state.set_custom_walkthrough(decode_text(deck.walkthrough))
+        except WalkthroughError:
+            walk_state.set_custom_walkthrough(None)
+
+
+def attendance() -> int:
+    """How many students are in this window's room now (0 when the store cannot say)."""
+    window = current()
+    try:
+        return 0 if window is None else rooms().attendance(window.room)
+    except RoomError:
+        return 0
+
+
+def heartbeat(page: str) -> None:
+    """Draw this window's heartbeat (it draws nothing visible): a student's on every page, a lecturer's on the
+    walkthrough once it follows the room (the console always; the projection once a console is open)."""
+    window = current()
+    if isinstance(window, Student):
+        _class_heartbeat(page)
+    elif isinstance(window, Lecturer) and window.follows and page == protocol.WALK_PAGE:
+        _lecturer_heartbeat(page)
+
+
+@st.fragment(run_every=HEARTBEAT_SECONDS)
+def _lecturer_heartbeat(page: str) -> None:
+    see(Moment.BEAT, page)
+
+
+@st.fragment(run_every=CLASS_HEARTBEAT_SECONDS)
+def _class_heartbeat(page: str) -> None:
+    see(Moment.BEAT, page)
