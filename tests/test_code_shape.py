@@ -64,3 +64,11 @@ def test_the_lecture_package_stays_plain(path):
     source = path.read_text(encoding="utf-8")
     assert len(source.splitlines()) <= LECTURE_MODULE_LINES, f"ui/lecture/{path.name}: split it by what it does"
     assert long_functions(source, LECTURE_FUNCTION_LINES) == [], f"ui/lecture/{path.name}: split into named steps"
+
+
+def test_the_lecture_packages_docstring_maps_every_module():
+    import ui.lecture
+
+    modules = {p.stem for p in LECTURE if p.stem != "__init__"}
+    missing = {m for m in modules if f"``{m}``" not in (ui.lecture.__doc__ or "")}
+    assert not missing, f"ui/lecture/__init__.py does not say what these are: {sorted(missing)}"

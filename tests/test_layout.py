@@ -62,6 +62,14 @@ def project_modules() -> dict[str, Path]:
     return modules
 
 
+def absolute_base(node: ast.ImportFrom, package: str) -> str:
+    """The module a ``from ... import`` names, relative imports resolved against ``package``."""
+    if not node.level:
+        return node.module or ""
+    up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+    return ".".join([*up, *([node.module] if node.module else [])])
+
+
 def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
     """The project modules ``name`` imports anywhere in its file (inside functions too)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -70,10 +78,7 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-                base = ".".join([*up, *([node.module] if node.module else [])])
+            base = absolute_base(node, package)
             submodules = [f"{base}.{alias.name}" for alias in node.names]
             # ``from . import charts`` imports the submodule; the package itself only for a name it defines
             targets = submodules + ([base] if any(m not in known for m in submodules) else [])
@@ -171,10 +176,7 @@ def imported_test_modules(source: str, package: str) -> set[str]:
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-                base = ".".join([*up, *([node.module] if node.module else [])])
+            base = absolute_base(node, package)
             names = [base, *(f"{base}.{alias.name}" for alias in node.names)]
         else:
             continue

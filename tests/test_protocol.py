@@ -13,7 +13,6 @@ import pytest
 from ui.lecture.deck import Deck, Poll
 from ui.lecture.protocol import transition
 from ui.lecture.records import (
-    Answered,
     Attend,
     BackToExploration,
     ConsoleOpened,
@@ -113,7 +112,9 @@ CASES = [
      seen(BEAT, MINE_EDITED, 8, deck(5, poll=QUESTION)), dict(poll=QUESTION, seen=8), (Rerun(),)),
     ("... a full run takes it without a rerun", EXPLORING, seen(BEFORE, MINE_EDITED, 8, deck(5, poll=QUESTION)),
      dict(poll=QUESTION, seen=8), ()),
-    ("a student answers: the room heard them", FOLLOWING, Answered(130.0), dict(heard=130.0), ()),
+    ("a student answered (the answer is in the room): the question stays, nothing to do",
+     replace(FOLLOWING, seen=8, last=deck(5, poll=QUESTION), poll=QUESTION, runs=Runs(None, 8, 8)),
+     seen(BEAT, deck(5, poll=QUESTION), 8), dict(poll=QUESTION, following=True), ()),
     ("the poll is revealed", replace(FOLLOWING, seen=8, last=deck(5, poll=QUESTION), poll=QUESTION),
      seen(BEFORE, deck(5, poll=QUESTION), 9, deck(5, shown=True, poll=replace(QUESTION, revealed=True))),
      dict(poll=replace(QUESTION, revealed=True)), (Take(deck(5, poll=replace(QUESTION, revealed=True))),)),
@@ -185,7 +186,7 @@ def test_transition(name, window, event, after, actions):
 def test_every_event_is_met_by_both_kinds_of_window():
     """The table is complete: each event a window of each kind can meet has a row (Joined has no window)."""
     met = {(type(w).__name__, type(e).__name__) for _, w, e, _, _ in CASES if w is not None}
-    student_events = {"Seen", "Took", "Rejoin", "BackToExploration", "Answered"}
+    student_events = {"Seen", "Took", "Rejoin", "BackToExploration"}
     lecturer_events = {"Seen", "Published", "Took", "ConsoleOpened", "SetPoll", "StartClock", "SetBudget"}
     assert {("Student", e) for e in student_events} <= met
     assert {("Lecturer", e) for e in lecturer_events} <= met

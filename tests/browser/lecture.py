@@ -66,9 +66,9 @@ def open_student(stack: ExitStack, browser, url: str, room: str):
 def click_until(button, done, wait_ms: float = 8_000) -> int:
     """Click ``button`` until ``done(timeout_ms)`` stops raising; how many clicks it took (at most 2).
 
-    A click on a button inside a fragment that lands while the window's poll reruns the whole page can be
-    dropped by Streamlit (its log: "The fragment with id ... does not exist anymore"); a person then clicks
-    again, and so does this. The README lists this under the lecture's known defects."""
+    For a student's Send only (a button inside the answer box's fragment, which a heartbeat's rerun of the app
+    can re-register just before the click lands; Streamlit then drops it). A lecturer's commands are clicked
+    once: their page runs in the app's own run (tests/browser/test_commands.py)."""
     button.click()
     try:
         done(wait_ms)

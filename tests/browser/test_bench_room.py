@@ -7,7 +7,7 @@ back 150 ms by a TCP proxy (benchmarks/bench_room.py SlowProxy). A student's mov
 trips to the store (the poll's version, the deck, the page run's own look at the room), so the
 slowed median must be at least 0.2 s later. Nobody may miss a move or leave the lecture by themselves.
 Then 8 protocol students answer a poll at once: every answer must reach the console's count, later
-with the slowed store (each answer and each count is a round trip to it).
+with the slowed store (each answer and each count is a round trip to it), and one click closes the poll.
 """
 
 from __future__ import annotations
@@ -50,5 +50,6 @@ def test_a_slowed_store_shows_in_the_follow_times():
         assert run.missed == 0 and run.exploring == 0, (run.setup, run.missed, run.exploring)
         assert len(run.follow) == 9 * 4 and len(run.browser_follow) == 4 and len(run.lecturer_with_class) == 4
     assert statistics.median(slowed.follow) >= statistics.median(normal.follow) + 0.2, (normal.follow, slowed.follow)
+    assert normal.poll_closed == [True] and slowed.poll_closed == [True], "a Close did not take on its one click"
     (poll,), (slowed_poll,) = normal.poll_seconds, slowed.poll_seconds  # nan if the console never counted all 8
     assert 0 < poll < 5 and slowed_poll >= poll + 0.2, (poll, slowed_poll)

@@ -13,8 +13,8 @@ Its Streamlit side:
   draw the heartbeat and a student's line) and ``after_page`` (publish what the page changed);
 - ``window``: the window's one record in the session, what a run sees of the room, the actions carried out,
   and the heartbeat (a timed fragment that reads the room's version);
-- ``rooms`` and ``redis_rooms``: where decks are kept between sessions (one interface; in this process, or
-  in Redis for several replicas);
+- ``rooms``: where decks are kept between sessions, the contract and its caps; ``memory_rooms``: in this
+  process; ``redis_rooms``: in Redis, shared by several replicas;
 - ``state``: the walkthrough's place, a lecturer's own walkthrough file, the projection's folds.
 
 Its views:

@@ -22,7 +22,6 @@ from .records import (
     UNSHOWN_SECONDS,
     WALK_PAGE,
     Action,
-    Answered,
     Attend,
     BackToExploration,
     ConsoleOpened,
@@ -162,8 +161,6 @@ def _student(s: Student, event: Event) -> tuple[Window | None, tuple[Action, ...
                            goto=WALK_PAGE), ()
         case BackToExploration() if s.own is not None:
             return replace(s, own=None, following=False, goto=s.own.page), (Restore(s.own.deck),)
-        case Answered():
-            return replace(s, heard=event.now), ()
     return s, ()
 
 

@@ -10,7 +10,7 @@ from enum import Enum
 
 from .deck import DEFAULT_BUDGET_MIN, Deck, Poll
 
-__all__ = ["ATTEND_SECONDS", "REPAIR_SECONDS", "UNSHOWN_SECONDS", "WALK_PAGE", "Action", "Answered", "Attend",
+__all__ = ["ATTEND_SECONDS", "REPAIR_SECONDS", "UNSHOWN_SECONDS", "WALK_PAGE", "Action", "Attend",
            "BackToExploration", "ConsoleOpened", "Event", "Goto", "Joined", "Kept", "Leave", "Lecturer", "Moment",
            "Publish", "Published", "Rejoin", "Rerun", "Restore", "Room", "Runs", "Seen", "SetBudget", "SetPoll",
            "StartClock", "Student", "Take", "Took", "Window"]
@@ -169,15 +169,8 @@ class SetBudget:
     minutes: int
 
 
-@dataclass(frozen=True)
-class Answered:
-    """The room heard a student (an answer, or attendance): they are there as of ``now``."""
-
-    now: float
-
-
 Event = Seen | Published | Took | Joined | Rejoin | BackToExploration | ConsoleOpened | SetPoll | StartClock \
-    | SetBudget | Answered
+    | SetBudget
 
 
 # ----- what the caller does ------------------------------------------------------------------------
