@@ -318,7 +318,7 @@ COUNTED_JS = """(n) => {
   window.__counted = null;
   const look = () => {
     const box = document.querySelector('.st-key-poll-console');
-    if (window.__counted === null && box && new RegExp('(^|\\D)' + n + ' of \\d+ following answered')
+    if (window.__counted === null && box && new RegExp('(^|[^0-9])' + n + ' of [0-9]+ following answered')
         .test(box.innerText))
       window.__counted = performance.timeOrigin + performance.now();
   };
