@@ -84,6 +84,8 @@ CASES = [
      dict(waiting=(8, 101.0), seen=7), ()),
     ("... and is taken once overdue (no projection open)", replace(FOLLOWING, waiting=(8, 101.0)),
      seen(BEAT, D7, 8, D8, now=102.5), dict(seen=7), (Rerun(),)),
+    ("the projection announces the deck a student took when it was overdue: nothing to draw", FOLLOWING,
+     seen(BEAT, D7, 8, deck(7, shown=True)), dict(seen=8, last=D7, waiting=None), ()),
     ("a student's own change: exploring, decided before drawing", FOLLOWING, seen(BEFORE, MINE_EDITED, 7),
      dict(following=False), ()),
     ("a student's own change in a page-only run: the line must be redrawn", FOLLOWING, seen(AFTER, MINE_EDITED, 7),

@@ -197,6 +197,8 @@ def _student_moved(s: Student, seen: Seen, acts: list[Action]) -> tuple[Student,
         if asked != s.poll and moment is not Moment.BEFORE:
             acts.append(Rerun())
         return replace(s, seen=version, poll=asked), acts
+    if deck == s.last:  # the same deck again (the projection announcing what the student already took)
+        return replace(s, seen=version, waiting=None), acts
     waiting = s.waiting if s.waiting is not None and s.waiting[0] == version else (version, seen.now)
     if not (s.eager or deck.shown or seen.now - waiting[1] >= UNSHOWN_SECONDS):
         return replace(s, waiting=waiting), acts  # the projection is still drawing it
