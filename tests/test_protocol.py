@@ -58,7 +58,7 @@ PROJECTION = Lecturer("room", "secret", seen=7, last=D7, announced=True, runs=Ru
 CONSOLE = replace(PROJECTION, console=True, following=True, announced=False)
 
 
-def seen(moment: Moment, mine: Deck, version: int | None, room_deck: Deck | None = None, *, page: str = WALK,
+def seen(moment: Moment, mine: Deck | None, version: int | None, room_deck: Deck | None = None, *, page: str = WALK,
          now: float = 101.0, reachable: bool = True) -> Seen:
     return Seen(moment, page, mine, Room(version, room_deck, reachable), now)
 
@@ -161,13 +161,14 @@ CASES = [
      dict(following=True, seen=7), ()),
     ("the room is gone: a lecturer goes on alone", PROJECTION, seen(BEFORE, D7, None), None, (Leave(),)),
     ("the room is gone: a student's heartbeat says so", FOLLOWING, seen(BEAT, D7, None), None, (Leave(), Rerun())),
-    ("a full run cut short is redrawn", replace(FOLLOWING, runs=Runs(97.0, 7, 6)), seen(BEAT, D7, 7, now=101.0),
+    ("a student's quiet heartbeat reads no deck of its own", FOLLOWING, seen(BEAT, None, 7), dict(following=True), ()),
+    ("a full run cut short is redrawn", replace(FOLLOWING, runs=Runs(97.0, 7, 6)), seen(BEAT, None, 7, now=101.0),
      dict(), (Rerun(),)),
     ("a lecturer's run cut short is redrawn", replace(CONSOLE, runs=Runs(97.0, 7, 6)), seen(BEAT, D7, 7, now=101.0),
      dict(), (Rerun(),)),
     ("a deck taken but never drawn (its run merged away) is drawn", replace(FOLLOWING, seen=8, last=D8),
      seen(BEAT, D8, 8), dict(), (Rerun(),)),
-    ("a student says they are still there", replace(FOLLOWING, heard=90.0), seen(BEAT, D7, 7, now=101.0),
+    ("a student says they are still there", replace(FOLLOWING, heard=90.0), seen(BEAT, None, 7, now=101.0),
      dict(heard=101.0), (Attend(),)),
     ("a deck this app cannot read is skipped", FOLLOWING, seen(BEFORE, D7, 8, None), dict(seen=8, last=D7), ()),
 ]

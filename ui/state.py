@@ -118,6 +118,7 @@ class Key:
     POLL_SEND = "poll_send"
     POLL_SENT = "_poll_sent"  # a student: (poll, what they sent) (ui/lecture/answers.py)
     POLL_NOTE = "_poll_note"  # a student: (poll, kind, message) said about their last send
+    HEARTBEAT = "heartbeat"  # the box of a lecture window's heartbeat (ui/lecture/window.py), hidden by style.css
     CONSOLE_TOKEN = "_console_token"  # the projection: the one-time token that opens its console (P)
     # ui/sharing/state.py: the shareable link
     LINK_LOADED = "_link_loaded"

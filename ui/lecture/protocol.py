@@ -134,7 +134,7 @@ def _lecturer_saw(w: Lecturer, seen: Seen) -> tuple[Window | None, tuple[Action,
         return replace(w, seen=room.version, last=room.deck, announced=False, clock_start=target.clock_start,
                        budget_min=target.budget_min, poll=target.poll,
                        runs=_runs(w.runs, seen, room.version)), tuple(acts)
-    if seen.mine != w.last or (shown and not w.announced):
+    if (seen.mine is not None and seen.mine != w.last) or (shown and not w.announced):
         return replace(w, runs=runs), (Publish(seen.mine, expected=w.seen, shown=shown),)
     if moment is Moment.BEAT and cut_short(w.runs, seen.now):
         return w, (Rerun(),)
@@ -176,7 +176,8 @@ def _student_saw(s: Student, seen: Seen) -> tuple[Window | None, tuple[Action, .
     acts: list[Action] = []
     if seen.now - s.heard >= ATTEND_SECONDS:
         s, acts = replace(s, heard=seen.now), [Attend()]
-    if s.following and (seen.page != WALK_PAGE or (s.last is not None and seen.mine != s.last)):
+    own = seen.mine is not None and s.last is not None and seen.mine != s.last
+    if s.following and (seen.page != WALK_PAGE or own):
         s = replace(s, following=False)  # another page, or their own change: from now on they explore
         if moment is Moment.AFTER:
             acts.append(Rerun())  # the line above the page says so

@@ -101,7 +101,8 @@ class Room:
 class Seen:
     moment: Moment
     page: str  # the page on screen
-    mine: Deck  # this window's deck as it stands now (its own change included)
+    mine: Deck | None  # this window's deck as it stands now (its own change included); None at a heartbeat that
+    # found the room where the window left it (a heartbeat changes nothing of the window's own: no widget runs)
     room: Room
     now: float
 

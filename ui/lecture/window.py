@@ -20,6 +20,7 @@ import streamlit as st
 
 from ..inputs import state as matrix_state
 from ..settings import limits, rooms_url
+from ..state import Key
 from . import protocol
 from . import state as walk_state
 from .deck import DEFAULT_BUDGET_MIN, Deck, DeckError
@@ -121,7 +122,11 @@ def see(moment: Moment, page: str) -> str | None:
     window = current()
     if window is None:
         return None
-    return carry_out(dispatch(Seen(moment, page, snapshot(window), look(window), time.time())))
+    room = look(window)
+    quiet = isinstance(window, Student) and moment is Moment.BEAT and (room.version == window.seen
+                                                                       or not room.reachable)
+    mine = None if quiet else snapshot(window)  # a student's heartbeat that finds nothing new encodes nothing
+    return carry_out(dispatch(Seen(moment, page, mine, room, time.time())))
 
 
 def carry_out(actions: tuple[Action, ...]) -> str | None:
@@ -201,9 +206,13 @@ def heartbeat(page: str) -> None:
     walkthrough once it follows the room (the console always; the projection once a console is open)."""
     window = current()
     if isinstance(window, Student):
-        _class_heartbeat(page)
+        beat = _class_heartbeat
     elif isinstance(window, Lecturer) and window.follows and page == protocol.WALK_PAGE:
-        _lecturer_heartbeat(page)
+        beat = _lecturer_heartbeat
+    else:
+        return
+    with st.container(key=Key.HEARTBEAT):  # alone in its box: nothing the full run draws comes after it there
+        beat(page)
 
 
 @st.fragment(run_every=HEARTBEAT_SECONDS)
