@@ -17,6 +17,7 @@ from ui.lecture.records import (
     BackToExploration,
     ConsoleOpened,
     Event,
+    Gone,
     Goto,
     Joined,
     Kept,
@@ -160,6 +161,8 @@ CASES = [
     ("the store is out of reach: a student stays as they are", FOLLOWING, seen(BEAT, D7, None, reachable=False),
      dict(following=True, seen=7), ()),
     ("the room is gone: a lecturer goes on alone", PROJECTION, seen(BEFORE, D7, None), None, (Leave(),)),
+    ("the store refused a publish: the room is gone", CONSOLE, Gone(), None, (Leave(),)),
+    ("the store refused an attendance: the room is gone", FOLLOWING, Gone(), None, (Leave(),)),
     ("the room is gone: a student's heartbeat says so", FOLLOWING, seen(BEAT, D7, None), None, (Leave(), Rerun())),
     ("a student's quiet heartbeat reads no deck of its own", FOLLOWING, seen(BEAT, None, 7), dict(following=True), ()),
     ("a full run cut short is redrawn", replace(FOLLOWING, runs=Runs(97.0, 7, 6)), seen(BEAT, None, 7, now=101.0),
@@ -189,8 +192,8 @@ def test_transition(name, window, event, after, actions):
 def test_every_event_is_met_by_both_kinds_of_window():
     """The table is complete: each event a window of each kind can meet has a row (Joined has no window)."""
     met = {(type(w).__name__, type(e).__name__) for _, w, e, _, _ in CASES if w is not None}
-    student_events = {"Seen", "Took", "Rejoin", "BackToExploration"}
-    lecturer_events = {"Seen", "Published", "Took", "ConsoleOpened", "SetPoll", "StartClock", "SetBudget"}
+    student_events = {"Seen", "Took", "Rejoin", "BackToExploration", "Gone"}
+    lecturer_events = {"Seen", "Published", "Took", "ConsoleOpened", "SetPoll", "StartClock", "SetBudget", "Gone"}
     assert {("Student", e) for e in student_events} <= met
     assert {("Lecturer", e) for e in lecturer_events} <= met
     every = {t.__name__ for t in get_args(Event)}

@@ -115,14 +115,15 @@ def _console() -> None:
 
 
 def _open_room() -> str | None:
+    deck = window.snapshot()
     try:
-        room, secret = window.rooms().create(window.snapshot().to_json())
+        room, secret = window.rooms().create(deck.to_json())
     except RoomError as exc:
         state.flash("warning", refusal(exc), where="page")
         if ROOM_PARAM in st.query_params:
             del st.query_params[ROOM_PARAM]
         return None
-    window.dispatch(Joined(room, secret=secret, mine=window.snapshot()))
+    window.dispatch(Joined(room, secret=secret, mine=deck))
     return WALK_PAGE
 
 

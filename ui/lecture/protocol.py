@@ -26,6 +26,7 @@ from .records import (
     BackToExploration,
     ConsoleOpened,
     Event,
+    Gone,
     Goto,
     Joined,
     Kept,
@@ -59,6 +60,8 @@ def transition(window: Window | None, event: Event) -> tuple[Window | None, tupl
         return _joined(event)
     if window is None:
         return None, ()
+    if isinstance(event, Gone):  # whoever the window was, it goes on alone
+        return None, (Leave(),)
     if isinstance(window, Lecturer):
         return _lecturer(window, event)
     return _student(window, event)

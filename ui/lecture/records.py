@@ -11,7 +11,8 @@ from enum import Enum
 from .deck import DEFAULT_BUDGET_MIN, Deck, Poll
 
 __all__ = ["ATTEND_SECONDS", "REPAIR_SECONDS", "UNSHOWN_SECONDS", "WALK_PAGE", "Action", "Attend",
-           "BackToExploration", "ConsoleOpened", "Event", "Goto", "Joined", "Kept", "Leave", "Lecturer", "Moment",
+           "BackToExploration", "ConsoleOpened", "Event", "Gone", "Goto", "Joined", "Kept", "Leave", "Lecturer",
+           "Moment",
            "Publish", "Published", "Rejoin", "Rerun", "Restore", "Room", "Runs", "Seen", "SetBudget", "SetPoll",
            "StartClock", "Student", "Take", "Took", "Window"]
 
@@ -156,6 +157,11 @@ class ConsoleOpened:
 
 
 @dataclass(frozen=True)
+class Gone:
+    """The store refused a write because the room no longer exists (a restart, or hours idle)."""
+
+
+@dataclass(frozen=True)
 class SetPoll:
     poll: Poll | None  # asked, revealed (the same poll, revealed) or closed (None)
 
@@ -171,7 +177,7 @@ class SetBudget:
 
 
 Event = Seen | Published | Took | Joined | Rejoin | BackToExploration | ConsoleOpened | SetPoll | StartClock \
-    | SetBudget
+    | SetBudget | Gone
 
 
 # ----- what the caller does ------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from .records import (
     Action,
     Attend,
     Event,
+    Gone,
     Goto,
     Lecturer,
     Moment,
@@ -144,6 +145,8 @@ def carry_out(actions: tuple[Action, ...]) -> str | None:
             goto = action.page
         elif isinstance(action, Rerun):
             st.rerun(scope="app")
+        # Leave: nothing to carry out; the window's record is already gone, and the address's room= leads a
+        # reload to the room's "no such room" message
     return goto
 
 
@@ -158,7 +161,7 @@ def _publish(action: Publish) -> None:
         dispatch(Published(action.deck, None, reachable=False))
         return
     except RoomError:  # the room is gone (a restart, or hours idle): this window goes on alone
-        walk_state.set_window_record(None)
+        dispatch(Gone())
         return
     dispatch(Published(action.deck, version, action.shown))
 
@@ -170,7 +173,7 @@ def _attend() -> None:
     except RoomsUnavailable:
         return
     except RoomError:  # the room is gone: the lecture has ended
-        walk_state.set_window_record(None)
+        dispatch(Gone())
 
 
 def _apply(deck: Deck) -> None:
