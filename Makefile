@@ -7,7 +7,7 @@ DEV_STAMP  := $(VENV)/.dev-installed
 PORT ?= 8501
 
 .PHONY: run test lint unit browser-deps balancer-deps redis-deps bench bench-latency bench-elements bench-language bench-concurrency bench-failover \
-	bench-capacity bench-room clean
+	bench-capacity bench-room soak-class clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,11 @@ unit: $(DEV_STAMP)
 test: $(DEV_STAMP) browser-deps balancer-deps redis-deps
 	$(BIN)/ruff check .
 	$(BIN)/pytest
+
+# A lecture at a lecturer's pace: projection, console, 4 students (2 phones), 60 PageDown/PageUp and 2 polls,
+# every window watched throughout (make test runs a short one: tests/browser/test_soak_class.py).
+soak-class: $(DEV_STAMP) browser-deps
+	SOAK_PRESSES=60 $(BIN)/pytest tests/browser/test_soak_class.py -s -q
 
 bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/bench_multihead.py

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 import torch
+
+# The app run inside the tests (AppTest) keeps its lecture rooms in memory: never in the repository's rooms file.
+# A server a test starts gets a file of its own (tests/browser/harness.py).
+os.environ["ATTENTION_ROOMS"] = "memory"
 
 
 @pytest.fixture(autouse=True, scope="module")

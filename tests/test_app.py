@@ -348,3 +348,19 @@ def test_a_page_that_computes_twice_offers_one_download_with_both():
         buttons = at.get("download_button")
         assert len(buttons) == 1, page_id
 
+
+
+def test_every_control_carries_its_value_to_the_browser_on_every_run():
+    """A widget the browser mounts afresh (another page, a rebuilt layout) must show the value the session holds,
+    not the widget's own default: else the browser sends that default back as the learner's change (a following
+    student left the lecture, and a console published "Your" and divide-by-sum: the lecturer's report, findings 1
+    and 3). So every control's value goes to the browser on every run, changed or not."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page(BY_ID["walkthrough"].file).run()
+    at.query_params["walk"] = "5"
+    for _ in range(2):  # the second run changes nothing
+        at.run()
+        controls = [w for kind in ("selectbox", "toggle", "radio", "number_input", "slider") for w in getattr(at, kind)
+                    if (w.key or "").startswith(("w:", "walk:"))]
+        assert controls and all(w.proto.set_value for w in controls), [w.key for w in controls if not w.proto.set_value]

@@ -20,11 +20,13 @@ def valid(spec: dict) -> dict:
     return spec
 
 
-def test_weights_heatmap_fixed_scale_values_and_tooltips():
+def test_weights_heatmap_scale_values_and_tooltips():
     w = np.full((6, 6), 1 / 6)
     spec = valid(charts.heatmap(w, LABELS, LABELS, title="w"))
     color = spec["layer"][0]["encoding"]["color"]
-    assert color["scale"]["domain"] == [0, 1]
+    assert color["scale"]["domain"] == {"expr": "[0, cells_top]"}  # from 0 to the largest weight
+    (param,) = spec["params"]
+    assert param["name"] == "cells_top" and "data('cells')" in param["expr"]
     texts = [layer for layer in spec["layer"] if layer["mark"]["type"] == "text"]
     assert texts and texts[-1]["encoding"]["text"]["field"] == "label"  # values written in the cells
     assert [t["title"] for t in spec["encoding"]["tooltip"]] == ["query", "key", "value"]
@@ -174,6 +176,18 @@ def test_a_pattern_keeps_its_size_and_spec_when_its_columns_change():
     assert not any(layer["mark"]["type"] == "text" for layer in specs[0]["layer"])  # values are in the tooltip
 
 
+def test_the_colours_show_the_datas_spread_weights_from_0_to_their_largest_scores_out_to_their_largest():
+    """Weights of 0.10-0.24 (3.3.2's) are no flat pale blue, and a score of 1.495 is no clamped cell."""
+    weights = np.array([[0.10, 0.14, 0.18], [0.20, 0.22, 0.24]])
+    scheme, where = charts._painted(charts.heatmap_data(weights, ["a", "b"], ["x", "y", "z"]), "weights")
+    assert scheme == "blues" and where.max() == 1.0 and where.min() < 0.5  # on [0, 1] they spanned 0.10-0.24
+    scores = np.array([[1.495, -0.2], [0.9544, 0.0]])
+    scheme, where = charts._painted(charts.heatmap_data(scores, ["a", "b"], ["x", "y"]), "scores")
+    assert scheme == "redblue" and where[0, 0] == 0.0 and 0.5 < where[0, 1] < 1  # the darkest red is the largest
+    mask = charts._painted(charts.heatmap_data(np.array([[0.0, 1.0]]), ["a"], ["x", "y"]), "mask")[1]
+    assert mask.tolist() == [[0.0, 1.0]]
+
+
 def test_a_step_through_swaps_data_from_scores_to_weights_instead_of_building_a_new_chart():
     """Swappable charts: the kind and the title travel in the data, so one spec serves both steps."""
     rng = np.random.default_rng(0)
@@ -187,7 +201,7 @@ def test_a_step_through_swaps_data_from_scores_to_weights_instead_of_building_a_
     assert {c["kind"] for c in a["datasets"]["cells"]} == {"scores"}
     assert {c["title"] for c in b["datasets"]["cells"]} == {"weights"}
     scale = a["layer"][0]["encoding"]["color"]["scale"]  # chosen in the browser by the data's kind
-    assert "[0, 1]" in scale["domain"]["expr"] and "blues" in scale["scheme"]["expr"]
+    assert "[0, cells_top]" in scale["domain"]["expr"] and "blues" in scale["scheme"]["expr"]
     # a grid of heads as well, with the mask's hatching in both
     grid_a = valid(charts.head_grid(np.stack([scores, -scores]), LABELS, LABELS, kind="scores", title="scores",
                                     swappable=True))
@@ -202,7 +216,8 @@ def test_without_swappable_the_kinds_keep_their_own_scales_and_titles():
     plain = valid(charts.heatmap(w, LABELS, LABELS, title="weights"))
     assert plain["title"] == "weights" and "kind" not in plain["datasets"]["cells"][0]
     colour = plain["layer"][0]["encoding"]["color"]
-    assert colour["scale"] == {"domain": [0, 1], "scheme": "blues", "clamp": True} and colour["title"]
+    assert colour["scale"] == {"domain": {"expr": "[0, cells_top]"}, "scheme": "blues", "clamp": True}
+    assert colour["title"]
     scores = valid(charts.heatmap(w - 0.5, LABELS, LABELS, title="scores", kind="scores"))
     assert scores["layer"][0]["encoding"]["color"]["scale"]["scheme"] == "redblue"
     assert spec_without_data(plain) != spec_without_data(scores)  # a new kind is a new chart here

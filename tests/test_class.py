@@ -16,7 +16,7 @@ import segno
 from streamlit.testing.v1 import AppTest
 
 from tests.apptest import BY_ID, printed_tensors
-from tests.lecture_apptest import lecture, poll, step_on, student, texts, walk_app
+from tests.lecture_apptest import lecture, open_console, poll, step_on, student, texts, token_of, walk_app
 from ui.lecture import rooms as rooms_module
 from ui.lecture.records import Student
 from ui.lecture.walkthrough import load_bundled
@@ -80,6 +80,39 @@ def test_a_students_own_step_moves_no_one_and_rejoin_brings_the_lecture_back():
     press_next(projection)
     poll(one)
     assert step_on(one) == "6" and "away" not in one.query_params
+
+
+def test_a_follower_sees_the_step_first_and_the_notes_only_once_the_lecturer_shares_them():
+    projection, room = lecture(walk="4")
+    console = open_console(token_of(projection))
+    pupil = student(room)
+    note = load_bundled().steps[3].note
+    words = texts(pupil)
+    assert pupil.session_state[Key.ROOM].following and step_on(pupil) == "4"
+    assert page_text("walkthrough").title not in words and page_text("walkthrough").intro not in words  # no header
+    assert note not in words and Key.CLASS_NOTE not in str(pupil)  # the speaker note is the lecturer's
+    assert not [b for b in pupil.button if (b.key or "").startswith("step_pagedown:")]  # PageDown scrolls the page
+    console.toggle(key=Key.CONSOLE_SHARE_NOTES).set_value(True).run()
+    assert not console.exception
+    poll(projection)
+    poll(pupil)
+    assert note in texts(pupil) and pupil.session_state[Key.ROOM].following  # shared: under the step
+    console.toggle(key=Key.CONSOLE_SHARE_NOTES).set_value(False).run()
+    poll(projection)
+    poll(pupil)
+    assert note not in texts(pupil)
+
+
+def test_an_explorers_line_says_where_the_lecture_is():
+    projection, room = lecture(walk="4")
+    pupil = student(room)
+    press_next(pupil)  # their own step 5
+    assert not pupil.session_state[Key.ROOM].following and app_text("class_lecture_at", k=4) in texts(pupil)
+    press_next(projection)
+    press_next(projection)
+    poll(pupil)
+    poll(pupil)
+    assert step_on(pupil) == "5" and app_text("class_lecture_at", k=6) in texts(pupil)
 
 
 def test_a_cell_edit_breaks_away_and_the_exploration_stays_one_click_away():
@@ -170,7 +203,8 @@ def test_a_reloaded_projection_follows_its_room_instead_of_opening_another():
 
     reloaded = walk_app(lecture="1", room=room)  # a reload, or a reconnect after its replica died: no key
     assert reloaded.query_params["room"] == room and isinstance(reloaded.session_state[Key.ROOM], Student)
-    assert app_text("projection_follows") in texts(reloaded) and step_on(reloaded) == "4"
+    assert step_on(reloaded) == "4" and not reloaded.warning  # nothing about keys or rooms is projected
+    assert app_text("room_joined") not in texts(reloaded)
     press_next(projection)
     poll(reloaded)
     assert step_on(reloaded) == "5"

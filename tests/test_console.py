@@ -50,7 +50,8 @@ def hostile_documents() -> list[str]:
                {**good, "budget_min": 10_000}, {**good, "clock_start": "now"}, {**good, "clock_start": -5},
                {**good, "shared": "%%%"}, {**good, "shared": "A" * 50_000}, {**good, "walkthrough": 5},
                {**good, "walkthrough": "x" * 40_000}, {**good, "v": 2}, {**good, "extra": 1},
-               {k: v for k, v in good.items() if k != "shared"}]
+               {k: v for k, v in good.items() if k != "shared"}, {**good, "notes_shared": "yes"},
+               {**good, "notes_shared": None}, {k: v for k, v in good.items() if k != "notes_shared"}]
     return [json.dumps(d) for d in changed] + ["", "[]", "{", '{"v": 1, "position": NaN}', "[" * 5000, "null"]
 
 
@@ -214,3 +215,25 @@ def test_a_merge_keeps_each_windows_own_changes_and_theirs_wins_where_both_chang
     assert both.position == 5 and both.arrived == 4
     assert a_deck(position=6).merged(None, theirs) == theirs  # a window that never saw the room takes it
     assert base.merged(base, theirs) == theirs  # nothing of its own: theirs, whole
+
+
+def test_each_step_shown_takes_its_full_set_of_values_and_the_console_says_when_they_differ():
+    """A change the lecturer makes on a step stays on that step, and the console says the numbers now differ
+    from the walkthrough's (one click puts them back); leaving the step and coming back shows the walkthrough's
+    values again: nothing carries over to a later step (the drift of the lecturer's report, finding 3)."""
+    projection = walk_app(lecture="1", walk="5")
+    console = open_console(token_of(projection))
+    fresh = {k: printed_tensors(walk_app(walk=str(k))) for k in (5, 6)}
+    assert printed_tensors(console) == fresh[5] and "The live values are not" not in texts(console)
+    console.selectbox(key="walk:one-query:query").set_value(0).run()  # the lecturer asks for "Your"
+    assert printed_tensors(console) != fresh[5]
+    said = texts(console)
+    assert "The live values are not the walkthrough's" in said and "query is 0" in said
+    console.button(key=Key.CONSOLE_DRIFT_RESET).click().run()  # one click back
+    assert printed_tensors(console) == fresh[5] and "The live values are not" not in texts(console)
+    console.selectbox(key="walk:one-query:query").set_value(0).run()
+    console.button(key="step_next:one-query").click().run()  # the next step, on the same page
+    projection_follows(projection)
+    assert printed_tensors(console) == fresh[6] == printed_tensors(projection)
+    assert "The live values are not" not in texts(console)
+

@@ -147,6 +147,9 @@ def test_only_a_pollable_question_is_offered_and_a_students_device_cannot_ask():
     offered = console.selectbox(key=Key.POLL_QUESTION).options
     assert len(offered) == len([q for q in QUESTIONS["one-query"] if q.kind in ("number", "choice", "shape",
                                                                                    "predict")])
+    assert not [o for o in offered if "**" in o or "`" in o], offered  # the list shows plain text, not Markdown
+    chosen = console.selectbox(key=Key.POLL_QUESTION)  # and the question chosen, in full, under the list
+    assert offered[chosen.index].split(". ", 1)[1] in [m.value for m in console.markdown]
     assert not [b for b in at.button if b.key in (Key.POLL_ASK, Key.POLL_REVEAL, Key.POLL_CLOSE)]
 
 

@@ -34,6 +34,7 @@ from ui.lecture.records import (
     Seen,
     SetBudget,
     SetPoll,
+    ShareNotes,
     StartClock,
     Student,
     Take,
@@ -78,7 +79,7 @@ CASES = [
     ("follow: the heartbeat sees a drawn move and reruns the app", FOLLOWING, seen(BEAT, D7, 8, D8_SHOWN),
      dict(seen=7), (Rerun(),)),
     ("follow: the full run takes it before drawing", FOLLOWING, seen(BEFORE, D7, 8, D8_SHOWN),
-     dict(seen=8, last=D8_SHOWN, runs=Runs(101.0, 8, 7)), (Take(D8_SHOWN),)),
+     dict(seen=8, last=D8_SHOWN, lecture_at=8, runs=Runs(101.0, 8, 7)), (Take(D8_SHOWN),)),
     ("follow: the run ends having drawn it", replace(FOLLOWING, seen=8, last=D8, runs=Runs(101.0, 8, 7)),
      seen(AFTER, D8, 8), dict(runs=Runs(None, 8, 8)), ()),
     ("a move the projection has not drawn waits", FOLLOWING, seen(BEAT, D7, 8, D8, now=101.0),
@@ -93,7 +94,12 @@ CASES = [
      dict(following=False), (Rerun(),)),
     ("another page: exploring", FOLLOWING, seen(BEFORE, D7, 7, page=OTHER), dict(following=False), ()),
     ("the lecturer moves while a student explores: nothing of theirs changes", EXPLORING,
-     seen(BEFORE, MINE_EDITED, 8, D8_SHOWN), dict(following=False, seen=8, last=D7), ()),
+     seen(BEFORE, MINE_EDITED, 8, D8_SHOWN), dict(following=False, seen=8, last=D7, lecture_at=8), ()),
+    ("the lecturer moves while a student explores: their heartbeat reruns, their line says where the lecture is",
+     replace(EXPLORING, lecture_at=7), seen(BEAT, MINE_EDITED, 8, D8), dict(following=False, seen=8, lecture_at=8),
+     (Rerun(),)),
+    ("... the lecture's new deck on the same step (a matrix edit): nothing to redraw", replace(EXPLORING, lecture_at=8),
+     seen(BEAT, MINE_EDITED, 9, deck(8, "edited")), dict(following=False, seen=9, lecture_at=8), ()),
     ("Rejoin: the exploration kept, the lecture taken at once", EXPLORING, Rejoin(OTHER, MINE_EDITED),
      dict(following=True, own=Kept(OTHER, MINE_EDITED), seen=0, last=None, eager=True, goto=WALK), ()),
     ("... the rejoined run takes the lecture's deck", replace(EXPLORING, following=True, seen=0, last=None, eager=True),
@@ -153,6 +159,10 @@ CASES = [
     ("the projection opened a console: it follows", PROJECTION, ConsoleOpened(), dict(following=True), ()),
     ("the clock starts", PROJECTION, StartClock(300.0), dict(clock_start=300.0), ()),
     ("the talk's length", PROJECTION, SetBudget(90), dict(budget_min=90), ()),
+    ("the console shares the notes with the class", CONSOLE, ShareNotes(True), dict(notes_shared=True), ()),
+    ("... and the projection takes the shared notes with the console's deck", replace(PROJECTION, following=True),
+     seen(BEAT, D7, 8, replace(D7, notes_shared=True)), dict(seen=8, notes_shared=True),
+     (Take(replace(D7, notes_shared=True)), Rerun())),
     ("a lecturer's session after a take", PROJECTION, Took(deck(8, "x")), dict(last=deck(8, "x")), ()),
     # --- the store and the runs ------------------------------------------------------------------------------
     ("the store is out of reach: a lecturer publishes nothing, changes nothing", PROJECTION,
@@ -193,7 +203,8 @@ def test_every_event_is_met_by_both_kinds_of_window():
     """The table is complete: each event a window of each kind can meet has a row (Joined has no window)."""
     met = {(type(w).__name__, type(e).__name__) for _, w, e, _, _ in CASES if w is not None}
     student_events = {"Seen", "Took", "Rejoin", "BackToExploration", "Gone"}
-    lecturer_events = {"Seen", "Published", "Took", "ConsoleOpened", "SetPoll", "StartClock", "SetBudget", "Gone"}
+    lecturer_events = {"Seen", "Published", "Took", "ConsoleOpened", "SetPoll", "StartClock", "SetBudget", "ShareNotes",
+                       "Gone"}
     assert {("Student", e) for e in student_events} <= met
     assert {("Lecturer", e) for e in lecturer_events} <= met
     every = {t.__name__ for t in get_args(Event)}

@@ -1,4 +1,5 @@
-"""The rooms' contract, on both stores: in this process, and in a real redis-server.
+"""The rooms' contract, on every store: in this process, in this process and a SQLite file (the default; a restart
+reads the file again: tests/test_durable_rooms.py), and in a real redis-server.
 
 Two RedisRooms objects on one Redis stand for two replicas of the app: what one writes, the other
 reads. Nothing here is mocked.
@@ -26,6 +27,7 @@ from ui.lecture.rooms import (
     RoomsUnavailable,
     digest,
 )
+from ui.lecture.sqlite_rooms import SqliteRooms
 
 needs_redis = pytest.mark.skipif(redis_server_path() is None,
                                  reason="redis-server is not installed (make test installs Debian's)")
@@ -39,11 +41,15 @@ def redis_url():
         yield url
 
 
-@pytest.fixture(params=["memory", pytest.param("redis", marks=needs_redis)])
-def store(request):
-    """(one replica's store, another replica's store): the same object in-process."""
+@pytest.fixture(params=["memory", "sqlite", pytest.param("redis", marks=needs_redis)])
+def store(request, tmp_path):
+    """(one replica's store, another replica's store): the same object in-process (in memory, or in memory and
+    written through to a file)."""
     if request.param == "memory":
         rooms = MemoryRooms()
+        return rooms, rooms
+    if request.param == "sqlite":
+        rooms = SqliteRooms(tmp_path / "rooms.sqlite3")
         return rooms, rooms
     from ui.lecture.redis_rooms import RedisRooms
 
@@ -108,6 +114,22 @@ def test_a_store_keeps_no_secret_in_plain(store):
         kept = repr({key: db.dump(key) for key in db.keys("attn:*")})
     assert secret not in kept and console not in kept and token not in kept
     assert digest(secret).hex() in kept or repr(digest(secret)) in kept  # (what the store keeps instead)
+
+
+def test_a_driver_is_known_by_its_secret_and_nothing_else(store):
+    one, other = store
+    room, secret = one.create("{}")
+    console = other.redeem(one.issue_token(room, secret))[1]
+    assert one.is_driver(room, secret) and other.is_driver(room, console)  # a reloaded window takes its seat back
+    other_room, other_secret = one.create("{}")
+    for wrong in ("", secret[:-1] + ("x" if secret[-1] != "x" else "y"), other_secret, room, "a" * 5000, None, 42,
+                  secret + "x", "ä" * 32):
+        assert not one.is_driver(room, wrong)
+    for forged in ("no-such-room", "", "x" * 10_000, None, other_room[:-1] + "!"):
+        assert not other.is_driver(forged, secret)
+    consoles = [other.redeem(one.issue_token(room, secret))[1] for _ in range(10)]
+    assert not one.is_driver(room, console) and one.is_driver(room, consoles[-1])  # let go with the oldest
+    assert one.is_driver(room, secret)  # the creator's (the projection's) never is
 
 
 def test_a_document_too_large_is_refused(store):

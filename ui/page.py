@@ -35,8 +35,8 @@ from .steps import stepper
 from .words.content import PageText, app_text, page_text
 from .words.i18n import explain
 
-__all__ = ["Driver", "LaterSettings", "ModuleSettings", "Page", "draw_explanation", "draw_header", "driven_by",
-           "normalisation_name", "start_page"]
+__all__ = ["Driver", "LaterSettings", "ModuleSettings", "Page", "draw_explanation", "draw_flash", "draw_header",
+           "driven_by", "normalisation_name", "start_page"]
 
 T = TypeVar("T")
 REMEMBER_UP_TO = 100_000  # inputs larger than this are not kept per page for the last-good fallback
@@ -242,7 +242,7 @@ class Page:
         position = None
         if self.driver is not None:  # the walkthrough decides which step is shown, and → goes on to its next
             position = self.driver.position
-            if self.driver.projection:
+            if self.driver.projection or position.follower:  # the section, in the step's slim line
                 position = replace(position, title=self.text.title)
         with self.stage:
             shown = stepper.step_through(self.page_id, self.text.steps, result, labels or self.labels, position,
@@ -343,8 +343,10 @@ def draw_header(page_id: str) -> None:
     app.py draws it outside the page's fragment: it changes only with the page, the language and
     lecture mode (each a whole-app rerun), so a page control does not make the browser rebuild it
     (the formula alone is a couple of hundred KaTeX nodes). In lecture mode the explanation is the
-    page's one-line idea, the full text one click away.
+    page's one-line idea, the full text one click away. A message about the link or the room comes first, above
+    the title: under the explanation it was below the fold of a phone (a bad room link looked like a join).
     """
+    draw_flash()
     text = page_text(page_id)
     st.title(text.title)
     if state.lecture_mode() and text.idea:
@@ -353,6 +355,13 @@ def draw_header(page_id: str) -> None:
             draw_explanation(page_id)
     else:
         draw_explanation(page_id)
+
+
+def draw_flash() -> None:
+    """The page's queued message (``state.flash(..., where="page")``), if any, once."""
+    flashed = state.take_flash("page")
+    if flashed:
+        getattr(st, flashed[0])(flashed[1])
 
 
 def start_page(page_id: str) -> Page:
@@ -367,11 +376,9 @@ def start_page(page_id: str) -> Page:
     walk = _driver.get()  # handed over by the walkthrough running this page (driven_by), else None
     projection = walk is not None and walk.projection
     text = page_text(page_id)
-    if walk is not None and not projection:
+    if walk is not None and not projection and not walk.position.follower:  # a follower's is in the step's line
         st.subheader(text.title)
-    flashed = state.take_flash("page")
-    if flashed:
-        getattr(st, flashed[0])(flashed[1])
+    draw_flash()  # one the header did not draw (a walkthrough view has no header)
     stage = None
     if text.steps:
         if walk is None:

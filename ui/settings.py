@@ -57,6 +57,8 @@ def limits() -> Limits:
 
 def rooms_url() -> str | None:
     """``ATTENTION_ROOMS=redis://host:port/db``: where a lecture's rooms live when several replicas
-    serve the app; unset, each server keeps its own rooms in its memory (ui/lecture/window.py)."""
+    serve the app; unset (or ``sqlite:///path``), each server keeps its own rooms in its memory and writes them
+    through to a file beside the app (or that one), so that its restart finds them; ``memory``: in its memory
+    only (ui/lecture/window.py)."""
     raw = os.environ.get("ATTENTION_ROOMS", "").strip()
     return raw or None

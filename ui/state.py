@@ -97,12 +97,21 @@ class Key:
     CONSOLE_STEPS_PREFIX = "console_steps:"
     CONSOLE_LIST = "console-list"
     CONSOLE_NOTE = "console-note"  # the speaker note, large
+    CONSOLE_DRIFT = "console-drift"  # "the live values differ from the walkthrough's", and its reset
+    CONSOLE_DRIFT_RESET = "console_drift_reset"
     CONSOLE_BUDGET = "console_budget"
     CONSOLE_CLOCK = "console_clock"
+    CONSOLE_SHARE_NOTES = "console_share_notes"  # the console's "Share notes with the class"
+    FOLLOWER_BAR = "follower-bar"  # a following student's step line: the section, Back/Next (ui/steps/stepper.py)
+    CLASS_NOTE = "class-note"  # the speaker note on a student's device, when the lecturer shares the notes
     JOIN_BUTTON = "projection_join"  # the projection's J: the join panel
     JOIN_PANEL = "join-panel"
+    CLASS_COUNT = "class-count"  # the projection's live count of the class, alone in its box (a timed fragment)
     # ui/lecture/classroom.py: a student's line (following or exploring) and its buttons
     CLASS_BAR = "class-bar"
+    CLASS_FOLLOWING = "class-following"  # "Following the lecture"; hidden while the window is behind
+    CLASS_STEP_PREFIX = "class-step-"  # class-step-<k>: "Step k of n" in a student's line
+    CLASS_CATCHING_UP = "class-catching-up"  # "Catching up": shown instead (ui/lecture/watchdog.js)
     CLASS_REJOIN = "class_rejoin"
     CLASS_BACK = "class_back"
     # ui/lecture/poll.py: a class poll's widgets and boxes
@@ -114,11 +123,14 @@ class Key:
     POLL_CONSOLE = "poll-console"  # the console's poll box
     POLL_STAGE = "poll-stage"  # the projection's poll, in place of the step
     POLL_STUDENT = "poll-student"  # a student's question box
+    POLL_VERDICT = "poll-verdict"  # after the reveal: the student's own answer judged, in that box
     POLL_ANSWER_PREFIX = "poll_answer:"  # a student's answer input, per poll: poll_answer:<number>
     POLL_SEND = "poll_send"
     POLL_SENT = "_poll_sent"  # a student: (poll, what they sent) (ui/lecture/answers.py)
     POLL_NOTE = "_poll_note"  # a student: (poll, kind, message) said about their last send
+    HEAL = "heal"  # hidden: the watchdog's script presses it when the window stopped following (a full run)
     HEARTBEAT = "heartbeat"  # the box of a lecture window's heartbeat (ui/lecture/window.py), hidden by style.css
+    SEAT = "seat"  # the box of the script that keeps a lecturer's secret in its browser (ui/lecture/seat.py), hidden
     CONSOLE_TOKEN = "_console_token"  # the projection: the one-time token that opens its console (P)
     # ui/sharing/state.py: the shareable link
     LINK_LOADED = "_link_loaded"
@@ -262,9 +274,14 @@ def control(
         stored = default
     if walk is not None:
         walk.drawn.add(name)
+        walk.defaults[name] = default
     key = f"{Key.WALK_CONTROL_PREFIX if walk is not None else Key.CONTROL_PREFIX}{page_id}:{name}"
-    if key not in st.session_state or st.session_state[key] != stored:
-        st.session_state[key] = stored
+    # Set on every run, even when unchanged: the widget then carries its value to the browser each time. Set only
+    # when changed, a widget the browser mounted afresh (another page, a rebuilt layout) took the widget's own
+    # default (the first option, the minimum, off) and sent it back as a change: a following student's page then
+    # "changed" every control at once and left the lecture, and a lecturer's page published "Your" and
+    # divide-by-sum to the class (the lecturer's report, findings 1 and 3).
+    st.session_state[key] = stored
 
     def _save() -> None:
         store[name] = st.session_state[key]
@@ -305,3 +322,4 @@ class WalkLog:
 
     drawn: set[str] = field(default_factory=set)  # the controls it drew
     rejected: list[tuple[str, Any]] = field(default_factory=list)  # the values it could not take (name, value)
+    defaults: dict[str, Any] = field(default_factory=dict)  # each drawn control's default

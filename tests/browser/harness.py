@@ -8,6 +8,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -45,9 +46,14 @@ class Server:
     ships it, must not carry the app's modules in its heap."""
 
     def __init__(self, script: Path, env: dict[str, str] | None = None, plain: bool = False,
-                 launcher: str = "ui.shell.serve"):
+                 launcher: str = "ui.shell.serve", port: int | None = None):
         launcher = "streamlit" if plain else launcher
-        self.port = free_port()
+        self.port = port or free_port()
+        env = dict(env or {})
+        self.rooms_dir = None
+        if "ATTENTION_ROOMS" not in env:  # never the repository's own rooms file: one of the server's own
+            self.rooms_dir = tempfile.mkdtemp(prefix="attention-rooms-")
+            env["ATTENTION_ROOMS"] = f"sqlite:///{self.rooms_dir}/rooms.sqlite3"
         self.url = f"http://127.0.0.1:{self.port}"
         self.started = time.perf_counter()
         self.log = open(ROOT / "artifacts" / f"server-{self.port}.log", "w") if (ROOT / "artifacts").is_dir() else (
@@ -57,7 +63,7 @@ class Server:
             [*command, str(script), "--server.port", str(self.port),
              "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
              "--server.fileWatcherType", "none"],
-            cwd=ROOT, env={**os.environ, **(env or {})}, stdout=self.log, stderr=subprocess.STDOUT,
+            cwd=ROOT, env={**os.environ, **env}, stdout=self.log, stderr=subprocess.STDOUT,
         )
 
     def wait_healthy(self, timeout: float = 60.0) -> None:
@@ -86,6 +92,9 @@ class Server:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+            self.proc.wait()
+        if self.rooms_dir is not None:
+            shutil.rmtree(self.rooms_dir, ignore_errors=True)
 
 
 # A rerun has finished when the "Running..." status widget is gone and no element is stale.

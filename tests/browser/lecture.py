@@ -9,6 +9,8 @@ from tests.browser.harness import wait_idle
 
 BAR = ".st-key-projection-bar"  # the projection's one line: "Step k of n"
 CLASS_BAR = ".st-key-class-bar"  # a student's bar: "Following the lecture · Step k of n"
+STAGE = ".st-key-poll-stage"  # the projection's poll, in place of the step
+ASKED = ".st-key-poll-student"  # a student's question box
 _STEP_IN = """([sel, k]) => /Step\\s*(\\d+)\\s*of/.exec(document.querySelector(sel)?.textContent || '')?.[1]
     === String(k)"""
 
@@ -80,3 +82,13 @@ def click_until(button, done, wait_ms: float = 8_000) -> int:
         button.click()
         done(20_000)
         return 2
+
+
+def answer(page, typed: str) -> int:
+    """A student answers the open question: types ``typed`` and sends it; how many clicks Send took."""
+    page.wait_for_selector(ASKED, timeout=20_000)
+    box = page.locator(ASKED)
+    box.locator("input").fill(typed)
+    box.locator("input").press("Enter")
+    wait_idle(page)
+    return click_until(box.get_by_role("button", name="Send"), lambda ms: says(page, ASKED, f"Sent: {typed}", ms))

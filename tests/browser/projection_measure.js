@@ -24,6 +24,18 @@
                       Math.max(0, Math.min(r.bottom, H) - Math.max(r.top, 0));
   const boxes = visuals.map(box).filter((r) => r.right > r.left && r.bottom > r.top);
   const first = boxes.find((r) => r.kind !== 'code') || null;
+  // The text of the charts as the room reads it: its font size times the SVG's scale (a viewBox drawn larger
+  // or smaller than its own size); the hatching of masked cells (╱) is no text. And the slim line's text.
+  const charted = Array.from(stage.querySelectorAll('[data-testid="stVegaLiteChart"] svg.marks')).flatMap((svg) => {
+    const vb = svg.viewBox && svg.viewBox.baseVal, r = svg.getBoundingClientRect();
+    const scale = vb && vb.width && vb.height ? Math.min(r.width / vb.width, r.height / vb.height) : 1;
+    return Array.from(svg.querySelectorAll('text')).filter((t) => t.textContent.trim() && t.textContent !== '╱')
+      .map((t) => ({text: t.textContent, px: Math.round(10 * parseFloat(getComputedStyle(t).fontSize) * scale) / 10}));
+  });
+  const smallest = charted.reduce((a, b) => (a && a.px <= b.px ? a : b), null);
+  const line = Array.from(document.querySelectorAll('.st-key-projection-bar p, .st-key-projection-bar button'))
+    .filter((e) => e.offsetParent !== null && e.innerText.trim())
+    .map((e) => parseFloat(getComputedStyle(e).fontSize));
   return {first, share: Math.round(1000 * boxes.reduce((s, r) => s + area(r), 0) / (W * H)) / 1000,
-          count: boxes.length};
+          count: boxes.length, smallest, line: line.length ? Math.min(...line) : null};
 }

@@ -38,10 +38,10 @@ def test_a_class_follows_breaks_away_and_rejoins(browser, servers):
         assert took <= FOLLOW_SECONDS, f"the class followed in {took:.2f} s"
         wait_step(projection, 5)
 
-        # A student's own PageDown moves no one else.
+        # A student's own → moves no one else (PageDown scrolls a following student's page: test_follower.py).
         one, two, three = students
         wait_idle(one)
-        one.keyboard.press("PageDown")
+        one.keyboard.press("ArrowRight")
         says(one, CLASS_BAR, "Exploring on your own")
         time.sleep(FOLLOW_SECONDS)
         assert [step_of(two, CLASS_BAR), step_of(three, CLASS_BAR)] == [5, 5]

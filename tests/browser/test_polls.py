@@ -13,21 +13,9 @@ import os
 from contextlib import ExitStack
 
 from tests.browser.harness import ROOT, wait_idle
-from tests.browser.lecture import click_until, open_console, open_projection, open_student, says, wait_step
+from tests.browser.lecture import ASKED, STAGE, answer, open_console, open_projection, open_student, says, wait_step
 
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
-STAGE = ".st-key-poll-stage"  # the projection's poll, in place of the step
-ASKED = ".st-key-poll-student"  # a student's question box
-
-
-def answer(page, typed: str) -> int:
-    page.wait_for_selector(ASKED, timeout=20_000)
-    box = page.locator(ASKED)
-    box.locator("input").fill(typed)
-    box.locator("input").press("Enter")
-    wait_idle(page)
-    return click_until(box.get_by_role("button", name="Send"), lambda ms: says(page, ASKED, f"Sent: {typed}", ms))
-
 
 def test_a_poll_is_answered_counted_and_revealed(browser, servers):
     lecturer_server, class_server = servers

@@ -27,10 +27,11 @@ SHOT_STEPS = {4, 9, 31}  # one query's scores; all the weights; the heads' batch
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (1024, 768)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_every_step_fits_the_projector(browser, app_server, size):
     """The step's first visual is whole on the first screen and starts in its top quarter, on every step;
-    no step shows its speaker note; at 1280x720 the visuals take a median of 40% of the screen or more."""
+    no step shows its speaker note; at 1280x720 the visuals take a median of 40% of the screen or more, and
+    every word of a chart (values, ticks, titles, legends) and of the slim line is 20 px or more as drawn."""
     width, height = size
     walk = load_bundled()
-    shares, failures = [], []
+    shares, failures, small = [], [], []
     with sized_page(browser, width, height) as page:
         page.goto(app_server.url + "/walkthrough?lecture=1")
         wait_step(page, 1, 60_000)
@@ -48,6 +49,9 @@ def test_every_step_fits_the_projector(browser, app_server, size):
             if not whole:
                 failures.append((k, step.page, step.step, first))
             shares.append(found["share"])
+            if (width, height) == (1280, 720) and (
+                    (found["line"] or 0) < 20 or (found["smallest"] is not None and found["smallest"]["px"] < 20)):
+                small.append((k, step.step, found["smallest"], found["line"]))
             main = page.inner_text('[data-testid="stMain"]')
             assert step.note not in main, (k, "the speaker note is projected")
             assert page_text(step.page).title in main
@@ -57,6 +61,7 @@ def test_every_step_fits_the_projector(browser, app_server, size):
                 page.screenshot(path=str(SHOTS / f"projection-{k:02d}.png"))
         assert "lecture=1" in page.url and "console" not in page.url
     assert not failures, failures
+    assert not small, small
     if (width, height) == (1280, 720):
         assert statistics.median(shares) >= 0.40, sorted(shares)
 

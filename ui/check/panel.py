@@ -45,7 +45,7 @@ from .questions import (
     signature,
 )
 
-__all__ = ["check_yourself", "nav_title", "page_complete"]
+__all__ = ["check_yourself", "feedback", "nav_title", "page_complete"]
 
 RADIO_UP_TO = 8  # more choices than this: a select box instead of a row of radio buttons
 
@@ -112,6 +112,24 @@ def _question(page_id: str, number: int, question: Question, words: QuestionText
         _feedback(page_id, question, words, answer, entry, sig)
 
 
+def feedback(question: Question, words: QuestionText, answer: Answer, given: Any, *,
+             plain: bool = False) -> tuple[Verdict, str, str] | Unparsed:
+    """What Check yourself says of ``given`` against the live ``answer``, in the learner's language: the verdict,
+    its words (a known mistake explained) and the right answer as shown; Unparsed if ``given`` cannot be read.
+    ``plain``: ``given`` is in the one plain form a class poll sends (ui/check/tally.py), not as typed."""
+    comma = decimal_comma(state.language())  # 0,9544 in Indonesian and Vietnamese
+    verdict = judge(question, answer, given, words.tolerance, _option_words(question, words),
+                    decimal_comma=comma and not plain)
+    if isinstance(verdict, Unparsed):
+        return verdict
+    shown = in_convention(shown_answer(question, answer, _option_words(question, words)), comma)
+    fields = {name: in_convention(value, comma) for name, value in {**answer.fields, **verdict.fields}.items()}
+    fields["answer"] = shown
+    key = f"feedback_{verdict.feedback}"
+    message = words(key, **fields) if words.has(key) else app_text(f"check_{verdict.feedback}", **fields)
+    return verdict, message, shown
+
+
 def _option_words(question: Question, words: QuestionText) -> dict[str, str]:
     return {o: words(f"option_{o}") for o in question.options}
 
@@ -170,17 +188,11 @@ def _feedback(page_id: str, question: Question, words: QuestionText, answer: Ans
     if entry.get("signature") != sig:
         st.info(app_text("check_stale"), icon=":material/update:")
         return
-    verdict = judge(question, answer, entry.get("given"), words.tolerance, _option_words(question, words),
-                    decimal_comma=decimal_comma(state.language()))
-    if isinstance(verdict, Unparsed):
-        st.warning(app_text(f"answer_{verdict.reason}", **verdict.fields))
+    said = feedback(question, words, answer, entry.get("given"))
+    if isinstance(said, Unparsed):
+        st.warning(app_text(f"answer_{said.reason}", **said.fields))
         return
-    comma = decimal_comma(state.language())  # 0,9544 in Indonesian and Vietnamese
-    shown = in_convention(shown_answer(question, answer, _option_words(question, words)), comma)
-    fields = {name: in_convention(value, comma) for name, value in {**answer.fields, **verdict.fields}.items()}
-    fields["answer"] = shown
-    key = f"feedback_{verdict.feedback}"
-    message = words(key, **fields) if words.has(key) else app_text(f"check_{verdict.feedback}", **fields)
+    verdict, message, shown = said
     if verdict.correct:
         st.success(message, icon=":material/check_circle:")
         return

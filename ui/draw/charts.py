@@ -18,9 +18,10 @@ of the same shape (scores to weights) swaps data too.
 
 Heatmaps write the value in each cell when there are few enough cells to
 read, name the query and key tokens in the tooltip, draw weights on a colour
-scale fixed to [0, 1], and draw masked cells in hatched grey with a "masked"
-label so they never look like a weight of zero. Matrices too large to read
-are averaged in blocks first, and the chart title says so.
+scale from 0 to their largest (a row of weights near 1/6 still shows its pattern; the legend says
+the top), scores and values on a scale symmetric around 0 out to their largest magnitude, and draw
+masked cells in hatched grey with a "masked" label so they never look like a weight of zero.
+Matrices too large to read are averaged in blocks first, and the chart title says so.
 """
 
 from __future__ import annotations
@@ -129,10 +130,11 @@ def heatmap_data(
 
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
 
-# Text sizes (px) on a laptop and projected in a lecture hall (readable from the back of the room).
+# Text sizes (px) on a laptop and projected in a lecture hall: at least 20 px, readable from the back of a
+# 60-seat room at 1280x720 (the projection scales its charts up to its column, never below these).
 TEXT_SIZES = {
     False: {"cell": 11, "axis": 11, "axis_title": 12, "legend": 11, "title": 13},
-    True: {"cell": 16, "axis": 18, "axis_title": 18, "legend": 16, "title": 20},
+    True: {"cell": 20, "axis": 20, "axis_title": 20, "legend": 20, "title": 22},
 }
 
 
@@ -151,7 +153,7 @@ def styled(spec: dict, lecture: bool = False) -> dict:
 
 DATASET = "cells"  # the name of a heatmap's dataset
 KINDS = ("weights", "scores", "values", "mask")  # what a heatmap shows; its legend is app_text("legend_<kind>")
-ZERO_TO_ONE = ("weights", "mask")  # kinds drawn on the fixed [0, 1] blue scale
+ZERO_TO_ONE = ("weights", "mask")  # kinds drawn on the blue scale from 0: weights to their largest, a mask to 1
 
 
 def heatmap(
@@ -174,7 +176,7 @@ def heatmap(
     pattern: bool = False,
     swappable: bool = False,
 ) -> dict:
-    """One heatmap. ``kind``: "weights" or "mask" (fixed [0, 1] scale), "scores" or "values" (diverging).
+    """One heatmap. ``kind``: "weights" ([0, largest]) or "mask" ([0, 1]), "scores" or "values" (diverging).
 
     ``lecture``: larger cells and text. ``pattern``: a picture read as a whole (the positions), values in
     the tooltip. ``swappable``: one spec for every kind and title. ``masked`` cells are hatched and say
@@ -186,7 +188,7 @@ def heatmap(
     if show_values is None or pattern:
         show_values = not pattern and data.cells <= MAX_CELLS_WITH_TEXT
     # What depends on the values lives in the data, never in the spec: see the module docstring.
-    scale, params = _colour_scale(kind, data.aggregated, dataset, swappable)
+    scale, params, ends = _colour_scale(kind, dataset, swappable)
     if kind == "weights" and data.aggregated and note_scale:
         title = app_text("chart_scale_note", title=title)
     row_title, col_title = row_title or app_text("axis_query"), col_title or app_text("axis_key")
@@ -200,8 +202,8 @@ def heatmap(
         **_cell_size(data, show_values, width, lecture, pattern),
         "encoding": _axes(data, row_title, col_title, show_values, upright=pattern),
         "layer": _layers(data, scale, None if swappable else kind, show_values, always_hatch=swappable,
-                         legend=LEGEND_BESIDE if lecture and 2 * len(data.col_order) <= len(data.row_order)
-                         else LEGEND),
+                         legend={**(LEGEND_BESIDE if lecture and 2 * len(data.col_order) <= len(data.row_order)
+                                    else LEGEND), **ends}),
     }
     return styled({**spec, "params": params} if params else spec, lecture)
 
@@ -216,27 +218,34 @@ def _swappable(records: list[dict], kind: str, title: str, dataset: str) -> tupl
         "text": {"expr": f"pluck(data('{dataset}'), 'title')[0]"}}
 
 
-def _colour_scale(kind: str, aggregated: bool, dataset: str, swappable: bool = False) -> tuple[dict, list[dict]]:
-    """The colour scale, and the Vega parameters it needs (computed in the browser from the data).
+def _colour_scale(kind: str, dataset: str, swappable: bool = False) -> tuple[dict, list[dict], dict]:
+    """The colour scale, the Vega parameters it needs (computed in the browser from the data), and what its
+    legend labels: the domain's ends (and 0 between a diverging scale's), so that the legend says how far the
+    colours go (a legend of "-1 … 1" on a scale out to 1.495 read as a clamped one).
 
     ``swappable``: one scale for every kind, chosen in the browser by the data's ``kind`` column.
     """
-    if kind in ZERO_TO_ONE and aggregated:
-        # Block means of long rows are tiny (about 1/T): on [0, 1] they would all look white.
-        return {"domainMin": 0, "scheme": "blues"}, []
-    if kind in ZERO_TO_ONE and not swappable:
-        return {"domain": [0, 1], "scheme": "blues", "clamp": True}, []
-    # Symmetric around zero: equal colour for equal magnitude, white at 0.
+    if kind == "mask" and not swappable:
+        return {"domain": [0, 1], "scheme": "blues", "clamp": True}, [], {}
+    # Weights from 0 to their largest: on [0, 1], six weights near 1/6 (or block means near 1/T) would
+    # all look one pale blue. Scores symmetric around zero: equal colour for equal magnitude, white at 0.
     values_of = f"pluck(data('{dataset}'), 'value')"
-    bound = f"{dataset}_bound"
-    params = [{"name": bound, "expr": f"max(1e-9, abs(extent({values_of})[0]), abs(extent({values_of})[1]))"}]
+    top, bound = f"{dataset}_top", f"{dataset}_bound"
+    params = [{"name": top, "expr": f"max(1e-9, extent({values_of})[1])"},
+              {"name": bound, "expr": f"max(1e-9, abs(extent({values_of})[0]), abs(extent({values_of})[1]))"}]
+    ends = {"format": ".3~f"}
+    if kind in ZERO_TO_ONE and not swappable:
+        return ({"domain": {"expr": f"[0, {top}]"}, "scheme": "blues", "clamp": True}, params[:1],
+                {**ends, "values": {"expr": f"[0, {top}]"}})
     if not swappable:
-        return {"domain": {"expr": f"[-{bound}, {bound}]"}, "scheme": "redblue", "reverse": True}, params
+        return ({"domain": {"expr": f"[-{bound}, {bound}]"}, "scheme": "redblue", "reverse": True}, params[1:],
+                {**ends, "values": {"expr": f"[-{bound}, 0, {bound}]"}})
     weights = f"{dataset}_is_weights"
     params.append({"name": weights, "expr": f"indexof(pluck(data('{dataset}'), 'kind'), 'weights') >= 0"})
-    return {"domain": {"expr": f"{weights} ? [0, 1] : [-{bound}, {bound}]"},
-            "scheme": {"expr": f"{weights} ? 'blues' : 'redblue'"},
-            "reverse": {"expr": f"!{weights}"}, "clamp": True}, params
+    return ({"domain": {"expr": f"{weights} ? [0, {top}] : [-{bound}, {bound}]"},
+             "scheme": {"expr": f"{weights} ? 'blues' : 'redblue'"},
+             "reverse": {"expr": f"!{weights}"}, "clamp": True}, params,
+            {**ends, "values": {"expr": f"{weights} ? [0, {top}] : [-{bound}, 0, {bound}]"}})
 
 
 def _cell_records(data: HeatmapData, kind: str, row_title: str, col_title: str) -> list[dict]:
@@ -265,10 +274,9 @@ def _cell_records(data: HeatmapData, kind: str, row_title: str, col_title: str) 
 
 def _painted(data: HeatmapData, kind: str) -> tuple[str, np.ndarray]:
     """The scheme and each cell's position in it, as the scales of :func:`_colour_scale` place them."""
-    shown = data.values[~np.isnan(data.values)]
-    if kind in ZERO_TO_ONE:  # [0, 1]; block means on [0, their largest]
-        return colours.scale_position(data.values, True, float(shown.max(initial=0.0)) if data.aggregated else None)
-    return colours.scale_position(data.values, False)
+    if kind == "mask":  # [0, 1]
+        return colours.scale_position(data.values, True, 1.0)
+    return colours.scale_position(data.values, kind in ZERO_TO_ONE)  # weights: [0, largest]; else ±largest
 
 
 _COL, _VALUE = "\x00col\x00", "\x00value\x00"  # filled per cell: one catalog lookup per row, not per cell
@@ -321,7 +329,7 @@ def _cell_size(data: HeatmapData, show_values: bool, width: int | None, lecture:
     if pattern:
         return {"width": (width or PATTERN_WIDTH) * (2 if lecture else 1), "height": {"step": 40 if lecture else 28}}
     if show_values:
-        return {"width": {"step": 72}, "height": {"step": 40}} if lecture else {"width": {"step": 46},
+        return {"width": {"step": 80}, "height": {"step": 44}} if lecture else {"width": {"step": 46},
                                                                                  "height": {"step": 28}}
     target = (width or 400) * (2 if lecture else 1)
     return {"width": {"step": max(4, min(40, target // max(len(data.col_order), 1)))},

@@ -39,10 +39,11 @@ def paint(scheme: str, t: np.ndarray | float) -> np.ndarray:
 
 def scale_position(values: np.ndarray, zero_to_one: bool, bound: float | None = None) -> tuple[str, np.ndarray]:
     """The scheme and the position in it of each value, as ``ui.draw.charts`` sets up its scales:
-    [0, 1] clamped on "blues" for weights, or "redblue" reversed over [-bound, bound] (white at 0)."""
+    [0, bound] clamped on "blues" for weights, or "redblue" reversed over [-bound, bound] (white at 0).
+    ``bound`` defaults to the data's own: the largest value (weights), the largest magnitude (scores)."""
     values = np.nan_to_num(np.asarray(values, dtype=float), nan=0.0)
     if zero_to_one:
-        top = 1.0 if bound is None else max(bound, 1e-9)
+        top = max(1e-9, float(values.max(initial=0.0)) if bound is None else bound)
         return "blues", np.clip(values / top, 0.0, 1.0)
     if bound is None:
         bound = max(1e-9, float(np.abs(values).max(initial=0.0)))

@@ -30,7 +30,8 @@ from . import charts
 from .source import excerpt
 
 __all__ = [
-    "PRINTED_SELECTOR", "print_tensor", "printed_in", "show_chart", "show_comparisons", "show_heads", "show_matrix",
+    "PRINTED_SELECTOR", "per_head", "print_tensor", "printed_in", "show_chart", "show_comparisons", "show_heads",
+    "show_matrix",
     "show_row", "show_shapes", "show_source", "show_step", "show_step_code", "show_table", "show_tensor",
     "show_vector", "side_by_side",
     "tensor_text",
@@ -243,7 +244,13 @@ def _source(obj: object) -> str | None:
         return None
 
 
-WEIGHT_LIKE = ("weights", "mask", "keep")  # steps drawn on the fixed [0, 1] scale
+WEIGHT_LIKE = ("weights", "mask", "keep")  # steps drawn on the blue scale from 0
+
+
+def per_head(trace: Trace, name: str) -> bool:
+    """Whether :func:`show_step` draws this step as a grid of heads, one heatmap per head."""
+    dims = trace.step(name).dims
+    return dims[-2:] == ("query", "key") and "head" in dims
 
 
 def show_step(trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str] | None = None) -> None:
@@ -258,7 +265,7 @@ def show_step(trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str] 
     kind = "weights" if any(w in name for w in WEIGHT_LIKE) else "scores"
     lead = tuple(0 for _ in dims[:-2])  # batch element 0 (and head 0 unless drawn per head)
     # Swappable charts: going from one step to the next (scores to weights) swaps data, not the chart.
-    if dims[-2:] == ("query", "key") and "head" in dims:  # every head, as its own panel
+    if per_head(trace, name):  # every head, as its own panel
         show_heads(trace, _axis(rows, tensor.shape[-2]), _axis(cols, tensor.shape[-1]), name=name, kind=kind,
                    swappable=True)
     elif dims[-2:] == ("query", "key"):

@@ -4,7 +4,9 @@ Every :class:`~attention.trace.Step` knows the function and the line that record
 (``step.where``). The lines that *computed* it are the statement that last assigned the
 recorded variable before that line (``scores = queries @ keys.transpose(-2, -1)`` for
 ``trace.add("scores", scores, ...)``), or the recording statement itself when the tensor is
-computed inside the call (``trace.add("query", x_q @ W, ...)``).
+computed inside the call (``trace.add("query", x_q @ W, ...)``). A loop variable's lines are those
+that computed what the loop walks (``weights = init_trainable_weights(...)`` for ``for name, w in
+weights.items(): trace.add(name, w, ...)``); a tensor passed in is shown by its recording statement.
 """
 
 from __future__ import annotations
@@ -76,17 +78,28 @@ def _producing_statement(tree: ast.AST, record_line: int, step: str) -> tuple[in
     if recording is None:
         return record_line, record_line
     names = _recorded_names(recording, step)
-    earlier = [s for s in statements if (s.end_lineno or s.lineno) < recording.lineno and _assigns(s) & names]
-    if names and earlier:
-        found = max(earlier, key=lambda s: s.lineno)
+    found = _last_assignment(statements, names, recording.lineno)
+    if found is not None:
         return found.lineno, found.end_lineno or found.lineno
-    if names:  # a loop variable, say: the statement just before shows what the loop records
-        before = [s for s in statements if (s.end_lineno or s.lineno) < recording.lineno
-                  and not isinstance(s, ast.For | ast.If | ast.With)]
-        if before:
-            found = max(before, key=lambda s: s.end_lineno or s.lineno)
-            return found.lineno, found.end_lineno or found.lineno
-    return recording.lineno, recording.end_lineno or recording.lineno
+    loop = _loop_over(statements, names, recording.lineno)
+    if loop is not None:  # a loop variable: what the loop walks was computed before it (``for name, w in weights``)
+        found = _last_assignment(statements, {n.id for n in ast.walk(loop.iter) if isinstance(n, ast.Name)},
+                                 loop.lineno)
+        return (found.lineno, found.end_lineno or found.lineno) if found is not None else (loop.lineno, loop.lineno)
+    return recording.lineno, recording.end_lineno or recording.lineno  # computed in the call, or passed in
+
+
+def _last_assignment(statements: list[ast.stmt], names: set[str], before: int) -> ast.stmt | None:
+    """The last statement ending before line ``before`` that assigns one of ``names``."""
+    earlier = [s for s in statements if (s.end_lineno or s.lineno) < before and _assigns(s) & names]
+    return max(earlier, key=lambda s: s.lineno, default=None)
+
+
+def _loop_over(statements: list[ast.stmt], names: set[str], line: int) -> ast.For | None:
+    """The innermost ``for`` loop around ``line`` whose target binds one of ``names``."""
+    loops = [s for s in statements if isinstance(s, ast.For) and s.lineno < line <= (s.end_lineno or s.lineno)
+             and {n.id for n in ast.walk(s.target) if isinstance(n, ast.Name)} & names]
+    return max(loops, key=lambda s: s.lineno, default=None)
 
 
 def _recorded_names(statement: ast.stmt, step: str) -> set[str]:

@@ -12,14 +12,19 @@ Its Streamlit side:
 - ``lecture``: what app.py's frame asks, twice a run: ``before_page`` (enter a room, see it, decide the mode,
   draw the heartbeat and a student's line) and ``after_page`` (publish what the page changed);
 - ``window``: the window's one record in the session, what a run sees of the room, the actions carried out,
-  and the heartbeat (a timed fragment that reads the room's version);
+  and the heartbeat (a timed fragment that reads the room's version); ``watchdog``: a script in the browser that
+  notices a window that stopped following (its heartbeat's timer, or a blank page), says so and heals it;
 - ``rooms``: where decks are kept between sessions, the contract and its caps; ``memory_rooms``: in this
-  process; ``redis_rooms``: in Redis, shared by several replicas;
+  process; ``sqlite_rooms`` (the default): in this process and written through to a file, which a restart reads
+  again; ``redis_rooms``: in Redis, shared by several replicas;
+- ``seat``: the lecturer's seat kept in the lecturer's browser (a cookie), so that a reloaded projection or
+  console goes on driving;
 - ``state``: the walkthrough's place, a lecturer's own walkthrough file, the projection's folds.
 
 Its views:
-- ``walk``: /walkthrough, running each step's live page inside it, in one of three views (projection,
-  console, plain); ``console``: the presenter console (note, next step, clock, steps, console opener);
+- ``walk``: /walkthrough, running each step's live page inside it, in one of four views (projection,
+  console, a following student's, plain); ``console``: the presenter console (note and its sharing, next step,
+  clock, steps, console opener);
 - ``classroom``: a student's line (following or exploring), the join link and QR code (J);
 - ``poll``: a class poll on the console (ask, count, reveal, close) and the projection; ``answers``: on a
   student's device.

@@ -29,15 +29,16 @@ from ..words.content import app_text
 from . import answers, window
 from . import state as walk_state
 from .records import WALK_PAGE, BackToExploration, Rejoin, Student
-from .rooms import RoomError
 from .walkthrough import WalkthroughError, load_bundled, parse
 
-__all__ = ["AWAY_PARAM", "NEW_ROOM", "ROOM_PARAM", "join_link", "join_panel", "status_bar", "write_address"]
+__all__ = ["AWAY_PARAM", "COUNT_SECONDS", "NEW_ROOM", "ROOM_PARAM", "class_count", "join_link", "join_panel",
+           "status_bar", "write_address"]
 
 ROOM_PARAM = "room"  # ?room=<id>: join the room as a student; ?room=new: open one
 AWAY_PARAM = "away"  # ?away=1 beside ?room=: this student was exploring (a reconnected window stays so)
 NEW_ROOM = "new"
 PUBLIC_URL = "ATTENTION_PUBLIC_URL"  # the address students reach the app at, when the lecturer's differs
+COUNT_SECONDS = 2  # the projection's count of the class (its line, the join panel) is read again this often
 
 
 def status_bar(page_id: str) -> None:
@@ -47,15 +48,22 @@ def status_bar(page_id: str) -> None:
     if not isinstance(member, Student):
         return
     with st.container(key=Key.CLASS_BAR, horizontal=True, vertical_alignment="center", gap="small"):
-        if member.following:
-            st.markdown(f":green-badge[:material/podium: {app_text('class_following')}]", width="content")
-            if steps := _steps():  # as the projection says it
-                st.markdown(app_text("step_of", k=walk_state.walk_position() + 1, n=steps), width="content")
+        if member.following:  # "Catching up" instead, while the watchdog finds this window behind (watchdog.py)
+            with st.container(key=Key.CLASS_FOLLOWING, width="content"):
+                st.markdown(f":green-badge[:material/podium: {app_text('class_following')}]", width="content")
+            with st.container(key=Key.CLASS_CATCHING_UP, width="content"):
+                st.markdown(f":gray-badge[:material/sync: {app_text('class_catching_up')}]", width="content")
+            if steps := _steps():  # as the projection says it; the key names the step (for the tests)
+                k = walk_state.walk_position() + 1
+                with st.container(key=f"{Key.CLASS_STEP_PREFIX}{k}", width="content"):
+                    st.markdown(app_text("step_of", k=k, n=steps), width="content")
             if member.own is not None:
                 st.button(app_text("class_back"), key=Key.CLASS_BACK, on_click=_back_to_exploration,
                           icon=":material/explore:", type="tertiary", help=app_text("class_back_help"))
         else:
             st.markdown(f":orange-badge[:material/explore: {app_text('class_exploring')}]", width="content")
+            if member.lecture_at is not None:  # where Rejoin leads
+                st.markdown(app_text("class_lecture_at", k=member.lecture_at + 1), width="content")
             st.button(app_text("class_rejoin"), key=Key.CLASS_REJOIN, on_click=_rejoin, args=(page_id,),
                       icon=":material/podium:", type="primary", help=app_text("class_rejoin_help"))
     answers.student_panel()  # a question the lecturer put to the class
@@ -134,13 +142,17 @@ def join_panel() -> None:
             st.markdown(f"## {app_text('join_heading')}")
             st.html(f'<p class="join-link">{escape(link)}</p>')
             st.caption(app_text("join_hint"))
-            _attendance(member.room)
+            _count(panel=True)  # last in its box: a timed fragment
 
 
-@st.fragment(run_every=2)
-def _attendance(room: str) -> None:
-    try:
-        count = window.rooms().attendance(room)
-    except RoomError:
-        return
-    st.markdown(f"#### :material/group: {app_text('join_count', n=count)}")
+def class_count() -> None:
+    """The projection's slim line: how many students are in the room, by the class's icon (J). Read again every
+    COUNT_SECONDS, as the join panel's count is: both say the same number (window.attendance)."""
+    _count(panel=False)
+
+
+@st.fragment(run_every=COUNT_SECONDS)
+def _count(panel: bool) -> None:
+    """The students present in this window's room now (a timed fragment: draw it last or alone in its box)."""
+    count = window.attendance()
+    st.markdown(f"#### :material/group: {app_text('join_count', n=count)}" if panel else str(count), width="content")

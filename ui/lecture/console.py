@@ -1,9 +1,10 @@
 """The presenter console: the lecturer's own window, beside the projection, in step with it.
 
 Above the step's live page (the same page the projection shows, with its controls), the console
-shows what the room must not see: the speaker note in full, the next step, the talk's clock with
-its pacing, and the list of steps to jump to. Its Back/Next, keys, step list, controls and matrix
-change the deck, which the projection follows (ui/lecture/window.py).
+shows what the room must not see: the speaker note in full (and the switch that shares the notes with the
+class's devices), the next step, the talk's clock with its pacing, and the list of steps to jump to. Its
+Back/Next, keys, step list, controls and matrix change the deck, which the projection follows
+(ui/lecture/window.py).
 
 The projection opens it (:func:`opener`): a button and the P key, which open
 ``/walkthrough?console=<one-time token>`` in a window of its own. The token is in the projection's
@@ -20,13 +21,19 @@ from html import escape
 import streamlit as st
 
 from .. import state
-from ..state import Key
+from ..check import state as check_state
+from ..draw.show import WEIGHT_LIKE
+from ..draw.thumbnail import thumbnail_svg
+from ..inputs import state as matrix_state
+from ..inputs.matrix import book_matrix
+from ..state import Key, WalkLog
+from ..steps.stepper import slides
 from ..words.content import app_text, page_text
 from ..words.i18n import WALK_CONTEXT, translate
 from . import classroom, window
 from . import state as walk_state
 from .deck import DEFAULT_BUDGET_MIN, MAX_BUDGET_MIN
-from .records import ConsoleOpened, Lecturer, SetBudget, StartClock
+from .records import ConsoleOpened, Lecturer, SetBudget, ShareNotes, StartClock
 from .rooms import RoomError, RoomsUnavailable
 from .walkthrough import WalkStep, Walkthrough
 
@@ -145,11 +152,13 @@ def console(walk: Walkthrough, index: int, own_file: Callable[[], None]) -> None
         note = translate(step.note, lang, WALK_CONTEXT) if step.note else app_text("console_no_note")
         with st.container(key=Key.CONSOLE_NOTE):
             st.markdown(note)
+        _share_notes()
         if index + 1 < len(walk.steps):
             after = walk.steps[index + 1]
             st.markdown(app_text("console_next", page=page_text(after.page).title, step=_caption(after)))
             if after.note:
                 st.caption(translate(after.note, lang, WALK_CONTEXT))
+            _next_picture(after)
         else:
             st.markdown(app_text("console_last"))
     with side:
@@ -166,6 +175,31 @@ def console(walk: Walkthrough, index: int, own_file: Callable[[], None]) -> None
             st.caption(app_text("console_class", n=window.attendance(), link=classroom.join_link(member.room)))
         own_file()
     st.divider()
+
+
+def _next_picture(after: WalkStep) -> None:
+    """The next step in small, from the values its page computed in this window's last run: drawn when that page
+    is the one on screen and the next step changes no control (its numbers are then the ones to come). Another
+    page is not computed for a preview (a whole page's run per console run): its words above say what comes."""
+    live = check_state.live(after.page)
+    if live is None or after.controls:
+        return
+    found = [s for s in slides(page_text(after.page).steps, live.result) if s.text.name == after.step]
+    if not found:
+        return
+    step = found[0].trace.step(found[0].step)
+    svg = thumbnail_svg(step.tensor.detach().numpy(), any(w in step.name for w in WEIGHT_LIKE),
+                        app_text("console_next_picture", step=_caption(after)))
+    if svg is not None:
+        st.html(f'<div class="next-picture">{svg}</div>')
+
+
+def _share_notes() -> None:
+    """The console's switch: the speaker notes stay the lecturer's unless shared with the class's devices."""
+    member = window.current()
+    shared = isinstance(member, Lecturer) and member.notes_shared
+    state.mirrored(st.toggle, app_text("console_share_notes"), Key.CONSOLE_SHARE_NOTES, shared,
+                   lambda on: window.dispatch(ShareNotes(bool(on))), help=app_text("console_share_notes_help"))
 
 
 def _list_entry(walk: Walkthrough, i: int) -> str:
@@ -205,3 +239,26 @@ def _clock(index: int, total: int) -> None:
                        lambda minutes: window.dispatch(SetBudget(int(minutes or DEFAULT_BUDGET_MIN))),
                        min_value=1, max_value=MAX_BUDGET_MIN, step=5)
 
+
+
+def drift(step: WalkStep, log: WalkLog) -> None:
+    """Whether the live values are the step's (what its note and the book print): when a control (or the
+    matrix) was changed on purpose, the console says which, with one click back to the walkthrough's."""
+    changed = walk_state.walk_drift(step.page, step.controls, log.defaults)
+    edited = matrix_state.get_matrix() != book_matrix()
+    if not changed and not edited:
+        return
+    names = [app_text("console_drift_control", name=name, live=live, step=want)
+             for name, (live, want) in changed.items()]
+    if edited:
+        names.append(app_text("console_drift_matrix"))
+    with st.container(key=Key.CONSOLE_DRIFT, horizontal=True, vertical_alignment="center"):
+        st.warning(app_text("console_drift", changes="; ".join(names)), icon=":material/rule:")
+        st.button(app_text("console_drift_reset"), key=Key.CONSOLE_DRIFT_RESET, on_click=_reset, args=(step, edited),
+                  icon=":material/restart_alt:")
+
+
+def _reset(step: WalkStep, matrix: bool) -> None:
+    walk_state.reset_walk_controls(step.page, step.controls)
+    if matrix:
+        matrix_state.set_matrix(book_matrix())

@@ -2,9 +2,9 @@
 
 The projection and the presenter console are two views of one deck: which walkthrough step is
 on, the walkthrough's control values, the input matrix, the walkthrough itself when it is the
-lecturer's own, the talk's clock, and the question put to the class (:class:`Poll`). Every view
-derives from it; nothing else is shared (each window keeps its own language, its own sidebar and its
-own explanation folds).
+lecturer's own, the talk's clock, the question put to the class (:class:`Poll`), and whether the speaker
+notes are shared with the class. Every view derives from it; nothing else is shared (each window keeps its
+own language, its own sidebar and its own explanation folds).
 
 A deck travels through a room (``ui/lecture/rooms.py``) as JSON. What arrives from a room is
 treated like a link: :meth:`Deck.from_json` checks every field and its size, and decodes the
@@ -101,12 +101,15 @@ class Deck:
     # deck *is* (equality ignores it): the same step, matrix and controls, before and after the projection drew it.
     shown: bool = field(default=False, compare=False)
     poll: Poll | None = None  # the question put to the class, if one is
+    notes_shared: bool = False  # the lecturer shares the speaker notes with the class (the console's switch)
 
     @classmethod
     def of(cls, position: int, arrived: int | None, matrix: InputMatrix, controls: dict[str, dict[str, Any]],
-           walkthrough: str | None, clock_start: float | None, budget_min: int, poll: Poll | None = None) -> Deck:
+           walkthrough: str | None, clock_start: float | None, budget_min: int, poll: Poll | None = None,
+           notes_shared: bool = False) -> Deck:
         shared, _ = encode_state(matrix, controls)  # a matrix too large for a link travels as its recipe or not
-        return cls(position, arrived, shared, walkthrough, clock_start, budget_min, poll=poll)
+        return cls(position, arrived, shared, walkthrough, clock_start, budget_min, poll=poll,
+                   notes_shared=notes_shared)
 
     def merged(self, base: Deck | None, theirs: Deck) -> Deck:
         """This window's deck (``self``) merged into ``theirs``, the newer one another window published since
@@ -164,7 +167,7 @@ class Deck:
                                              or not isinstance(self.clock_start, int | float)
                                              or not math.isfinite(self.clock_start) or self.clock_start < 0):
             raise DeckError("the lecture's clock is not a time.")
-        if not isinstance(self.shown, bool):
+        if not isinstance(self.shown, bool) or not isinstance(self.notes_shared, bool):
             raise DeckError("the lecture's shared state is damaged.")
         if not _whole(self.budget_min) or not 1 <= self.budget_min <= MAX_BUDGET_MIN:
             raise DeckError("the lecture's length is not a number of minutes from 1 to {limit}.",
@@ -176,8 +179,9 @@ class Deck:
 
 
 MAX_SHARED = 40_000  # characters of the encoded matrix and controls (a room's document is at most 64,000)
-_FIELDS = {"position", "arrived", "shared", "walkthrough", "clock_start", "budget_min", "shown", "poll"}
-_PARTS = (("position", "arrived"), ("shared",), ("walkthrough",), ("clock_start",), ("budget_min",), ("poll",))
+_FIELDS = {"position", "arrived", "shared", "walkthrough", "clock_start", "budget_min", "shown", "poll", "notes_shared"}
+_PARTS = (("position", "arrived"), ("shared",), ("walkthrough",), ("clock_start",), ("budget_min",), ("poll",),
+          ("notes_shared",))
 _POLL_FIELDS = {"number", "position", "page", "question", "revealed", "fields", "options", "labels"}
 
 

@@ -1,10 +1,12 @@
 """What app.py's frame asks of the lecture: twice a run, before the page and after it, and nowhere else.
 
 **Before the page** (a full run): a window that the address sends into a room enters it (``?console=<token>``:
-the projection's presenter console; ``?room=new``: a room driven by this window; ``?room=<id>``: a student;
+the projection's presenter console; ``?room=new``: a room driven by this window; ``?room=<id>``: a student,
+unless the window is the room's projection or console, reloaded, and its browser kept the seat (ui/lecture/seat.py);
 the projection opens a room on its first run). Then the window sees its room once, and the protocol decides,
 before anything is drawn, whether a student follows or explores and which page the window must be on. Last,
-the window's heartbeat and a student's line are drawn.
+the window's heartbeat, its seat (a lecturer's) and a student's line are drawn. What is said about entering (no
+such room, a used console link, a student's welcome) is said above the page, never on the projection.
 
 **After the page** (a full run, or the page's own run): what the page changed is published (a lecturer's
 window), or noted as the student's own change; and the address bar keeps the room.
@@ -12,6 +14,7 @@ window), or noted as the student's own change; and the address bar keeps the roo
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 
@@ -19,7 +22,7 @@ import streamlit as st
 
 from .. import state
 from ..words.content import app_text
-from . import classroom, window
+from . import classroom, seat, window
 from .classroom import AWAY_PARAM, NEW_ROOM, ROOM_PARAM
 from .records import WALK_PAGE, Joined, Lecturer, Moment, Student
 from .rooms import RoomError, RoomsFull, RoomsUnavailable, is_room_id
@@ -27,6 +30,7 @@ from .rooms import RoomError, RoomsFull, RoomsUnavailable, is_room_id
 __all__ = ["CONSOLE_PARAM", "after_page", "before_page", "drives", "refusal", "shown", "style", "view"]
 
 CONSOLE_PARAM = "console"  # ?console=<one-time token>: this window becomes the room's presenter console
+_log = logging.getLogger("attention_app")
 
 
 def before_page(page_id: str) -> str | None:
@@ -39,6 +43,7 @@ def before_page(page_id: str) -> str | None:
     if goto is not None:
         return goto
     window.heartbeat(page_id)
+    seat.keep()
     classroom.status_bar(page_id)
     return None
 
@@ -65,12 +70,15 @@ def drives(page_id: str) -> bool:
 
 
 def view(page_id: str) -> str | None:
-    """The walkthrough's view in this window ("projection", "console" or "plain"); None on another page."""
+    """The walkthrough's view in this window ("projection", "console", "follower": a following student's, or
+    "plain"); None on another page."""
     if page_id != WALK_PAGE:
         return None
     if state.lecture_mode():
         return "projection"
     member = window.current()
+    if isinstance(member, Student) and member.following:
+        return "follower"
     return "console" if isinstance(member, Lecturer) and member.console else "plain"
 
 
@@ -95,7 +103,7 @@ def _enter(page_id: str) -> str | None:
     raw = st.query_params.get(ROOM_PARAM)
     if raw == NEW_ROOM or (raw is None and state.lecture_mode() and page_id == WALK_PAGE):
         return _open_room()  # ?room=new, or the projection's first run
-    if raw is not None:
+    if raw is not None and not seat.taken(raw[:64]):  # a lecturer's window, reloaded, drives again
         _join(raw[:64], page_id)
     return None
 
@@ -109,7 +117,7 @@ def _console() -> None:
     except RoomsUnavailable:
         found = None
     if found is None:
-        state.flash("warning", app_text("console_expired"), where="page")
+        _say("warning", app_text("console_expired"))
         return
     window.dispatch(Joined(found[0], secret=found[1], console=True))
 
@@ -118,7 +126,7 @@ def _open_room() -> str | None:
     deck = window.snapshot()
     try:
         room, secret = window.rooms().create(deck.to_json())
-    except RoomError as exc:
+    except RoomError as exc:  # said even on the projection: no lecture is on yet, and nothing else would say why
         state.flash("warning", refusal(exc), where="page")
         if ROOM_PARAM in st.query_params:
             del st.query_params[ROOM_PARAM]
@@ -131,7 +139,7 @@ def _join(room: str, page_id: str) -> None:
     """Join ``room`` as a student; anything wrong is said, and the address loses the broken link."""
     student, problem = _admit(room)
     if problem is not None:
-        state.flash("warning", problem, where="page")
+        _say("warning", problem)
         for name in (ROOM_PARAM, AWAY_PARAM):  # the normal app, without the broken link
             if name in st.query_params:
                 del st.query_params[name]
@@ -139,7 +147,16 @@ def _join(room: str, page_id: str) -> None:
     away = st.query_params.get(AWAY_PARAM) == "1"  # a reconnected window that was exploring stays so
     window.dispatch(Joined(room, student=student, away=away, page=page_id, now=time.time()))
     if not away:
-        state.flash("info", app_text("room_joined"), where="page")
+        _say("info", app_text("room_joined"))
+
+
+def _say(kind: str, message: str) -> None:
+    """A note about this window's room or key, above its page; never on the projection, which the room sees (it is
+    logged there: a projection without a room opens one on its next run, one without a key follows its room)."""
+    if state.lecture_mode():
+        _log.info("not projected: %s", message)
+        return
+    state.flash(kind, message, where="page")
 
 
 def _admit(room: str) -> tuple[str, str | None]:

@@ -23,6 +23,7 @@ from .rooms import (
     check_document,
     digest,
     is_room_id,
+    is_secret,
     is_student_id,
     with_driver,
 )
@@ -93,6 +94,16 @@ class MemoryRooms(Rooms):
             found.drivers = with_driver(found.drivers, digest(secret))
             self._touch(room)
             return room, secret
+
+    def is_driver(self, room: str, secret: str) -> bool:
+        if not is_room_id(room) or not is_secret(secret):
+            return False
+        with self._lock:
+            try:
+                self._driven(room, secret)
+            except RoomError:
+                return False
+            return True
 
     def publish(self, room: str, secret: str, document: str, expected: int | None = None) -> int | None:
         check_document(document)

@@ -31,14 +31,15 @@ from ..draw import show_chart
 from ..draw.charts import answers_chart
 from ..state import Key
 from ..words.content import QuestionText, app_text, page_text
+from ..words.plain import plain_text
 from . import state as walk_state
 from . import window
 from .deck import Poll
 from .records import Lecturer, SetPoll, Student
 from .rooms import MAX_POLLS, RoomError, RoomsUnavailable
 
-__all__ = ["RADIO_UP_TO", "asked", "console_panel", "option_names", "pollable", "projection_panel", "prompt",
-           "question_of"]
+__all__ = ["RADIO_UP_TO", "asked", "console_panel", "live_answer", "option_names", "pollable", "projection_panel",
+           "prompt", "question_of"]
 
 COUNT_SECONDS = 0.5  # the console's and the projection's count of answers is read this often
 RADIO_UP_TO = 8  # as Check yourself: more choices than this get a select box
@@ -110,13 +111,17 @@ def _ask(page_id: str, index: int) -> None:
         st.caption(app_text("poll_none"))
         return
     words = page_text(page_id).questions
-    names = {q.id: f"{n}. {words[q.id]('prompt', **_fields_now(page_id, q))}" for n, q in enumerate(questions, 1)}
+    prompts = {q.id: words[q.id]("prompt", **_fields_now(page_id, q)) for q in questions}
+    # A select box shows its options as they are: each prompt's plain text; the one chosen, in full, under it.
+    names = {q: f"{n}. {plain_text(text)}" for n, (q, text) in enumerate(prompts.items(), 1)}
     chosen = st.selectbox(app_text("poll_question"), list(names), format_func=names.get, key=Key.POLL_QUESTION)
+    if chosen in prompts:
+        st.markdown(prompts[chosen])
     st.button(app_text("poll_ask"), key=Key.POLL_ASK, on_click=_open, args=(page_id, chosen, index),
               icon=":material/how_to_vote:", type="primary", help=app_text("poll_ask_help"))
 
 
-def _live_answer(page_id: str, question: Question) -> Answer | Unavailable | None:
+def live_answer(page_id: str, question: Question) -> Answer | Unavailable | None:
     """The question's answer under the page's live result of this run; None if the page computed none."""
     live = check_state.live(page_id)
     if live is None:
@@ -129,7 +134,7 @@ def _live_answer(page_id: str, question: Question) -> Answer | Unavailable | Non
 
 
 def _fields_now(page_id: str, question: Question) -> dict:
-    answer = _live_answer(page_id, question)
+    answer = live_answer(page_id, question)
     return dict(answer.fields) if isinstance(answer, Answer) else {}
 
 
@@ -137,7 +142,7 @@ def _open(page_id: str, question_id: str, index: int) -> None:
     """on_click of Ask: a new poll in the room, and in the deck (the class hears of it on its next poll)."""
     member = window.current()
     question = {q.id: q for q in pollable(page_id)}.get(question_id)
-    answer = _live_answer(page_id, question) if question is not None and isinstance(member, Lecturer) else None
+    answer = live_answer(page_id, question) if question is not None and isinstance(member, Lecturer) else None
     if not isinstance(answer, Answer):
         state.flash("warning", _cannot_count(answer), where="poll")
         return
@@ -190,7 +195,7 @@ def _count(poll: Poll) -> Tally | None:
     """The answers so far, judged on this run's live result; None when they cannot be (said on screen)."""
     member = window.current()
     question = question_of(poll)
-    answer = _live_answer(poll.page, question)
+    answer = live_answer(poll.page, question)
     if not isinstance(answer, Answer):
         st.caption(_cannot_count(answer))
         return None

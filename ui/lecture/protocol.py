@@ -42,6 +42,7 @@ from .records import (
     Seen,
     SetBudget,
     SetPoll,
+    ShareNotes,
     StartClock,
     Student,
     Take,
@@ -111,6 +112,8 @@ def _lecturer(w: Lecturer, event: Event) -> tuple[Window | None, tuple[Action, .
             return replace(w, clock_start=event.now), ()
         case SetBudget():
             return replace(w, budget_min=event.minutes), ()
+        case ShareNotes():
+            return replace(w, notes_shared=event.shared), ()
     return w, ()
 
 
@@ -135,7 +138,7 @@ def _lecturer_saw(w: Lecturer, seen: Seen) -> tuple[Window | None, tuple[Action,
         if target != seen.mine and moment is not Moment.BEFORE:
             acts.append(Rerun())  # the page on screen shows the old deck
         return replace(w, seen=room.version, last=room.deck, announced=False, clock_start=target.clock_start,
-                       budget_min=target.budget_min, poll=target.poll,
+                       budget_min=target.budget_min, poll=target.poll, notes_shared=target.notes_shared,
                        runs=_runs(w.runs, seen, room.version)), tuple(acts)
     if (seen.mine is not None and seen.mine != w.last) or (shown and not w.announced):
         return replace(w, runs=runs), (Publish(seen.mine, expected=w.seen, shown=shown),)
@@ -196,11 +199,11 @@ def _student_moved(s: Student, seen: Seen, acts: list[Action]) -> tuple[Student,
     deck, version, moment = seen.room.deck, seen.room.version, seen.moment
     if deck is None:
         return replace(s, seen=version), acts
-    if not s.following:
+    if not s.following:  # their line says where the lecture is, and its question is folded under it
         asked = deck.asked()
-        if asked != s.poll and moment is not Moment.BEFORE:
+        if (asked != s.poll or deck.position != s.lecture_at) and moment is not Moment.BEFORE:
             acts.append(Rerun())
-        return replace(s, seen=version, poll=asked), acts
+        return replace(s, seen=version, poll=asked, lecture_at=deck.position), acts
     if deck == s.last:  # the same deck again (the projection announcing what the student already took)
         return replace(s, seen=version, waiting=None), acts
     waiting = s.waiting if s.waiting is not None and s.waiting[0] == version else (version, seen.now)
@@ -208,7 +211,8 @@ def _student_moved(s: Student, seen: Seen, acts: list[Action]) -> tuple[Student,
         return replace(s, waiting=waiting), acts  # the projection is still drawing it
     if moment is not Moment.BEFORE:
         return replace(s, waiting=waiting), [*acts, Rerun()]  # the next full run takes it, before drawing
-    return replace(s, seen=version, last=deck, eager=False, waiting=None, poll=deck.asked()), [*acts, Take(deck)]
+    return replace(s, seen=version, last=deck, eager=False, waiting=None, poll=deck.asked(),
+                   lecture_at=deck.position), [*acts, Take(deck)]
 
 
 def _undrawn(s: Student) -> bool:

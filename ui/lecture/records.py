@@ -14,12 +14,12 @@ __all__ = ["ATTEND_SECONDS", "REPAIR_SECONDS", "UNSHOWN_SECONDS", "WALK_PAGE", "
            "BackToExploration", "ConsoleOpened", "Event", "Gone", "Goto", "Joined", "Kept", "Leave", "Lecturer",
            "Moment",
            "Publish", "Published", "Rejoin", "Rerun", "Restore", "Room", "Runs", "Seen", "SetBudget", "SetPoll",
-           "StartClock", "Student", "Take", "Took", "Window"]
+           "ShareNotes", "StartClock", "Student", "Take", "Took", "Window"]
 
 WALK_PAGE = "walkthrough"
 UNSHOWN_SECONDS = 1.0  # a deck no projection has drawn reaches the class after this (no projection open)
 REPAIR_SECONDS = 2.0  # a full run not finished after this was cut short: the heartbeat redraws the page
-ATTEND_SECONDS = 10.0  # a student's window says it is still there this often (the room forgets it after 30 s)
+ATTEND_SECONDS = 5.0  # a student's window says it is still there this often (the room forgets it after 15 s)
 
 
 class Moment(Enum):
@@ -52,6 +52,7 @@ class Lecturer:
     clock_start: float | None = None  # the talk's clock, length and question: this window's parts of the deck
     budget_min: int = DEFAULT_BUDGET_MIN
     poll: Poll | None = None
+    notes_shared: bool = False
     runs: Runs = Runs()
 
     @property
@@ -79,6 +80,7 @@ class Student:
     heard: float = 0.0  # when the room last heard this student is there
     own: Kept | None = None
     poll: Poll | None = None  # the question the room asks now
+    lecture_at: int | None = None  # the lecture's step as this window last heard it (said while exploring)
     goto: str | None = None  # the page to switch to before anything is drawn
     runs: Runs = Runs()
 
@@ -167,6 +169,11 @@ class SetPoll:
 
 
 @dataclass(frozen=True)
+class ShareNotes:
+    shared: bool  # the console's "Share notes with the class"
+
+
+@dataclass(frozen=True)
 class StartClock:
     now: float
 
@@ -177,7 +184,7 @@ class SetBudget:
 
 
 Event = Seen | Published | Took | Joined | Rejoin | BackToExploration | ConsoleOpened | SetPoll | StartClock \
-    | SetBudget | Gone
+    | SetBudget | ShareNotes | Gone
 
 
 # ----- what the caller does ------------------------------------------------------------------------

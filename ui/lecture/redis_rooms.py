@@ -43,6 +43,7 @@ from .rooms import (
     check_document,
     digest,
     is_room_id,
+    is_secret,
     is_student_id,
     with_driver,
 )
@@ -174,6 +175,16 @@ class RedisRooms(Rooms):
             pipe.expire(self._room_key(room), ROOM_SECONDS)
             pipe.execute()
         return room, secret
+
+    @_unavailable
+    def is_driver(self, room: str, secret: str) -> bool:
+        if not is_room_id(room) or not is_secret(secret):
+            return False
+        try:
+            self._driven(room, secret)
+        except RoomError:
+            return False
+        return True
 
     @_unavailable
     def publish(self, room: str, secret: str, document: str, expected: int | None = None) -> int | None:

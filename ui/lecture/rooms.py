@@ -8,7 +8,9 @@ driver through a one-time token (:meth:`Rooms.issue_token`, :meth:`Rooms.redeem`
 it a secret of its own. The store keeps only hashes of secrets and tokens.
 
 :class:`Rooms` is the interface; :class:`MemoryRooms` keeps rooms in this process (one server,
-``st.cache_resource``). A store shared by several replicas (Redis) implements the same methods.
+``st.cache_resource``); :class:`SqliteRooms` (the default) keeps them there too and writes each durable change
+through to a file, so that the server's restart finds its rooms again. A store shared by several replicas
+(Redis) implements the same methods.
 
 A room also knows who is in class: each student's window calls :meth:`Rooms.attend` now and then
 with an anonymous id of its own (a random string per browser session, nothing else), so the room
@@ -28,14 +30,15 @@ from abc import ABC, abstractmethod
 
 __all__ = ["MAX_ANSWER", "MAX_DOCUMENT", "MAX_DRIVERS", "MAX_POLLS", "MAX_ROOMS", "MAX_STUDENTS",
            "PRESENCE_SECONDS", "ROOM_SECONDS", "TOKEN_SECONDS", "RoomError", "Rooms", "RoomsFull",
-           "RoomsUnavailable", "check_answer", "check_document", "digest", "is_room_id", "is_student_id",
+           "RoomsUnavailable", "check_answer", "check_document", "digest", "is_room_id", "is_secret", "is_student_id",
            "with_driver"]
 
 MAX_DOCUMENT = 64_000  # characters of a room's document (a deck is about 1 kB with the book's matrix)
 MAX_ROOMS = 1_000  # open rooms per server (per Redis when replicas share one); then a new room is refused
 ROOM_SECONDS = 4 * 3600  # a room no window touched for this long is gone
 MAX_STUDENTS = 300  # students present in one room at once; one more is told the class is full
-PRESENCE_SECONDS = 30  # a student's window that has not said it is there for this long has left
+PRESENCE_SECONDS = 15  # a student's window that has not said it is there for this long has left (its heartbeat
+# stopped: the watchdog heals it, or the device is gone)
 TOKEN_SECONDS = 3600  # a one-time token not redeemed within this is void
 MAX_POLLS = 200  # polls one room may open (a lecture asks a few dozen at most)
 MAX_ANSWER = 64  # characters of an answer as a window sends it (a number, a shape, a choice's id)
@@ -70,6 +73,11 @@ class Rooms(ABC):
     def redeem(self, token: str) -> tuple[str, str] | None:
         """(room, a new secret of the redeemer's own) for a live token, which is then void; None for
         anything else."""
+
+    @abstractmethod
+    def is_driver(self, room: str, secret: str) -> bool:
+        """Whether ``secret`` drives the room now: a lecturer's window that was reloaded takes its seat back with
+        the secret its browser kept (ui/lecture/seat.py). False for anything else, a malformed offer included."""
 
     @abstractmethod
     def publish(self, room: str, secret: str, document: str, expected: int | None = None) -> int | None:
@@ -143,6 +151,13 @@ def check_answer(student: object, poll: object, text: object) -> None:
         raise RoomError("a poll's number is a whole number")
     if not isinstance(text, str) or not text or len(text) > MAX_ANSWER:
         raise RoomError(f"an answer is text of 1 to {MAX_ANSWER} characters")
+
+
+def is_secret(secret: object) -> bool:
+    """A secret as this app makes them (``secrets.token_urlsafe(24)``), offered back by a browser: checked before
+    it is hashed or compared."""
+    return isinstance(secret, str) and len(secret) == 32 and all(c.isascii() and (c.isalnum() or c in "-_")
+                                                                 for c in secret)
 
 
 def check_document(document: str) -> None:

@@ -13,8 +13,9 @@ import streamlit as st
 from ..state import Key
 
 __all__ = ["arrive_at_walk_step", "arrived_at", "custom_walkthrough", "details_shown", "first_run_of_walkthrough",
-           "join_shown", "replace_walk_controls", "set_arrived_at", "set_custom_walkthrough", "set_walk_position",
-           "toggle_details", "toggle_join", "walk_controls", "walk_position"]
+           "join_shown", "replace_walk_controls", "reset_walk_controls", "set_arrived_at", "set_custom_walkthrough",
+           "set_walk_position",
+           "toggle_details", "toggle_join", "walk_controls", "walk_drift", "walk_position"]
 
 
 def walk_position() -> int:
@@ -42,11 +43,28 @@ def set_custom_walkthrough(text: str | None) -> None:
 
 
 def arrive_at_walk_step(index: int, page_id: str, values: dict[str, Any]) -> None:
-    """Apply a walkthrough step's controls once, on arrival; later changes by the lecturer stay."""
+    """Apply a walkthrough step's full set of control values on arrival: the step's own, and every other
+    control of its page at its default (nothing carries over from an earlier step or an earlier change, so a
+    step shows what ``/walkthrough?walk=<k>`` shows). A change the lecturer makes on the step stays until
+    they leave it (the console says the live values differ, and resets them: :func:`reset_walk_controls`)."""
     if st.session_state.get(Key.WALK_ARRIVED) == index:
         return
     st.session_state[Key.WALK_ARRIVED] = index
-    st.session_state.setdefault(Key.WALK_CONTROLS, {}).setdefault(page_id, {}).update(values)
+    reset_walk_controls(page_id, values)
+
+
+def reset_walk_controls(page_id: str, values: dict[str, Any]) -> None:
+    """The page's walkthrough values back to the step's: ``values``, and the page's defaults for the rest."""
+    st.session_state.setdefault(Key.WALK_CONTROLS, {})[page_id] = dict(values)
+
+
+def walk_drift(page_id: str, values: dict[str, Any], defaults: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+    """The page's live walkthrough values that differ from the step's: name -> (live, the step's), where a
+    control the step does not set is at its default (``defaults``, what the page drew)."""
+    live = walk_controls().get(page_id, {})
+    expected = {name: values.get(name, defaults.get(name)) for name in set(live) | set(values) | set(defaults)}
+    return {name: (live.get(name, defaults.get(name)), want) for name, want in sorted(expected.items())
+            if live.get(name, defaults.get(name)) != want}
 
 
 # ----- the walkthrough's own control values (read by ui/state.py page_controls while it drives) --
@@ -109,8 +127,8 @@ def set_console_token(token: str | None) -> None:
 
 
 def poll_said(kind: str) -> tuple | None:
-    """A student's last send to a class poll: ``"sent"`` (poll, what they sent) or ``"note"`` (poll, kind,
-    message said about it) (ui/lecture/answers.py)."""
+    """A student's last send to a class poll: ``"sent"`` (poll, what they sent as typed, as sent) or ``"note"``
+    (poll, kind, message said about it) (ui/lecture/answers.py)."""
     return st.session_state.get(Key.POLL_SENT if kind == "sent" else Key.POLL_NOTE)
 
 

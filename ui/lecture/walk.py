@@ -4,12 +4,15 @@ The walkthrough page runs the step's own page script inside itself, with the wal
 own control values and the step on screen set by the walkthrough; the page's Back/Next (and
 ← → PageUp PageDown) then move through the walkthrough, across pages.
 
-It has three views of one deck (ui/lecture/deck.py):
+It has four views of one deck (ui/lecture/deck.py):
 - the **projection** (lecture mode): one slim line, then the step's visual filling the screen; no
   speaker note, and the explanation and controls one key (D) away; P opens the console;
 - the **presenter console** (ui/lecture/console.py): the note, the next step, the clock, the list of
   steps, and the same live step with its controls;
-- the **plain** walkthrough, for reading alone: the note and the page under it.
+- a **following student's** device: their line (ui/lecture/classroom.py), then at once the step, its section in
+  one slim line, and the page under it; the speaker note only when the lecturer shares the notes (the
+  console's switch), under the step; PageDown and PageUp scroll the page (the lecturer moves the step);
+- the **plain** walkthrough, for reading alone (and a student exploring): the note and the page under it.
 The projection and its console share a room (ui/lecture/window.py): each follows the other.
 """
 
@@ -53,16 +56,18 @@ def walkthrough(page: Page) -> None:
     step = walk.steps[index]
     shown = lecture.view(WALK_PAGE)
     position = stepper.Position(index, len(walk.steps), _mover(index, len(walk.steps)), step.step)
-    poll_box = None
+    poll_box = drift_box = None
     if shown == "projection":  # the step is the screen: no note, no title; details and console one key away
         driver = Driver(replace(position, tools=_projection_tools, cover=_cover(member)), projection=True,
                         details=walk_state.details_shown())
     elif shown == "console":
         console.console(walk, index, own_file=_own_file_panel)
+        drift_box = st.container()  # filled once the step's page has run: whether its values are the step's
         poll_box = st.container()  # filled once the step's page has run: its live result judges the answers
         driver = Driver(position)
-    else:
-        driver = Driver(replace(position, cover=_plain_view(walk, step, index, member)))
+    else:  # a following student's (the step first, under their line), or the plain walkthrough
+        driver = _follower_driver(position, step, member) if shown == "follower" else \
+            Driver(replace(position, cover=_plain_view(walk, step, index, member)))
     _write_params(index, custom)
     walk_state.arrive_at_walk_step(index, step.page, step.controls)
     try:
@@ -75,6 +80,8 @@ def walkthrough(page: Page) -> None:
         raise
     finally:
         if poll_box is not None:
+            with drift_box:
+                console.drift(step, driver.log)
             with poll_box:
                 poll.console_panel(step.page, index)
 
@@ -93,16 +100,40 @@ def _plain_view(walk: Walkthrough, step: WalkStep, index: int, member: Window | 
     st.caption(app_text("walk_where", k=index + 1, n=len(walk.steps), title=translate(walk.title, lang, WALK_CONTEXT),
                         page=page_text(step.page).title, controls=_controls_text(step)))
     held = answers.holds_step()  # a question is open: the step (and the note) would give its answer away
-    if step.note and not held:
+    if step.note and not held and _notes_for(member):
         st.markdown(f":material/record_voice_over: *{translate(step.note, lang, WALK_CONTEXT)}*")
     return answers.step_held if held else None
 
 
+def _follower_driver(position: stepper.Position, step: WalkStep, member: Window | None) -> Driver:
+    """A following student's device: the step at once, its section in one slim line, no clicker keys (PageDown
+    scrolls their page); the note under the step only while shared; the step held while a question is open."""
+    held = answers.holds_step()
+    return Driver(replace(position, follower=True, cover=answers.step_held if held else None,
+                          under=None if held else _shared_note(step, member)))
+
+
+def _notes_for(member: Window | None) -> bool:
+    """The speaker notes are the lecturer's: a student's device shows them only while the lecturer shares them."""
+    return not isinstance(member, Student) or (member.last is not None and member.last.notes_shared)
+
+
+def _shared_note(step: WalkStep, member: Window | None) -> Callable[[], None] | None:
+    """Under the step on a following student's device: the step's note, when the lecturer shares the notes."""
+    if not step.note or not _notes_for(member):
+        return None
+    note = translate(step.note, state.language(), WALK_CONTEXT)
+
+    def draw() -> None:
+        with st.container(key=Key.CLASS_NOTE):
+            st.markdown(f":material/record_voice_over: *{note}*")
+    return draw
+
+
 def _cover(member: Window | None) -> Callable[[], None] | None:
     """What the projection shows in place of the step: the join panel (J), or the question put to the class.
-    A projection reloaded from its address (``room=<id>``, no key) follows that room as a student does."""
-    if isinstance(member, Student):
-        st.caption(app_text("projection_follows"))
+    A projection opened from its address in a browser that kept no key (ui/lecture/seat.py) follows that room as a
+    student does, and says nothing about it: the room sees what is projected."""
     if isinstance(member, Lecturer) and walk_state.join_shown():
         return classroom.join_panel
     return poll.projection_panel if poll.asked() is not None else None
@@ -112,10 +143,11 @@ def _projection_tools() -> None:
     """The projection's own buttons, at the end of its line: the class (J), details (D), the presenter console (P)."""
     member = window.current()
     hosting = isinstance(member, Lecturer) and not member.console  # a projection that follows holds no key
-    if hosting:
-        st.button(str(window.attendance()), key=Key.JOIN_BUTTON, shortcut="j",  # the count, by the class's icon
-                  on_click=walk_state.toggle_join, type="tertiary", icon=":material/group:",
-                  help=app_text("projection_class_help"))
+    if hosting:  # the class's icon (J), then how many are in it, counted live (classroom.class_count)
+        st.button("", key=Key.JOIN_BUTTON, shortcut="j", on_click=walk_state.toggle_join, type="tertiary",
+                  icon=":material/group:", help=app_text("projection_class_help"))
+        with st.container(key=Key.CLASS_COUNT, width="content"):  # alone in its box: a timed fragment
+            classroom.class_count()
     st.button(app_text("projection_details"), key=Key.DETAILS_BUTTON, shortcut="d", on_click=walk_state.toggle_details,
               type="tertiary", help=app_text("projection_details_help"))
     if hosting:

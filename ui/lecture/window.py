@@ -21,7 +21,7 @@ import streamlit as st
 from ..inputs import state as matrix_state
 from ..settings import limits, rooms_url
 from ..state import Key
-from . import protocol
+from . import protocol, watchdog
 from . import state as walk_state
 from .deck import DEFAULT_BUDGET_MIN, Deck, DeckError
 from .memory_rooms import MemoryRooms
@@ -58,10 +58,15 @@ _log = logging.getLogger("attention_app")
 @st.cache_resource
 def rooms() -> Rooms:
     """The process's rooms (one object for every session of this server): in Redis when
-    ``ATTENTION_ROOMS`` names one (every replica then sees every room), else in this process."""
+    ``ATTENTION_ROOMS`` names one (every replica then sees every room); ``memory``: in this process only; else
+    (unset, or ``sqlite:///path``) in this process and a file beside the app, which a restart reads again."""
     url = rooms_url()
-    if url is None:
+    if url == "memory":
         return MemoryRooms()
+    if url is None or url.startswith("sqlite:"):
+        from .sqlite_rooms import SqliteRooms, rooms_file
+
+        return SqliteRooms(rooms_file(url))
     from .redis_rooms import RedisRooms  # the redis client is imported only where it is used
 
     return RedisRooms(url)
@@ -81,7 +86,8 @@ def dispatch(event: Event) -> tuple[Action, ...]:
 
 def snapshot(window: Window | None = None) -> Deck:
     """This window's deck as it stands: the walkthrough's place, the matrix and the controls from the session,
-    and the talk's clock, length and question from the lecturer's record (a student's from the deck it took)."""
+    and the talk's clock, length, question and shared notes from the lecturer's record (a student's from the deck
+    it took)."""
     window = current() if window is None else window
     custom = walk_state.custom_walkthrough()
     linked = st.query_params.get(FILE_PARAM)
@@ -89,7 +95,8 @@ def snapshot(window: Window | None = None) -> Deck:
     talk = window if isinstance(window, Lecturer) else window.last if isinstance(window, Student) else None
     return Deck.of(walk_state.walk_position(), walk_state.arrived_at(), matrix_state.get_matrix(),
                    walk_state.walk_controls(), walk, talk.clock_start if talk else None,
-                   talk.budget_min if talk else DEFAULT_BUDGET_MIN, talk.poll if talk else None)
+                   talk.budget_min if talk else DEFAULT_BUDGET_MIN, talk.poll if talk else None,
+                   talk.notes_shared if talk else False)
 
 
 @functools.lru_cache(maxsize=16)
@@ -127,7 +134,12 @@ def see(moment: Moment, page: str) -> str | None:
     quiet = isinstance(window, Student) and moment is Moment.BEAT and (room.version == window.seen
                                                                        or not room.reachable)
     mine = None if quiet else snapshot(window)  # a student's heartbeat that finds nothing new encodes nothing
-    return carry_out(dispatch(Seen(moment, page, mine, room, time.time())))
+    actions = dispatch(Seen(moment, page, mine, room, time.time()))
+    if isinstance(window, Student) and window.following and not getattr(current(), "following", True):
+        mine_now = mine.__dict__ if mine else {}
+        changed = sorted(k for k, v in mine_now.items() if v != getattr(window.last, k, None))
+        _log.info("a student explores (%s on %s): their own %s", moment.name, page, changed)
+    return carry_out(actions)
 
 
 def carry_out(actions: tuple[Action, ...]) -> str | None:
@@ -205,24 +217,32 @@ def attendance() -> int:
 
 
 def heartbeat(page: str) -> None:
-    """Draw this window's heartbeat (it draws nothing visible): a student's on every page, a lecturer's on the
-    walkthrough once it follows the room (the console always; the projection once a console is open)."""
+    """Draw this window's heartbeat and its watchdog (neither is visible): a student's on every page, a
+    lecturer's on the walkthrough (its heartbeat once it follows the room: the console always, the projection
+    once a console is open)."""
     window = current()
     if isinstance(window, Student):
-        beat = _class_heartbeat
-    elif isinstance(window, Lecturer) and window.follows and page == protocol.WALK_PAGE:
-        beat = _lecturer_heartbeat
+        beat, expect = _class_heartbeat, f".st-key-{Key.CLASS_BAR}"
+    elif isinstance(window, Lecturer) and page == protocol.WALK_PAGE:
+        beat = _lecturer_heartbeat if window.follows else None
+        expect = f".st-key-{Key.CONSOLE_NOTE if window.console else Key.PROJECTION_BAR}"
     else:
         return
     with st.container(key=Key.HEARTBEAT):  # alone in its box: nothing the full run draws comes after it there
-        beat(page)
+        watchdog.draw(expect, beats=beat is not None)
+        if beat is not None:
+            beat(page)
 
 
 @st.fragment(run_every=HEARTBEAT_SECONDS)
 def _lecturer_heartbeat(page: str) -> None:
+    watchdog.beat(time.monotonic_ns())
     see(Moment.BEAT, page)
 
 
 @st.fragment(run_every=CLASS_HEARTBEAT_SECONDS)
 def _class_heartbeat(page: str) -> None:
-    see(Moment.BEAT, page)
+    see(Moment.BEAT, page)  # a move to take reruns the app here (and the full run draws the new step)
+    student = current()
+    behind = isinstance(student, Student) and student.following and student.waiting is not None
+    watchdog.beat(time.monotonic_ns(), behind)  # waiting for the projection to draw the lecture's new step

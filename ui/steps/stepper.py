@@ -7,7 +7,8 @@ there is no ``masked_scores`` step. The step on screen is remembered by name, so
 control changes, the step stays and its tensor updates in place.
 
 → and PageDown go forward, ← and PageUp back (Streamlit's button shortcuts; presentation
-clickers send PageDown and PageUp).
+clickers send PageDown and PageUp). On a student's device that follows a lecture, PageDown and PageUp
+scroll the page, as they do everywhere else: the lecturer moves the step, and ← → step on one's own.
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ class Position:
     title: str | None = None  # on a projection: the section, in the step's one slim line
     tools: Callable[[], None] | None = None  # on a projection: its own buttons, at the end of that line
     cover: Callable[[], None] | None = None  # on a projection: drawn instead of the step (the class's join panel)
+    follower: bool = False  # a student's device following a lecture: one slim line, PageDown/PageUp scroll the page
+    under: Callable[[], None] | None = None  # drawn under the step (a student's device: the notes, when shared)
 
 
 def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels: Sequence[str],
@@ -89,10 +92,17 @@ def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels:
     else:
         slide = shown[names.index(position.current)] if position.current in names else shown[0]
     _navigation(page_id, position)
+    # The cover's place, in every run: emptied at once when there is none. Drawn where the step goes, a cover's
+    # last elements (a revealed poll's chart) stayed on screen under the next step until that run ended.
+    slot = st.empty()
     if position.cover is not None:
-        position.cover()
+        with slot.container():
+            position.cover()
     else:
+        slot.empty()
         _draw(slide, labels, key_labels)
+    if position.under is not None:
+        position.under()
     return True
 
 
@@ -102,6 +112,9 @@ def _move(page_id: str, names: list[str], index: int, direction: int) -> None:
 
 
 def _navigation(page_id: str, position: Position) -> None:
+    if position.follower:
+        _follower_navigation(page_id, position)
+        return  # no clicker keys: PageDown and PageUp scroll a student's page (their line says the step)
     if position.title is not None:
         _slim_navigation(page_id, position)
     else:
@@ -128,6 +141,18 @@ def _slim_navigation(page_id: str, position: Position) -> None:
             position.tools()
 
 
+def _follower_navigation(page_id: str, position: Position) -> None:
+    """A following student's one line under theirs: the section, and small Back/Next to step on their own."""
+    with st.container(key=Key.FOLLOWER_BAR, horizontal=True, vertical_alignment="center", gap="small"):
+        st.markdown(position.title or "", width="stretch")
+        st.button("", icon=":material/arrow_back:", key=f"{Key.STEP_BACK_PREFIX}{page_id}", shortcut="Left",
+                  on_click=position.move, args=(-1,), disabled=position.index == 0, type="tertiary",
+                  help=app_text("step_back_own"))
+        st.button("", icon=":material/arrow_forward:", key=f"{Key.STEP_NEXT_PREFIX}{page_id}", shortcut="Right",
+                  on_click=position.move, args=(1,), disabled=position.index == position.total - 1,
+                  type="tertiary", help=app_text("step_next_own"))
+
+
 def _row_navigation(page_id: str, position: Position) -> None:
     back, where, forward = st.columns([1, 3, 1], vertical_alignment="center")
     back.button(app_text("step_back"), key=f"{Key.STEP_BACK_PREFIX}{page_id}", shortcut="Left", width="stretch",
@@ -139,8 +164,13 @@ def _row_navigation(page_id: str, position: Position) -> None:
 
 
 def _draw(slide: Slide, labels: Sequence[str], key_labels: Sequence[str] | None) -> None:
-    """What is new at this step, large: the tensor, the formula term, the lines of code."""
-    drawing, words = draw.side_by_side("step", [3, 2])
+    """What is new at this step, large: the tensor, the formula term, the lines of code. A grid of heads takes
+    the whole width, the formula and the code under it: beside them, its numbers would shrink below 20 px on
+    a 1280 px projection."""
+    if draw.per_head(slide.trace, slide.step):
+        drawing = words = st.container()
+    else:
+        drawing, words = draw.side_by_side("step", [3, 2])
     with drawing:
         st.markdown(f"**{slide.text.caption}**")
         draw.show_step(slide.trace, slide.step, labels, key_labels)

@@ -1,0 +1,195 @@
+"""The default store's file: a restart (a second store on the same file) finds every room as it was, and the file
+is read like anything a client sends: a forged or broken one costs rooms, never the server.
+
+The contract itself runs on this store in tests/test_rooms.py. Every file here is in a test's own folder.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import sqlite3
+import threading
+
+import pytest
+
+from ui.lecture import sqlite_rooms
+from ui.lecture.rooms import MAX_DOCUMENT, ROOM_SECONDS, TOKEN_SECONDS, RoomError, digest
+from ui.lecture.sqlite_rooms import DEFAULT_FILE, SqliteRooms, rooms_file
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def path(tmp_path):
+    return tmp_path / "rooms.sqlite3"
+
+
+def test_a_restart_finds_the_rooms_their_decks_versions_secrets_token_and_poll(path):
+    before = SqliteRooms(path)
+    room, secret = before.create('{"a": 0}')
+    console = before.redeem(before.issue_token(room, secret))[1]
+    token = before.issue_token(room, secret)  # the projection's next console link, not used yet
+    assert before.publish(room, console, '{"a": 1, "clock": 12.5}') == 2
+    student = secrets.token_urlsafe(9)
+    before.attend(room, student)
+    poll = before.open_poll(room, secret)
+    assert before.answer(room, student, poll, "0.9544")
+    quiet, _ = before.create("{}")
+    del before  # the server stops (nothing is closed on purpose: a SIGTERM does not ask)
+
+    after = SqliteRooms(path)  # the server starts again on the same file
+    assert after.read(room) == (2, '{"a": 1, "clock": 12.5}') and after.version(quiet) == 1 and len(after) == 2
+    assert after.is_driver(room, secret) and after.is_driver(room, console)  # reloaded windows take their seats
+    assert after.publish(room, secret, '{"a": 2}', expected=2) == 3
+    assert after.answers(room, poll) == {student: "0.9544"}
+    assert after.attendance(room) == 0 and after.attend(room, student)  # the class says it is there again
+    assert after.answer(room, student, poll, "1.0")  # the poll still takes answers
+    assert after.open_poll(room, secret) == poll + 1  # polls go on numbering
+    assert after.redeem(token)[0] == room and after.redeem(token) is None  # the live token, once
+    assert SqliteRooms(path).read(room) == (3, '{"a": 2}')  # and a third start sees what the second wrote
+
+
+def test_the_file_keeps_no_secret_in_plain_and_only_its_owner_reads_it(path):
+    rooms = SqliteRooms(path)
+    room, secret = rooms.create("{}")
+    console = rooms.redeem(rooms.issue_token(room, secret))[1]
+    token = rooms.issue_token(room, secret)
+    kept = b"".join(p.read_bytes() for p in path.parent.iterdir())  # the file, its write-ahead log and index
+    assert digest(secret) in kept and room.encode() in kept
+    assert not any(s.encode() in kept for s in (secret, console, token))
+    assert path.stat().st_mode & 0o077 == 0
+
+
+def test_rooms_idle_for_hours_leave_the_file(path):
+    clock = Clock()
+    rooms = SqliteRooms(path, clock=clock)
+    old, _ = rooms.create("{}")
+    clock.now += ROOM_SECONDS / 2
+    kept, secret = rooms.create("{}")
+    clock.now += ROOM_SECONDS / 2 + 60
+    rooms.create("{}")  # making a room forgets the idle ones, in memory and in the file
+    assert rooms.version(old) is None and rooms.version(kept) == 1
+    assert [r for (r,) in sqlite3.connect(path).execute("SELECT id FROM rooms")].count(old) == 0
+    clock.now += ROOM_SECONDS / 2 + 60
+    later = SqliteRooms(path, clock=clock)  # a restart after hours: the room idle since is gone too
+    assert later.version(kept) is None and len(later) == 1
+
+
+def test_a_room_read_all_lecture_long_is_not_forgotten_by_a_restart(path):
+    clock = Clock()
+    rooms = SqliteRooms(path, clock=clock)
+    room, _ = rooms.create("{}")
+    student = secrets.token_urlsafe(9)
+    for _ in range(10):  # five hours of a class following, and nobody publishing
+        clock.now += ROOM_SECONDS / 8
+        rooms.attend(room, student)
+        rooms.read(room)
+    assert SqliteRooms(path, clock=clock).version(room) == 1
+
+
+def test_a_token_that_expired_while_the_server_was_down_is_void(path):
+    clock = Clock()
+    rooms = SqliteRooms(path, clock=clock)
+    room, secret = rooms.create("{}")
+    token = rooms.issue_token(room, secret)
+    clock.now += TOKEN_SECONDS + 1
+    assert SqliteRooms(path, clock=clock).redeem(token) is None
+
+
+@pytest.mark.parametrize("garbage", [b"not a database at all" * 100, b"SQLite format 3\x00" + b"\xff" * 5000])
+def test_a_corrupt_file_is_moved_aside_and_the_server_starts_with_no_rooms(path, garbage, caplog):
+    path.write_bytes(garbage)
+    with caplog.at_level(logging.WARNING, logger="attention_app"):
+        rooms = SqliteRooms(path)
+    assert len(rooms) == 0 and "cannot be read" in caplog.text
+    assert path.with_name(path.name + ".corrupt").read_bytes() == garbage  # kept for whoever looks into it
+    room, secret = rooms.create("{}")  # and the new file works
+    assert SqliteRooms(path).is_driver(room, secret)
+
+
+def test_a_rooms_table_of_another_shape_is_moved_aside(path):
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE rooms (id TEXT PRIMARY KEY, evil TEXT)")
+        db.execute("INSERT INTO rooms VALUES ('abcdefghijkl', 'x')")
+    rooms = SqliteRooms(path)
+    assert len(rooms) == 0 and path.with_name(path.name + ".corrupt").exists()
+    room, _ = rooms.create("{}")
+    assert SqliteRooms(path).version(room) == 1
+
+
+def test_forged_rows_are_refused_one_by_one_and_leave_the_file(path, caplog):
+    rooms = SqliteRooms(path)
+    good, secret = rooms.create('{"a": 1}')
+    row = list(sqlite3.connect(path).execute(f"SELECT {sqlite_rooms._COLUMNS} FROM rooms").fetchone())
+    forged = {  # column -> a value this store never writes
+        0: "x" * 12 + "!", 1: b"\x00" * 31, 2: "x" * (MAX_DOCUMENT + 1), 3: 0, 4: "yesterday", 5: b"\x01" * 5,
+        6: float("inf"), 7: -1, 8: 2, 9: json.dumps({"not a student": "1"}),
+    }
+    with sqlite3.connect(path) as db:
+        for column, value in forged.items():
+            bad = [secrets.token_urlsafe(9), *row[1:]]
+            bad[column] = value
+            db.execute(f"INSERT INTO rooms ({sqlite_rooms._COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)", bad)
+        db.execute(f"INSERT INTO rooms ({sqlite_rooms._COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                   [secrets.token_urlsafe(9), *row[1:9], "[" * 100_000])  # answers too long to parse
+    with caplog.at_level(logging.WARNING, logger="attention_app"):
+        later = SqliteRooms(path)
+    assert len(later) == 1 and later.read(good) == (1, '{"a": 1}') and later.is_driver(good, secret)
+    assert sqlite3.connect(path).execute("SELECT count(*) FROM rooms").fetchone() == (1,)
+
+
+def test_a_file_that_cannot_be_written_leaves_the_rooms_in_memory(tmp_path, caplog):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    with caplog.at_level(logging.WARNING, logger="attention_app"):
+        rooms = SqliteRooms(blocker / "rooms.sqlite3")  # its folder cannot be made
+    room, secret = rooms.create("{}")
+    assert rooms.publish(room, secret, "{}") == 2 and "memory" in caplog.text
+    with pytest.raises(RoomError):
+        rooms.publish(room, "wrong", "{}")
+
+
+def test_the_file_is_named_by_its_address_and_is_beside_the_app_by_default(tmp_path):
+    assert rooms_file(None) == DEFAULT_FILE and DEFAULT_FILE.parent == sqlite_rooms.Path(__file__).parents[1]
+    assert rooms_file(f"sqlite://{tmp_path}/r.sqlite3") == tmp_path / "r.sqlite3"
+    assert rooms_file("sqlite://rooms/r.sqlite3") == DEFAULT_FILE.parent / "rooms" / "r.sqlite3"
+
+
+def test_the_tests_app_keeps_its_rooms_in_memory():
+    from ui.settings import rooms_url
+
+    assert rooms_url() == "memory"  # tests/conftest.py: the app the tests run never writes the repository's file
+
+
+def test_many_sessions_writing_at_once_leave_the_file_as_memory_holds_it(path):
+    rooms = SqliteRooms(path)
+    room, secret = rooms.create("{}")
+    students = [secrets.token_urlsafe(9) for _ in range(40)]
+    poll = rooms.open_poll(room, secret)
+
+    def session(i: int) -> None:  # a lecturer's window publishing, or a student attending, reading and answering
+        for n in range(25):
+            if i < 4:
+                rooms.publish(room, secret, json.dumps({"window": i, "n": n}))
+            else:
+                rooms.attend(room, students[i])
+                rooms.read(room)
+                rooms.answer(room, students[i], poll, str(n))
+
+    threads = [threading.Thread(target=session, args=(i,)) for i in range(len(students))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert rooms.version(room) == 1 + 4 * 25
+    later = SqliteRooms(path)
+    assert later.read(room) == rooms.read(room) and later.answers(room, poll) == rooms.answers(room, poll)
+    assert len(later.answers(room, poll)) == len(students) - 4

@@ -1,0 +1,46 @@
+"""A lecture window's watchdog, in the browser: it notices when the window stopped following, says so, and heals it.
+
+Streamlit pushes nothing from the server to a session: a window learns of the lecture's moves only from its
+heartbeat (a timed fragment, ui/lecture/window.py), and a browser whose timer stopped would otherwise sit on an
+old step for ever while its line still says "Following the lecture". Nothing on the server can see that. So each
+window in a room also carries a small script (``watchdog.js``) that watches what the window shows:
+- the heartbeat's marker, redrawn on every beat, and the element the window must show (a student's line, the
+  projection's bar, the console's note);
+- when either stops for :data:`STALE_MS`, the window is behind: a student's line says "Catching up", and the
+  hidden **Heal** button reruns the app (which draws the heartbeat again); a reload follows if that fails;
+- a blank window (the main area empty, or no app) is reloaded: its address holds the room.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import streamlit as st
+
+from ..state import Key
+
+__all__ = ["STALE_MS", "beat", "draw"]
+
+STALE_MS = 1_500  # behind after this long without a beat: a student's beat is every 0.5 s, a lecturer's 0.25 s
+
+
+@functools.cache
+def _script() -> str:
+    """The script without its comment lines: it is sent with every full run of a window in a room."""
+    text = Path(__file__).with_name("watchdog.js").read_text(encoding="utf-8")
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
+
+
+def draw(expect: str, beats: bool) -> None:
+    """The watchdog of this window (in the heartbeat's hidden box, before the heartbeat itself): ``expect`` is a
+    CSS selector of what a healthy window shows; ``beats``: whether a heartbeat marker is drawn here."""
+    st.html(f'<span class="attention-watch" data-expect="{expect}" data-beats="{int(beats)}" '
+            f'data-stale="{STALE_MS}"></span><script>{_script()}</script>', unsafe_allow_javascript=True)
+    st.button("heal", key=Key.HEAL)  # pressed by the script: a full run, which draws the heartbeat again
+
+
+def beat(count: int, behind: bool = False) -> None:
+    """The heartbeat's marker, drawn on each beat: the watchdog sees the window is alive, and whether the
+    heartbeat knows it is behind the lecture (a move it cannot take yet)."""
+    st.html(f'<span data-beat="{count}" data-behind="{int(behind)}"></span>')
