@@ -58,7 +58,7 @@ unit: $(DEV_STAMP)
 
 test: $(DEV_STAMP) browser-deps balancer-deps redis-deps
 	$(BIN)/ruff check .
-	$(BIN)/pytest
+	$(BIN)/pytest --durations=15
 
 # A lecture at a lecturer's pace: projection, console, 4 students (2 phones), 60 PageDown/PageUp and 2 polls,
 # every window watched throughout (make test runs a short one: tests/browser/test_soak_class.py).

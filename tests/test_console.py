@@ -228,7 +228,7 @@ def test_each_step_shown_takes_its_full_set_of_values_and_the_console_says_when_
     console.selectbox(key="walk:one-query:query").set_value(0).run()  # the lecturer asks for "Your"
     assert printed_tensors(console) != fresh[5]
     said = texts(console)
-    assert "The live values are not the walkthrough's" in said and "query is 0" in said
+    assert "The live values are not the walkthrough's" in said and "is x(1) “Your” (the walkthrough's: x(2)" in said
     console.button(key=Key.CONSOLE_DRIFT_RESET).click().run()  # one click back
     assert printed_tensors(console) == fresh[5] and "The live values are not" not in texts(console)
     console.selectbox(key="walk:one-query:query").set_value(0).run()

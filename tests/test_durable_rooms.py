@@ -1,13 +1,15 @@
 """The default store's file: a restart (a second store on the same file) finds every room as it was, and the file
 is read like anything a client sends: a forged or broken one costs rooms, never the server.
 
-The contract itself runs on this store in tests/test_rooms.py. Every file here is in a test's own folder.
+The contract itself runs on this store in tests/test_rooms.py. Every file here is in a test's own folder. One store
+holds its file at a time (a second server's keeps its rooms in memory): a restart here drops the store before.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 import secrets
 import sqlite3
 import threading
@@ -54,6 +56,7 @@ def test_a_restart_finds_the_rooms_their_decks_versions_secrets_token_and_poll(p
     assert after.answer(room, student, poll, "1.0")  # the poll still takes answers
     assert after.open_poll(room, secret) == poll + 1  # polls go on numbering
     assert after.redeem(token)[0] == room and after.redeem(token) is None  # the live token, once
+    del after
     assert SqliteRooms(path).read(room) == (3, '{"a": 2}')  # and a third start sees what the second wrote
 
 
@@ -79,6 +82,7 @@ def test_rooms_idle_for_hours_leave_the_file(path):
     assert rooms.version(old) is None and rooms.version(kept) == 1
     assert [r for (r,) in sqlite3.connect(path).execute("SELECT id FROM rooms")].count(old) == 0
     clock.now += ROOM_SECONDS / 2 + 60
+    del rooms
     later = SqliteRooms(path, clock=clock)  # a restart after hours: the room idle since is gone too
     assert later.version(kept) is None and len(later) == 1
 
@@ -92,6 +96,7 @@ def test_a_room_read_all_lecture_long_is_not_forgotten_by_a_restart(path):
         clock.now += ROOM_SECONDS / 8
         rooms.attend(room, student)
         rooms.read(room)
+    del rooms
     assert SqliteRooms(path, clock=clock).version(room) == 1
 
 
@@ -101,6 +106,7 @@ def test_a_token_that_expired_while_the_server_was_down_is_void(path):
     room, secret = rooms.create("{}")
     token = rooms.issue_token(room, secret)
     clock.now += TOKEN_SECONDS + 1
+    del rooms
     assert SqliteRooms(path, clock=clock).redeem(token) is None
 
 
@@ -112,6 +118,7 @@ def test_a_corrupt_file_is_moved_aside_and_the_server_starts_with_no_rooms(path,
     assert len(rooms) == 0 and "cannot be read" in caplog.text
     assert path.with_name(path.name + ".corrupt").read_bytes() == garbage  # kept for whoever looks into it
     room, secret = rooms.create("{}")  # and the new file works
+    del rooms
     assert SqliteRooms(path).is_driver(room, secret)
 
 
@@ -122,6 +129,7 @@ def test_a_rooms_table_of_another_shape_is_moved_aside(path):
     rooms = SqliteRooms(path)
     assert len(rooms) == 0 and path.with_name(path.name + ".corrupt").exists()
     room, _ = rooms.create("{}")
+    del rooms
     assert SqliteRooms(path).version(room) == 1
 
 
@@ -140,6 +148,7 @@ def test_forged_rows_are_refused_one_by_one_and_leave_the_file(path, caplog):
             db.execute(f"INSERT INTO rooms ({sqlite_rooms._COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)", bad)
         db.execute(f"INSERT INTO rooms ({sqlite_rooms._COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
                    [secrets.token_urlsafe(9), *row[1:9], "[" * 100_000])  # answers too long to parse
+    del rooms
     with caplog.at_level(logging.WARNING, logger="attention_app"):
         later = SqliteRooms(path)
     assert len(later) == 1 and later.read(good) == (1, '{"a": 1}') and later.is_driver(good, secret)
@@ -175,7 +184,7 @@ def test_many_sessions_writing_at_once_leave_the_file_as_memory_holds_it(path):
     students = [secrets.token_urlsafe(9) for _ in range(40)]
     poll = rooms.open_poll(room, secret)
 
-    def session(i: int) -> None:  # a lecturer's window publishing, or a student attending, reading and answering
+    def session(rooms: SqliteRooms, i: int) -> None:  # a lecturer's window publishing, or a student answering
         for n in range(25):
             if i < 4:
                 rooms.publish(room, secret, json.dumps({"window": i, "n": n}))
@@ -184,12 +193,101 @@ def test_many_sessions_writing_at_once_leave_the_file_as_memory_holds_it(path):
                 rooms.read(room)
                 rooms.answer(room, students[i], poll, str(n))
 
-    threads = [threading.Thread(target=session, args=(i,)) for i in range(len(students))]
+    threads = [threading.Thread(target=session, args=(rooms, i)) for i in range(len(students))]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     assert rooms.version(room) == 1 + 4 * 25
+    held = rooms.read(room), rooms.answers(room, poll)
+    del rooms
     later = SqliteRooms(path)
-    assert later.read(room) == rooms.read(room) and later.answers(room, poll) == rooms.answers(room, poll)
+    assert (later.read(room), later.answers(room, poll)) == held
     assert len(later.answers(room, poll)) == len(students) - 4
+
+
+@pytest.mark.parametrize("forged", [
+    "CREATE TRIGGER spy AFTER INSERT ON rooms BEGIN DELETE FROM rooms; END",  # a trigger on the real table
+    "CREATE TABLE other (x)",  # anything beside the rooms' table
+])
+def test_a_file_whose_schema_holds_more_than_the_rooms_table_is_moved_aside(path, forged, caplog):
+    room, _ = SqliteRooms(path).create("{}")
+    with sqlite3.connect(path) as db:
+        db.execute(forged)
+    with caplog.at_level(logging.WARNING, logger="attention_app"):
+        rooms = SqliteRooms(path)
+    assert len(rooms) == 0 and rooms.version(room) is None and "schema" in caplog.text
+    assert path.with_name(path.name + ".corrupt").exists()
+    made, secret = rooms.create("{}")  # the new file has the rooms' table alone, and works
+    del rooms
+    with sqlite3.connect(path) as db:
+        assert {n for (n,) in db.execute("SELECT name FROM sqlite_master")} == {"rooms", "sqlite_autoindex_rooms_1"}
+    assert SqliteRooms(path).is_driver(made, secret)
+
+
+def test_a_file_where_rooms_is_a_view_is_moved_aside(path, caplog):
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE hidden (id TEXT, drivers BLOB, document TEXT, version INTEGER, touched REAL, "
+                   "token BLOB, token_until REAL, poll INTEGER, taking INTEGER, answers TEXT)")
+        db.execute(f"CREATE VIEW rooms AS SELECT {sqlite_rooms._COLUMNS} FROM hidden")
+    with caplog.at_level(logging.WARNING, logger="attention_app"):
+        rooms = SqliteRooms(path)
+    assert len(rooms) == 0 and "schema" in caplog.text and path.with_name(path.name + ".corrupt").exists()
+    room, _ = rooms.create("{}")
+    del rooms
+    assert SqliteRooms(path).version(room) == 1
+
+
+def test_the_files_log_and_index_are_its_owners_only_too(path):
+    umask = os.umask(0o022)  # a usual umask: files readable by all
+    try:
+        rooms = SqliteRooms(path)
+        rooms.create("{}")
+        assert os.umask(0o022) == 0o022  # the process's umask is given back
+    finally:
+        os.umask(umask)
+    made = [path.with_name(path.name + extra) for extra in ("", "-wal", "-shm", ".lock")]
+    assert all(p.exists() and p.stat().st_mode & 0o077 == 0 for p in made)
+
+
+def test_a_second_server_on_the_same_file_keeps_its_rooms_in_memory(path, caplog):
+    first = SqliteRooms(path)
+    kept, secret = first.create('{"a": 1}')
+    with caplog.at_level(logging.WARNING, logger="attention_app"):
+        second = SqliteRooms(path)
+    assert "second server" in caplog.text and "ATTENTION_ROOMS=redis://" in caplog.text
+    assert second.version(kept) is None  # it did not read the file (nor trim it)
+    own, own_secret = second.create("{}")
+    assert second.publish(own, own_secret, "{}") == 2  # it works, in memory
+    assert first.publish(kept, secret, '{"a": 2}') == 2  # and the first one still writes the file
+    ids = {r for (r,) in sqlite3.connect(path).execute("SELECT id FROM rooms")}
+    assert kept in ids and own not in ids
+    del first, second
+    assert SqliteRooms(path).read(kept) == (2, '{"a": 2}')  # the lock went with its store
+
+
+@pytest.mark.parametrize(("raw", "url"), [
+    ("", None), ("  ", None), ("memory", "memory"), (" Memory ", "memory"), ("MEMORY", "memory"),
+    ("sqlite:///tmp/r.sqlite3", "sqlite:///tmp/r.sqlite3"), ("SQLite://rooms/r.sqlite3", "sqlite://rooms/r.sqlite3"),
+    ("redis://h:6379/0", "redis://h:6379/0"), ("Redis://h:6379/0", "redis://h:6379/0"),
+    ("rediss://h:6380/1", "rediss://h:6380/1"), ("unix:///run/redis.sock", "unix:///run/redis.sock"),
+])
+def test_the_rooms_address_is_read_in_any_case(monkeypatch, raw, url):
+    from ui.settings import rooms_url
+
+    monkeypatch.setenv("ATTENTION_ROOMS", raw)
+    assert rooms_url() == url
+
+
+@pytest.mark.parametrize("raw", ["sqlite:", "sqlite:rooms.sqlite3", "sqlite://", "sqlite:///", "memory:", "memroy",
+                                 "redis:", "redis://", "http://h/", "h:6379", "/tmp/rooms.sqlite3"])
+def test_a_malformed_rooms_address_stops_the_app_saying_what_it_takes(monkeypatch, raw):
+    from ui.settings import rooms_url
+    from ui.shell import process
+
+    monkeypatch.setenv("ATTENTION_ROOMS", raw)
+    with pytest.raises(ValueError, match="ATTENTION_ROOMS=.* is not a rooms address.*memory.*sqlite:///.*redis://"):
+        rooms_url()
+    monkeypatch.setattr(process, "_prepared", False)  # the app's first run in a process checks it
+    with pytest.raises(ValueError, match="not a rooms address"):
+        process.prepare_process()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.apptest import APP
+from tests.apptest import APP, BY_ID
 from tests.lecture_apptest import lecture, open_console, poll, step_on, student, texts, token_of, walk_app
 from ui.lecture import seat
 from ui.lecture.records import Lecturer, Student
@@ -102,6 +102,24 @@ def test_a_seat_that_does_not_drive_the_room_is_no_seat(kept, wrong):
     reloaded = walk_app(lecture="1", room=room)
     assert isinstance(reloaded.session_state[Key.ROOM], Student)  # it follows the room, a student's way
     assert not reloaded.warning and not reloaded.info  # and says nothing about it on the screen
+    shown = [m.value for m in reloaded.markdown] + [b.label for b in reloaded.button]  # nor a student's line
+    assert not any(app_text(k) in t for t in shown for k in ("class_following", "class_exploring", "class_rejoin"))
+
+
+@pytest.mark.parametrize("cookie", [None, "x" * 32])  # none sent (blocked, another browser), or one that is void
+def test_a_console_that_lost_its_seat_is_told_so_and_joins_nothing(kept, cookie):
+    projection, room = lecture()
+    if cookie is not None:
+        kept[room] = cookie
+    console = AppTest.from_file(APP, default_timeout=120)  # F5 on the console: its address has no token any more
+    console.query_params.update(room=room, seat=seat.CONSOLE_SEAT, lang="ko")
+    console.run()
+    assert any(app_text("console_seat_lost", lang="ko") in w.value for w in console.warning)  # in its language
+    assert all(k not in console.query_params for k in ("room", seat.SEAT_PARAM, "away"))  # out of the room
+    console.switch_page(BY_ID["walkthrough"].file).run()
+    member = console.session_state[Key.ROOM] if Key.ROOM in console.session_state else None
+    assert member is None and not console.exception  # never a student of its own lecture: a plain walkthrough
+    assert seat_script(console) == "" and "room" not in console.query_params
 
 
 def test_nothing_about_rooms_is_projected():

@@ -11,7 +11,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-__all__ = ["Limits", "limits", "rooms_url"]
+__all__ = ["ROOMS_SCHEMES", "Limits", "limits", "rooms_url"]
+
+ROOMS_SCHEMES = ("sqlite", "redis", "rediss", "unix")  # ATTENTION_ROOMS=<scheme>://... (redis-py reads the last three)
 
 
 def _env_int(name: str, default: int) -> int:
@@ -59,6 +61,16 @@ def rooms_url() -> str | None:
     """``ATTENTION_ROOMS=redis://host:port/db``: where a lecture's rooms live when several replicas
     serve the app; unset (or ``sqlite:///path``), each server keeps its own rooms in its memory and writes them
     through to a file beside the app (or that one), so that its restart finds them; ``memory``: in its memory
-    only (ui/lecture/window.py)."""
+    only (ui/lecture/window.py). The words before ``://`` are read in any case; anything else is refused
+    (a ValueError that says what is accepted): a typo must not become a file's name or a Redis host."""
     raw = os.environ.get("ATTENTION_ROOMS", "").strip()
-    return raw or None
+    if not raw:
+        return None
+    if raw.lower() == "memory":
+        return "memory"
+    scheme, slashes, rest = raw.partition("://")
+    scheme = scheme.lower()
+    if slashes and rest.strip() and scheme in ROOMS_SCHEMES and (scheme != "sqlite" or rest.strip("/")):
+        return f"{scheme}://{rest}"
+    raise ValueError(f"ATTENTION_ROOMS={raw!r} is not a rooms address: leave it unset (a file beside the app), or "
+                     "set memory, sqlite:///path/to/rooms.sqlite3, or redis://host:6379/0 (also rediss://, unix://)")

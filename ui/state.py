@@ -275,6 +275,8 @@ def control(
     if walk is not None:
         walk.drawn.add(name)
         walk.defaults[name] = default
+        walk.labels[name] = label
+        walk.formats[name] = kwargs.get("format_func") or str
     key = f"{Key.WALK_CONTROL_PREFIX if walk is not None else Key.CONTROL_PREFIX}{page_id}:{name}"
     # Set on every run, even when unchanged: the widget then carries its value to the browser each time. Set only
     # when changed, a widget the browser mounted afresh (another page, a rebuilt layout) took the widget's own
@@ -323,3 +325,5 @@ class WalkLog:
     drawn: set[str] = field(default_factory=set)  # the controls it drew
     rejected: list[tuple[str, Any]] = field(default_factory=list)  # the values it could not take (name, value)
     defaults: dict[str, Any] = field(default_factory=dict)  # each drawn control's default
+    labels: dict[str, str] = field(default_factory=dict)  # each drawn control's label, as the page says it
+    formats: dict[str, Callable[[Any], str]] = field(default_factory=dict)  # how it shows a value (its options')

@@ -52,6 +52,7 @@ def test_the_next_step_never_shows_the_revealed_polls_answers_under_it(browser, 
         projection.keyboard.press("PageDown")
         wait_step(projection, 5)
         says(projection, '[data-testid="stMain"]', caption)
+        projection.evaluate("window.__wsDelay = 0")  # the step is drawn: the heartbeat's messages flow again
         wait_idle(projection)
         assert projection.evaluate("window.__both") == [], "the poll's answers under the next step"
         assert right not in projection.inner_text('[data-testid="stMain"]')

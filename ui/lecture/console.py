@@ -241,24 +241,34 @@ def _clock(index: int, total: int) -> None:
 
 
 
-def drift(step: WalkStep, log: WalkLog) -> None:
+def drift(step: WalkStep, index: int, log: WalkLog) -> None:
     """Whether the live values are the step's (what its note and the book print): when a control (or the
     matrix) was changed on purpose, the console says which, with one click back to the walkthrough's."""
-    changed = walk_state.walk_drift(step.page, step.controls, log.defaults)
+    changed = walk_state.walk_drift(step.page, step.controls, log.defaults, {name for name, _ in log.rejected})
     edited = matrix_state.get_matrix() != book_matrix()
     if not changed and not edited:
         return
-    names = [app_text("console_drift_control", name=name, live=live, step=want)
-             for name, (live, want) in changed.items()]
+    names = [app_text("console_drift_control", name=log.labels.get(name, name), live=_shown(log, name, live),
+                      step=_shown(log, name, want)) for name, (live, want) in changed.items()]
     if edited:
         names.append(app_text("console_drift_matrix"))
     with st.container(key=Key.CONSOLE_DRIFT, horizontal=True, vertical_alignment="center"):
         st.warning(app_text("console_drift", changes="; ".join(names)), icon=":material/rule:")
-        st.button(app_text("console_drift_reset"), key=Key.CONSOLE_DRIFT_RESET, on_click=_reset, args=(step, edited),
-                  icon=":material/restart_alt:")
+        st.button(app_text("console_drift_reset"), key=Key.CONSOLE_DRIFT_RESET, on_click=_reset,
+                  args=(step, index, edited), icon=":material/restart_alt:")
 
 
-def _reset(step: WalkStep, matrix: bool) -> None:
+def _shown(log: WalkLog, name: str, value: object) -> str:
+    """A control's value as its widget shows it (an option's name), else as written."""
+    try:
+        return str(log.formats.get(name, str)(value))
+    except Exception:  # noqa: BLE001 (a value the widget's options do not know: said as it is)
+        return str(value)
+
+
+def _reset(step: WalkStep, index: int, matrix: bool) -> None:
+    if walk_state.walk_position() != index:  # the lecture moved on meanwhile: that step's values are its own
+        return
     walk_state.reset_walk_controls(step.page, step.controls)
     if matrix:
         matrix_state.set_matrix(book_matrix())

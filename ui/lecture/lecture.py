@@ -2,8 +2,9 @@
 
 **Before the page** (a full run): a window that the address sends into a room enters it (``?console=<token>``:
 the projection's presenter console; ``?room=new``: a room driven by this window; ``?room=<id>``: a student,
-unless the window is the room's projection or console, reloaded, and its browser kept the seat (ui/lecture/seat.py);
-the projection opens a room on its first run). Then the window sees its room once, and the protocol decides,
+unless the window is the room's projection or console, reloaded, and its browser kept the seat (ui/lecture/seat.py):
+a console that lost its seat is told so and left out of the room, never a student; the projection opens a room
+on its first run). Then the window sees its room once, and the protocol decides,
 before anything is drawn, whether a student follows or explores and which page the window must be on. Last,
 the window's heartbeat, its seat (a lecturer's) and a student's line are drawn. What is said about entering (no
 such room, a used console link, a student's welcome) is said above the page, never on the projection.
@@ -44,7 +45,8 @@ def before_page(page_id: str) -> str | None:
         return goto
     window.heartbeat(page_id)
     seat.keep()
-    classroom.status_bar(page_id)
+    if not state.lecture_mode():  # a keyless projection follows as a student; the room sees no student's line
+        classroom.status_bar(page_id)
     return None
 
 
@@ -103,8 +105,17 @@ def _enter(page_id: str) -> str | None:
     raw = st.query_params.get(ROOM_PARAM)
     if raw == NEW_ROOM or (raw is None and state.lecture_mode() and page_id == WALK_PAGE):
         return _open_room()  # ?room=new, or the projection's first run
-    if raw is not None and not seat.taken(raw[:64]):  # a lecturer's window, reloaded, drives again
-        _join(raw[:64], page_id)
+    if raw is None or seat.taken(raw[:64]):  # a lecturer's window, reloaded, drives again
+        return None
+    if seat.console_address():  # a console without its seat (a blocked cookie, another browser): never a student
+        _say("warning", app_text("console_seat_lost"))
+        for name in (ROOM_PARAM, AWAY_PARAM, seat.SEAT_PARAM):  # the plain walkthrough, out of the room
+            if name in st.query_params:
+                del st.query_params[name]
+        return None
+    # The projection without its seat follows its room as a student would (what the class sees, it shows);
+    # nothing about keys or rooms is projected (_say), nor a student's line (before_page).
+    _join(raw[:64], page_id)
     return None
 
 

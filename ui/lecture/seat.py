@@ -9,7 +9,8 @@ A window that an address brings into ``room=<id>`` (a reload, a reconnect, a res
 before it would join as a student: when it is the projection (``?lecture=1``) or a console (``seat=console``,
 which a console keeps in its address), and the cookie its browser sent holds a secret that still drives the room
 (:meth:`~ui.lecture.rooms.Rooms.is_driver`). A student's device has no such cookie; the lecturer's own tab on the
-class's link (neither mark) joins as a student, as the class does.
+class's link (neither mark) joins as a student, as the class does. A console whose seat is not taken back (a
+blocked cookie, an evicted secret, another browser) joins nothing: it is told so (ui/lecture/lecture.py).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from . import window
 from .records import ConsoleOpened, Joined, Lecturer
 from .rooms import ROOM_SECONDS, RoomError, is_secret
 
-__all__ = ["COOKIE_PREFIX", "CONSOLE_SEAT", "SEAT_PARAM", "keep", "taken"]
+__all__ = ["COOKIE_PREFIX", "CONSOLE_SEAT", "SEAT_PARAM", "console_address", "keep", "taken"]
 
 COOKIE_PREFIX = "attention_seat_"  # + the room's id
 SEAT_PARAM = "seat"  # ?seat=console: this address is a presenter console's (it holds no secret)
@@ -46,7 +47,7 @@ def taken(room: str) -> bool:
     """This window takes back the seat its browser kept for ``room``, if it has one that still drives the room:
     the projection, following the room (a console may be open and driving it), or a console. True if it did."""
     projection = state.lecture_mode()
-    if not projection and st.query_params.get(SEAT_PARAM) != CONSOLE_SEAT:
+    if not projection and not console_address():
         return False
     secret = _kept(room)
     try:
@@ -61,6 +62,11 @@ def taken(room: str) -> bool:
     else:
         window.dispatch(Joined(room, secret=secret, console=True))
     return True
+
+
+def console_address() -> bool:
+    """Whether this window's address is a presenter console's (``seat=console``; the projection's never is)."""
+    return not state.lecture_mode() and st.query_params.get(SEAT_PARAM) == CONSOLE_SEAT
 
 
 def keep() -> None:

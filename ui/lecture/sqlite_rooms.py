@@ -9,13 +9,17 @@ a room's last read (written at most every :data:`TOUCH_SECONDS`).
 
 The file is read once, when the store starts, and its content is checked like anything a client sends (the
 contract's caps and shapes, row by row); a row that fails is dropped, and a file that is not a rooms file is moved
-aside (``<file>.corrupt``) with a warning: the server starts with no rooms, it does not crash. A file that cannot
-be written (a read-only disk, a full one) leaves the rooms in memory, with one warning.
+aside (``<file>.corrupt``) with a warning: the server starts with no rooms, it does not crash. So is a file whose
+schema holds anything but the rooms' table (a view, a trigger), and no schema is trusted to call functions.
+A file that cannot be written (a read-only disk, a full one) leaves the rooms in memory, with one warning. The
+file, its write-ahead log and its index are its user's only. One server holds the file (``<file>.lock``): a
+second one started beside it keeps its rooms in memory, with a warning (replicas share rooms in Redis).
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import logging
 import math
@@ -23,6 +27,7 @@ import os
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 
@@ -44,6 +49,7 @@ _SIZED = (f"typeof(id) = 'text' AND length(id) = 12 AND typeof(drivers) = 'blob'
           f" AND length(drivers) <= {_HASH * contract.MAX_DRIVERS} AND typeof(document) = 'text'"
           f" AND length(document) <= {contract.MAX_DOCUMENT} AND typeof(answers) = 'text'"
           f" AND length(answers) <= {_MAX_ANSWERS}")
+_SHAPE = {("table", "rooms", "rooms"), ("index", "sqlite_autoindex_rooms_1", "rooms")}  # and nothing else
 _log = logging.getLogger("attention_app")
 
 
@@ -67,7 +73,7 @@ class SqliteRooms(MemoryRooms):
         self._dropped: list[str] = []  # rooms forgotten in memory, to delete from the file
         self._saved: dict[str, float] = {}  # a room's last touch, as written
         self._failing = False
-        self._db = self._open()
+        self._db = self._open() if self._locked() else None
 
     # ----- the contract: each durable change, then its write --------------------------------------
     def create(self, document: str) -> tuple[str, str]:
@@ -159,10 +165,29 @@ class SqliteRooms(MemoryRooms):
             self._failing = False
         except sqlite3.Error as exc:
             if not self._failing:  # once per run of failures: a lecture goes on in memory meanwhile
-                _log.warning("the rooms' file %s cannot be written (%s): rooms stay in memory", self._path, exc)
+                _log.warning("the rooms' file %s cannot be written (%s): rooms stay in memory", self._path, str(exc))
             self._failing = True
 
     # ----- opening and loading ------------------------------------------------------------------
+    def _locked(self) -> bool:
+        """Hold ``<file>.lock`` while this store lives; False (one warning) if another server holds it."""
+        lock = self._path.with_name(self._path.name + ".lock")
+        try:
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            return True  # not even a lock can be made here: opening the file says why, and memory keeps the rooms
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            _log.warning("a second server uses the rooms' file %s: this one keeps its rooms in memory only (a "
+                         "restart loses them); to share rooms between replicas, set ATTENTION_ROOMS=redis://…",
+                         self._path)
+            return False
+        weakref.finalize(self, os.close, fd)  # released with the store (and by the system with the process)
+        return True
+
     def _open(self) -> sqlite3.Connection | None:
         """The file's connection, its rooms loaded; a file that is not a rooms file is moved aside and begun again."""
         for attempt in range(2):
@@ -174,7 +199,7 @@ class SqliteRooms(MemoryRooms):
             except (sqlite3.Error, OSError) as exc:
                 if db is not None:
                     db.close()
-                _log.warning("the rooms' file %s cannot be read (%s): starting with no rooms", self._path, exc)
+                _log.warning("the rooms' file %s cannot be read (%s): starting with no rooms", self._path, str(exc))
                 self._rooms.clear()
                 self._tokens.clear()
                 if attempt == 0 and isinstance(exc, sqlite3.DatabaseError) and self._path.exists():
@@ -190,6 +215,10 @@ class SqliteRooms(MemoryRooms):
     def _load(self, db: sqlite3.Connection) -> None:
         """The file's rooms into memory: the checked, live ones (the latest touched, up to the cap); the rest go."""
         now = self._clock()
+        shape = db.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
+        if {row[:3] for row in shape} != _SHAPE or len(shape) != len(_SHAPE) or not any(
+                str(sql).startswith("CREATE TABLE rooms (") for *_, sql in shape):
+            raise sqlite3.DatabaseError("its schema is not the rooms' table alone")
         with db:
             db.execute(f"DELETE FROM rooms WHERE NOT ({_SIZED}) OR NOT touched >= ?", (now - contract.ROOM_SECONDS,))
         rows = db.execute(f"SELECT {_COLUMNS} FROM rooms ORDER BY touched DESC LIMIT ?", (self._max_rooms,))
@@ -211,12 +240,22 @@ class SqliteRooms(MemoryRooms):
 
 
 def _connect(path: Path) -> sqlite3.Connection:
+    """The file's connection, made with its log and index (hashes and decks) for this server's user only."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))  # hashes and decks: for this server's user only
-    db = sqlite3.connect(path, timeout=5, check_same_thread=False)  # used under a lock; ``with db``: a transaction
-    db.execute("PRAGMA journal_mode=WAL")
-    db.execute("PRAGMA synchronous=NORMAL")
-    db.execute(_SCHEMA)
+    umask = os.umask(0o077)  # once, as the server starts: the -wal and -shm files are made now
+    try:
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+        db = sqlite3.connect(path, timeout=5, check_same_thread=False)  # used under a lock; ``with db``: a transaction
+        db.execute("PRAGMA trusted_schema=OFF")  # a file's schema (a view, a trigger, a default) calls no function
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute(_SCHEMA)
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # the index (-shm) is made by a read
+    finally:
+        os.umask(umask)
+    for extra in ("-wal", "-shm"):  # made before this server, under another umask
+        with contextlib.suppress(OSError):
+            os.chmod(path.with_name(path.name + extra), 0o600)
     return db
 
 

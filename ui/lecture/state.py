@@ -58,13 +58,15 @@ def reset_walk_controls(page_id: str, values: dict[str, Any]) -> None:
     st.session_state.setdefault(Key.WALK_CONTROLS, {})[page_id] = dict(values)
 
 
-def walk_drift(page_id: str, values: dict[str, Any], defaults: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
-    """The page's live walkthrough values that differ from the step's: name -> (live, the step's), where a
-    control the step does not set is at its default (``defaults``, what the page drew)."""
+def walk_drift(page_id: str, values: dict[str, Any], defaults: dict[str, Any],
+               refused: set[str] = frozenset()) -> dict[str, tuple[Any, Any]]:
+    """The page's live walkthrough values that differ from the step's: name -> (live, the step's), for the controls
+    the page drew (``defaults``: name -> default, what the page drew) and took (not ``refused``); a control the
+    step does not set is at its default."""
     live = walk_controls().get(page_id, {})
-    expected = {name: values.get(name, defaults.get(name)) for name in set(live) | set(values) | set(defaults)}
-    return {name: (live.get(name, defaults.get(name)), want) for name, want in sorted(expected.items())
-            if live.get(name, defaults.get(name)) != want}
+    expected = {name: values.get(name, default) for name, default in defaults.items() if name not in refused}
+    return {name: (live.get(name, defaults[name]), want) for name, want in sorted(expected.items())
+            if live.get(name, defaults[name]) != want}
 
 
 # ----- the walkthrough's own control values (read by ui/state.py page_controls while it drives) --

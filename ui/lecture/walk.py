@@ -81,7 +81,7 @@ def walkthrough(page: Page) -> None:
     finally:
         if poll_box is not None:
             with drift_box:
-                console.drift(step, driver.log)
+                console.drift(step, index, driver.log)
             with poll_box:
                 poll.console_panel(step.page, index)
 

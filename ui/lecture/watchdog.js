@@ -1,64 +1,85 @@
 // A lecture window's watchdog (ui/lecture/watchdog.py). It runs in the browser, so it works when the server
 // can do nothing: Streamlit pushes nothing to a session, and a window whose timed heartbeat has stopped (or
-// whose page came back blank) would otherwise wait for ever, still saying "Following the lecture".
+// whose page came back blank) would otherwise wait for ever on an old step.
 // Every STEP ms it looks at what this window shows:
-// - the heartbeat's marker (redrawn on each beat) has not changed for `stale` ms, or the element the window
-//   must show (`expect`) is missing: the window is behind: its line says so (body.attention-behind) and the
-//   hidden Heal button reruns the app (which restarts the heartbeat); if that does not help within
-//   3 × stale, the page is reloaded (the address holds the room, and a lecturer's seat is in a cookie);
-// - the main area is blank (nothing drawn, or no app at all): reloaded after `stale` ms.
-// A run in progress counts as alive (up to 15 s); a lost connection is Streamlit's own to restore.
+// - the heartbeat's marker (redrawn on each beat; data-behind: the beat knows of a move not drawn yet) and the
+//   element the window must show (`expect`);
+// - no new beat for `stale` ms, or the marker says behind: the line says "Catching up" (body.attention-behind)
+//   until a new beat says otherwise;
+// - no new beat for `heal` ms (plus a random share, so a class does not press at once): the hidden Heal button
+//   reruns the app, which restarts the heartbeat; each further try waits twice as long, and after 3 tries
+//   without a beat the page is reloaded (the address holds the room; a lecturer's seat is in a cookie);
+// - the main area blank while the window is in a room: reloaded after `stale` ms.
+// A run in progress is not a stop (up to 15 s). A lost connection is Streamlit's own to restore. Outside a room
+// (no watchdog element for 10 s) the script stops itself.
 (() => {
-  const STEP = 250;
+  const STEP = 250, GONE = 10000, LONGEST_RUN = 15000, TRIES = 3;
   const W = window.attentionWatchdog || (window.attentionWatchdog = {});
   if (W.timer) clearInterval(W.timer);
-  Object.assign(W, { beat: null, changed: Date.now(), blank: null, healed: null, runSince: null, stale: 2000 });
+  const now0 = Date.now();
+  Object.assign(W, { beat: null, changed: now0, seen: now0, blank: null, runSince: null, tries: 0, next: null,
+                     stale: 1500, heal: 4000 });
   const behind = (on) => document.body.classList.toggle('attention-behind', on);
-  const alive = (now) => { W.changed = now; W.healed = null; };  // "Catching up" stays until a new beat
+  const reload = (now) => {
+    if (W.reloaded && now - W.reloaded < 60000) return;  // one reload a minute at most
+    W.reloaded = now;
+    sessionStorage.setItem('attentionWatchdogReloaded', String(now));
+    window.location.reload();
+  };
+  W.reloaded = Number(sessionStorage.getItem('attentionWatchdogReloaded')) || 0;
   W.timer = setInterval(() => {
     const now = Date.now();
     const app = document.querySelector('[data-testid="stApp"]');
+    const cfg = document.querySelector('.st-key-heartbeat .attention-watch');
+    if (cfg) {
+      W.seen = now;
+      W.stale = Number(cfg.dataset.stale) || W.stale;
+      W.heal = Number(cfg.dataset.heal) || W.heal;
+    } else if (now - W.seen > GONE) {  // this window left its room (or the page has no lecture)
+      behind(false);
+      clearInterval(W.timer);
+      W.timer = null;
+      return;
+    }
     if (app && app.dataset.testConnectionState !== 'CONNECTED') {  // Streamlit reconnects by itself
+      W.changed = now;
       W.blank = null;
-      alive(now);
       behind(true);
       return;
     }
-    const cfg = document.querySelector('.st-key-heartbeat .attention-watch');
-    const main = document.querySelector('[data-testid="stMain"]');
-    const blank = !app || !main || !main.innerText.trim();
-    if (!cfg && !blank) { W.blank = null; W.beat = null; alive(now); behind(false); return; }  // in no room here
-    if (cfg) W.stale = Number(cfg.dataset.stale) || W.stale;
-    if (blank) {
+    // blank: no app, or nothing drawn in its main area (an element lookup: reading the text would lay the page out)
+    if (!app || !document.querySelector('[data-testid="stMain"] [data-testid="stElementContainer"]')) {
       W.blank = W.blank === null ? now : W.blank;
-      if (now - W.blank > W.stale) { W.blank = now + 10 * W.stale; window.location.reload(); }
+      if (now - W.blank > W.stale) reload(now);
       return;
     }
     W.blank = null;
+    if (!cfg) return;  // between two runs of a page that draws its heartbeat again
     if (app.dataset.testScriptState === 'running') {
       W.runSince = W.runSince === null ? now : W.runSince;
-      if (now - W.runSince < 15000) { alive(now); return; }
+      if (now - W.runSince < LONGEST_RUN) { W.changed = now; return; }
     } else {
       W.runSince = null;
     }
     const present = !cfg.dataset.expect || document.querySelector(cfg.dataset.expect);
     const marker = document.querySelector('.st-key-heartbeat [data-beat]');
     const beat = cfg.dataset.beats === '1' ? (marker ? marker.dataset.beat : '') : 'none';
-    if (present && (beat !== W.beat || beat === 'none')) {
+    if (present && (beat !== W.beat || beat === 'none')) {  // alive: a new beat (or a window without one)
       W.beat = beat;
-      alive(now);
-      behind(!!marker && marker.dataset.behind === '1');  // the heartbeat knows of a move it cannot take yet
+      W.changed = now;
+      W.tries = 0;
+      W.next = null;
+      behind(!!marker && marker.dataset.behind === '1');
       return;
     }
-    if (now - W.changed < W.stale) return;
-    behind(true);
-    if (W.healed === null) {
-      W.healed = now;
-      const heal = document.querySelector('.st-key-heal button');
-      if (heal) heal.click();
-    } else if (now - W.healed > 3 * W.stale) {
-      W.healed = now + 10 * W.stale;  // one reload at a time
-      window.location.reload();
-    }
+    const quiet = now - W.changed;
+    if (quiet >= W.stale) behind(true);
+    if (W.next === null) W.next = W.heal * (1 + Math.random() / 2);
+    if (quiet < W.next) return;
+    if (W.tries >= TRIES) { reload(now); return; }
+    W.tries += 1;
+    W.next = quiet + W.heal * 2 ** W.tries;
+    const heal = document.querySelector('.st-key-heal button');
+    if (heal) heal.click(); else reload(now);
   }, STEP);
 })();

@@ -6,8 +6,9 @@ old step for ever while its line still says "Following the lecture". Nothing on 
 window in a room also carries a small script (``watchdog.js``) that watches what the window shows:
 - the heartbeat's marker, redrawn on every beat, and the element the window must show (a student's line, the
   projection's bar, the console's note);
-- when either stops for :data:`STALE_MS`, the window is behind: a student's line says "Catching up", and the
-  hidden **Heal** button reruns the app (which draws the heartbeat again); a reload follows if that fails;
+- when either stops for :data:`STALE_MS`, the window is behind: a student's line says "Catching up"; after
+  :data:`HEAL_MS` the hidden **Heal** button reruns the app (which draws the heartbeat again), each further try
+  later than the one before, and a reload follows if three fail;
 - a blank window (the main area empty, or no app) is reloaded: its address holds the room.
 """
 
@@ -20,9 +21,10 @@ import streamlit as st
 
 from ..state import Key
 
-__all__ = ["STALE_MS", "beat", "draw"]
+__all__ = ["HEAL_MS", "STALE_MS", "beat", "draw"]
 
-STALE_MS = 1_500  # behind after this long without a beat: a student's beat is every 0.5 s, a lecturer's 0.25 s
+STALE_MS = 1_500  # "Catching up" after this long without a beat: a student's beat is every 0.5 s, a lecturer's 0.25 s
+HEAL_MS = 4_000  # a rerun after this long (plus up to half again, at random: a class does not press at once)
 
 
 @functools.cache
@@ -36,7 +38,8 @@ def draw(expect: str, beats: bool) -> None:
     """The watchdog of this window (in the heartbeat's hidden box, before the heartbeat itself): ``expect`` is a
     CSS selector of what a healthy window shows; ``beats``: whether a heartbeat marker is drawn here."""
     st.html(f'<span class="attention-watch" data-expect="{expect}" data-beats="{int(beats)}" '
-            f'data-stale="{STALE_MS}"></span><script>{_script()}</script>', unsafe_allow_javascript=True)
+            f'data-stale="{STALE_MS}" data-heal="{HEAL_MS}"></span><script>{_script()}</script>',
+            unsafe_allow_javascript=True)
     st.button("heal", key=Key.HEAL)  # pressed by the script: a full run, which draws the heartbeat again
 
 

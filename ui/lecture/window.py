@@ -139,6 +139,9 @@ def see(moment: Moment, page: str) -> str | None:
         mine_now = mine.__dict__ if mine else {}
         changed = sorted(k for k, v in mine_now.items() if v != getattr(window.last, k, None))
         _log.info("a student explores (%s on %s): their own %s", moment.name, page, changed)
+    if moment is Moment.BEAT and isinstance(window, Student) and window.following and any(
+            isinstance(a, Rerun) for a in actions):  # the run this starts draws the lecture's step: till then, say so
+        watchdog.beat(time.monotonic_ns(), behind=True)
     return carry_out(actions)
 
 

@@ -14,6 +14,9 @@ Two settings, both about sharing a few cores between many short script runs:
   ``ATTENTION_TORCH_THREADS`` to use more.
 * **A frozen import heap** (:mod:`ui.shell.heap`): Streamlit's after-run garbage collection then
   skips the libraries' objects.
+
+And one check: a malformed ``ATTENTION_ROOMS`` (:func:`ui.settings.rooms_url`) stops the app at its first run,
+saying what it accepts, rather than when a lecture begins.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 import os
 import threading
 
+from ui.settings import rooms_url
 from ui.shell.heap import freeze_import_heap
 
 _lock = threading.Lock()
@@ -35,11 +39,13 @@ def torch_threads() -> int:
 
 
 def prepare_process() -> bool:
-    """Set PyTorch's threads and freeze the import heap, once per process; True on the call that did."""
+    """Set PyTorch's threads and freeze the import heap, once per process; True on the call that did. A malformed
+    ATTENTION_ROOMS raises its ValueError here (every run, until it is fixed)."""
     global _prepared
     with _lock:
         if _prepared:
             return False
+        rooms_url()
         import torch
 
         torch.set_num_threads(torch_threads())  # global: every later script-run thread gets it
