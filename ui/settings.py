@@ -11,9 +11,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-__all__ = ["ROOMS_SCHEMES", "Limits", "limits", "rooms_url"]
+__all__ = ["ROOMS_SCHEMES", "Limits", "SettingsError", "limits", "rooms_url"]
 
 ROOMS_SCHEMES = ("sqlite", "redis", "rediss", "unix")  # ATTENTION_ROOMS=<scheme>://... (redis-py reads the last three)
+
+
+class SettingsError(ValueError):
+    """A deployment setting the app cannot start with: said to whoever starts the server (in English, in its log),
+    never to a learner."""
 
 
 def _env_int(name: str, default: int) -> int:
@@ -72,5 +77,5 @@ def rooms_url() -> str | None:
     scheme = scheme.lower()
     if slashes and rest.strip() and scheme in ROOMS_SCHEMES and (scheme != "sqlite" or rest.strip("/")):
         return f"{scheme}://{rest}"
-    raise ValueError(f"ATTENTION_ROOMS={raw!r} is not a rooms address: leave it unset (a file beside the app), or "
+    raise SettingsError(f"ATTENTION_ROOMS={raw!r} is not a rooms address: leave it unset (a file beside the app), or "
                      "set memory, sqlite:///path/to/rooms.sqlite3, or redis://host:6379/0 (also rediss://, unix://)")
