@@ -1,4 +1,4 @@
-"""A lecturer's commands are never lost: Reveal, Close and Next, 30 times each, clicked once at random moments
+"""A lecturer's commands are never lost: Reveal, Close and Next, 15 times each, clicked once at random moments
 while the console's timed fragments rerun (its heartbeat every 250 ms; the poll's count every 500 ms).
 
 A lecturer's window runs its page in the app's own run (ui/shell/frame.py run_whole_page), so each of these
@@ -15,7 +15,7 @@ from tests.browser.lecture import open_console, open_projection, wait_step
 
 POLL_BOX = ".st-key-poll-console"
 STAGE = ".st-key-poll-stage"  # the projection's poll, in place of the step
-ROUNDS = 30
+ROUNDS = 15  # 45 commands and 15 Asks, each clicked once at a random moment
 EFFECT_MS = 10_000
 
 

@@ -10,8 +10,8 @@
 //   reruns the app, which restarts the heartbeat; each further try waits twice as long, and after 3 tries
 //   without a beat the page is reloaded (the address holds the room; a lecturer's seat is in a cookie);
 // - the main area blank while the window is in a room: reloaded after `stale` ms.
-// A run in progress is not a stop (up to 15 s). A lost connection is Streamlit's own to restore. Outside a room
-// (no watchdog element for 10 s) the script stops itself.
+// A run in progress is not a stop (up to 15 s), but one longer than `stale` says "Catching up" too. A lost
+// connection is Streamlit's own to restore. Outside a room (no watchdog element for 10 s) the script stops itself.
 (() => {
   const STEP = 250, GONE = 10000, LONGEST_RUN = 15000, TRIES = 3;
   const W = window.attentionWatchdog || (window.attentionWatchdog = {});
@@ -57,6 +57,7 @@
     if (!cfg) return;  // between two runs of a page that draws its heartbeat again
     if (app.dataset.testScriptState === 'running') {
       W.runSince = W.runSince === null ? now : W.runSince;
+      if (now - W.runSince >= W.stale) behind(true);  // a long run: the page is not drawn yet, whatever the line says
       if (now - W.runSince < LONGEST_RUN) { W.changed = now; return; }
     } else {
       W.runSince = null;
