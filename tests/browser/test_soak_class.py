@@ -252,7 +252,8 @@ def test_every_step_shows_the_walkthroughs_values_after_polls_a_console_reopen_a
         _poll(console, projection, watch, {})
         console.reload()  # the console reopened (its seat is in the lecturer's browser)
         console.wait_for_selector(".st-key-console-note", timeout=60_000)
-        projection.reload()  # an accidental F5 on the projection
+        projection.bring_to_front()
+        projection.reload()  # an accidental F5 on the projection (the lecturer's clicker goes to its tab)
         wait_step(projection, 4, 60_000)
         wait_idle(projection)
         fresh = stack.enter_context(sized_page(browser, 1280, 720))
