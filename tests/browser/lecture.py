@@ -84,11 +84,13 @@ def click_until(button, done, wait_ms: float = 8_000) -> int:
         return 2
 
 
-def answer(page, typed: str) -> int:
-    """A student answers the open question: types ``typed`` and sends it; how many clicks Send took."""
+def answer(page, typed: str, send: str = "Send", sent: str | None = None) -> int:
+    """A student answers the open question: types ``typed`` and presses ``send`` (the button's words in the
+    student's language) until the box says ``sent`` (in English, "Sent: <typed>"); how many clicks it took."""
     page.wait_for_selector(ASKED, timeout=20_000)
     box = page.locator(ASKED)
     box.locator("input").fill(typed)
     box.locator("input").press("Enter")
     wait_idle(page)
-    return click_until(box.get_by_role("button", name="Send"), lambda ms: says(page, ASKED, f"Sent: {typed}", ms))
+    return click_until(box.locator("button").filter(has_text=send),
+                       lambda ms: says(page, ASKED, f"Sent: {typed}" if sent is None else sent, ms))

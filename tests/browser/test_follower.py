@@ -16,13 +16,13 @@ from contextlib import ExitStack
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.harness import ROOT, wait_charts, wait_idle
-from tests.browser.lecture import CLASS_BAR, click_until, open_console, open_projection, says, wait_step
+from tests.browser.lecture import ASKED, CLASS_BAR, open_console, open_projection, says, wait_step
+from tests.browser.lecture import answer as shared_answer
 from ui.lecture.walkthrough import load_bundled
 from ui.words.content import app_text
 
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
 PHONE = {"width": 390, "height": 844}
-ASKED = ".st-key-poll-student"  # a student's question box
 VERDICT = ".st-key-poll-verdict"  # in it, after the reveal: the student's own answer judged
 # Where the page begins to show the step's first visual (a chart or a printed tensor), in page pixels; and what
 # of the walkthrough's own page shows (its title, the speaker note's icon).
@@ -76,13 +76,8 @@ def check_layout(student, k: int) -> None:
 
 
 def answer(page, typed: str) -> None:
-    page.wait_for_selector(ASKED, timeout=20_000)
-    box = page.locator(ASKED)
-    box.locator("input").fill(typed)
-    box.locator("input").press("Enter")
-    wait_idle(page)
-    click_until(box.locator("button").filter(has_text=app_text("poll_send", lang=page_lang(page))),
-                lambda ms: says(page, ASKED, typed, ms))
+    """The shared answer, with the Send button in the page's language."""
+    shared_answer(page, typed, app_text("poll_send", lang=page_lang(page)), sent=typed)
 
 
 def page_lang(page) -> str:

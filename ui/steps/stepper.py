@@ -131,12 +131,7 @@ def _slim_navigation(page_id: str, position: Position) -> None:
     with st.container(key=Key.PROJECTION_BAR, horizontal=True, vertical_alignment="center", gap="small"):
         st.markdown(position.title, width="stretch")
         st.markdown(app_text("step_of", k=position.index + 1, n=position.total), width="content")
-        st.button("", icon=":material/arrow_back:", key=f"{Key.STEP_BACK_PREFIX}{page_id}", shortcut="Left",
-                  on_click=position.move, args=(-1,), disabled=position.index == 0, type="tertiary",
-                  help=app_text("step_back"))
-        st.button("", icon=":material/arrow_forward:", key=f"{Key.STEP_NEXT_PREFIX}{page_id}", shortcut="Right",
-                  on_click=position.move, args=(1,), disabled=position.index == position.total - 1,
-                  type="tertiary", help=app_text("step_next"))
+        _arrows(page_id, position, app_text("step_back"), app_text("step_next"))
         if position.tools is not None:
             position.tools()
 
@@ -145,12 +140,17 @@ def _follower_navigation(page_id: str, position: Position) -> None:
     """A following student's one line under theirs: the section, and small Back/Next to step on their own."""
     with st.container(key=Key.FOLLOWER_BAR, horizontal=True, vertical_alignment="center", gap="small"):
         st.markdown(position.title or "", width="stretch")
-        st.button("", icon=":material/arrow_back:", key=f"{Key.STEP_BACK_PREFIX}{page_id}", shortcut="Left",
-                  on_click=position.move, args=(-1,), disabled=position.index == 0, type="tertiary",
-                  help=app_text("step_back_own"))
-        st.button("", icon=":material/arrow_forward:", key=f"{Key.STEP_NEXT_PREFIX}{page_id}", shortcut="Right",
-                  on_click=position.move, args=(1,), disabled=position.index == position.total - 1,
-                  type="tertiary", help=app_text("step_next_own"))
+        _arrows(page_id, position, app_text("step_back_own"), app_text("step_next_own"))
+
+
+def _arrows(page_id: str, position: Position, back_help: str, next_help: str) -> None:
+    """A slim line's small ← → (and their keys), with their help texts (in the learner's words)."""
+    st.button("", icon=":material/arrow_back:", key=f"{Key.STEP_BACK_PREFIX}{page_id}", shortcut="Left",
+              on_click=position.move, args=(-1,), disabled=position.index == 0, type="tertiary",
+              help=back_help)
+    st.button("", icon=":material/arrow_forward:", key=f"{Key.STEP_NEXT_PREFIX}{page_id}", shortcut="Right",
+              on_click=position.move, args=(1,), disabled=position.index == position.total - 1, type="tertiary",
+              help=next_help)
 
 
 def _row_navigation(page_id: str, position: Position) -> None:
