@@ -33,6 +33,6 @@ def test_the_console_shows_the_next_step_in_small_when_its_page_is_on_screen():
     console.run()  # its page has run once: the next step's numbers are known
     (picture,) = pictures(console)
     assert "The next step in small:" in picture and picture.count("<rect") == 6  # six weights, as bars
-    console.button(key="step_next:one-query").click().run()
-    console.button(key="step_next:one-query").click().run()  # step 7; the next is on another page
+    console.button(key="step_next:walk").click().run()
+    console.button(key="step_next:walk").click().run()  # step 7; the next is on another page
     assert step_on(console) == "7" and not pictures(console)

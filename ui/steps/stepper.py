@@ -26,7 +26,9 @@ from ..state import Key
 from ..words.content import StepText, app_text
 from . import state as step_state
 
-__all__ = ["Position", "Slide", "slides", "step_through"]
+__all__ = ["WALK_KEYS", "Position", "Slide", "slides", "step_through"]
+
+WALK_KEYS = "walk"  # the walkthrough's buttons: step_next:walk ... (a page's own: step_next:<page id>)
 
 
 @dataclass(frozen=True)
@@ -87,11 +89,13 @@ def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels:
     if position is None:
         step_state.take_pending_step(page_id)
         index = names.index(step_state.current_step(page_id)) if step_state.current_step(page_id) in names else 0
-        position = Position(index, len(names), lambda d: _move(page_id, names, index, d))
+        position = Position(index, len(names), lambda d: _move(page_id, names, d))
         slide = shown[index]
+        keys = page_id
     else:
         slide = shown[names.index(position.current)] if position.current in names else shown[0]
-    _navigation(page_id, position)
+        keys = WALK_KEYS  # one set of buttons across the walkthrough's pages: never remounted mid-lecture
+    _navigation(keys, position)
     # The cover's place, in every run: emptied at once when there is none. Drawn where the step goes, a cover's
     # last elements (a revealed poll's chart) stayed on screen under the next step until that run ended.
     slot = st.empty()
@@ -106,59 +110,62 @@ def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels:
     return True
 
 
-def _move(page_id: str, names: list[str], index: int, direction: int) -> None:
-    target = min(max(index + direction, 0), len(names) - 1)
+def _move(page_id: str, names: list[str], direction: int) -> None:
+    """One step from the step the session is at when the press arrives, not the one drawn when the button was:
+    a second press sent before the run of the first had redrawn the buttons still moves one step further."""
+    current = step_state.current_step(page_id)
+    target = min(max((names.index(current) if current in names else 0) + direction, 0), len(names) - 1)
     step_state.set_current_step(page_id, names[target])
 
 
-def _navigation(page_id: str, position: Position) -> None:
+def _navigation(keys: str, position: Position) -> None:
     if position.follower:
-        _follower_navigation(page_id, position)
+        _follower_navigation(keys, position)
         return  # no clicker keys: PageDown and PageUp scroll a student's page (their line says the step)
     if position.title is not None:
-        _slim_navigation(page_id, position)
+        _slim_navigation(keys, position)
     else:
-        _row_navigation(page_id, position)
+        _row_navigation(keys, position)
     with st.container(key=Key.CLICKER):  # hidden by ui/shell/style.css: the keys a presentation clicker sends
-        st.button("PageUp", key=f"{Key.STEP_PAGEUP_PREFIX}{page_id}", shortcut="PageUp", on_click=position.move,
+        st.button("PageUp", key=f"{Key.STEP_PAGEUP_PREFIX}{keys}", shortcut="PageUp", on_click=position.move,
                   args=(-1,))
-        st.button("PageDown", key=f"{Key.STEP_PAGEDOWN_PREFIX}{page_id}", shortcut="PageDown", on_click=position.move,
+        st.button("PageDown", key=f"{Key.STEP_PAGEDOWN_PREFIX}{keys}", shortcut="PageDown", on_click=position.move,
                   args=(1,))
 
 
-def _slim_navigation(page_id: str, position: Position) -> None:
+def _slim_navigation(keys: str, position: Position) -> None:
     """The projection's one line: the section, "Step k of n", small Back/Next, and the projection's tools."""
     with st.container(key=Key.PROJECTION_BAR, horizontal=True, vertical_alignment="center", gap="small"):
         st.markdown(position.title, width="stretch")
         st.markdown(app_text("step_of", k=position.index + 1, n=position.total), width="content")
-        _arrows(page_id, position, app_text("step_back"), app_text("step_next"))
+        _arrows(keys, position, app_text("step_back"), app_text("step_next"))
         if position.tools is not None:
             position.tools()
 
 
-def _follower_navigation(page_id: str, position: Position) -> None:
+def _follower_navigation(keys: str, position: Position) -> None:
     """A following student's one line under theirs: the section, and small Back/Next to step on their own."""
     with st.container(key=Key.FOLLOWER_BAR, horizontal=True, vertical_alignment="center", gap="small"):
         st.markdown(position.title or "", width="stretch")
-        _arrows(page_id, position, app_text("step_back_own"), app_text("step_next_own"))
+        _arrows(keys, position, app_text("step_back_own"), app_text("step_next_own"))
 
 
-def _arrows(page_id: str, position: Position, back_help: str, next_help: str) -> None:
+def _arrows(keys: str, position: Position, back_help: str, next_help: str) -> None:
     """A slim line's small ← → (and their keys), with their help texts (in the learner's words)."""
-    st.button("", icon=":material/arrow_back:", key=f"{Key.STEP_BACK_PREFIX}{page_id}", shortcut="Left",
+    st.button("", icon=":material/arrow_back:", key=f"{Key.STEP_BACK_PREFIX}{keys}", shortcut="Left",
               on_click=position.move, args=(-1,), disabled=position.index == 0, type="tertiary",
               help=back_help)
-    st.button("", icon=":material/arrow_forward:", key=f"{Key.STEP_NEXT_PREFIX}{page_id}", shortcut="Right",
+    st.button("", icon=":material/arrow_forward:", key=f"{Key.STEP_NEXT_PREFIX}{keys}", shortcut="Right",
               on_click=position.move, args=(1,), disabled=position.index == position.total - 1, type="tertiary",
               help=next_help)
 
 
-def _row_navigation(page_id: str, position: Position) -> None:
+def _row_navigation(keys: str, position: Position) -> None:
     back, where, forward = st.columns([1, 3, 1], vertical_alignment="center")
-    back.button(app_text("step_back"), key=f"{Key.STEP_BACK_PREFIX}{page_id}", shortcut="Left", width="stretch",
+    back.button(app_text("step_back"), key=f"{Key.STEP_BACK_PREFIX}{keys}", shortcut="Left", width="stretch",
                 on_click=position.move, args=(-1,), disabled=position.index == 0)  # the key hint shows the arrow
     where.markdown(app_text("step_of", k=position.index + 1, n=position.total))
-    forward.button(app_text("step_next"), key=f"{Key.STEP_NEXT_PREFIX}{page_id}", shortcut="Right", width="stretch",
+    forward.button(app_text("step_next"), key=f"{Key.STEP_NEXT_PREFIX}{keys}", shortcut="Right", width="stretch",
                    on_click=position.move, args=(1,), type="primary",
                    disabled=position.index == position.total - 1)
 
