@@ -48,7 +48,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
 
 from benchmarks.cluster import Cluster, cpu_seconds  # noqa: E402
 from benchmarks.protocol import ProtocolLearner  # noqa: E402
-from tests.browser.harness import CHROMIUM_ARGS, chromium_path  # noqa: E402
+from tests.browser.harness import CHROMIUM_ARGS, Server, chromium_path  # noqa: E402
 from tests.redis_server import running_redis  # noqa: E402
 
 STEP = re.compile(r"Step \*\*(\d+)\*\* of")  # a student's line: "Step **k** of n" (ui/lecture/classroom.py)
@@ -457,6 +457,29 @@ async def in_cluster(replicas: int, store: str, followers: int, browsers: int, p
         finally:
             if proxy is not None:
                 await proxy.stop()
+
+
+async def minimal_run_ms(sessions: int, rounds: int) -> float:
+    """The baseline for a follower's update: server CPU (ms) per full run of the minimal app (the latency
+    bench's: benchmarks/minimal_app.py, with PyTorch in its heap), ``sessions`` protocol clients each asking for
+    a full run at once, ``rounds`` times, on one server of the same setup."""
+    server = Server(ROOT / "benchmarks" / "minimal_app.py", env={"BENCH_IMPORT_TORCH": "1"})
+    try:
+        await asyncio.to_thread(server.wait_healthy, 120)
+        learners = [ProtocolLearner(server.url) for _ in range(sessions)]
+        for i in range(0, sessions, 10):
+            await asyncio.gather(*(s.open("", "") for s in learners[i:i + 10]))
+        await asyncio.sleep(1.0)
+        before = cpu_seconds(server.proc.pid)
+        for _ in range(rounds):
+            await asyncio.gather(*(s.run() for s in learners))
+            await asyncio.sleep(0.5)
+        spent = cpu_seconds(server.proc.pid) - before
+        for s in learners:
+            await s.close()
+        return 1000 * spent / (sessions * rounds)
+    finally:
+        server.stop()
 
 
 def row(run: Run) -> str:

@@ -16,6 +16,7 @@ import math
 import re
 import zlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from attention.errors import ExplainedValueError
@@ -62,8 +63,14 @@ def encode_state(matrix: InputMatrix, controls: dict[str, dict[str, Any]]) -> tu
     m, note = _matrix_payload(matrix)
     if m is not None:
         payload["m"] = m
-    raw = json.dumps(payload, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
-    return base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode().rstrip("="), note
+    return _packed(json.dumps(payload, separators=(",", ":"), ensure_ascii=False, allow_nan=False)), note
+
+
+@lru_cache(maxsize=256)
+def _packed(raw: str) -> str:
+    """A state's JSON, compressed and made safe for an address (once per distinct state: every window of a class
+    writes the same link, and a lecture's run encodes its deck more than once)."""
+    return base64.urlsafe_b64encode(zlib.compress(raw.encode(), 9)).decode().rstrip("=")
 
 
 def _inflate(text: str, max_chars: int) -> Any:

@@ -97,8 +97,10 @@ def _format(template: str, fields: Mapping[str, Any], fallback: str) -> str:
         return fallback
 
 
+@cache
 def decimal_comma(lang: str) -> bool:
-    """Whether ``lang`` writes 0,5 for 0.5 (Indonesian and Vietnamese do), from Babel's locale data."""
+    """Whether ``lang`` writes 0,5 for 0.5 (Indonesian and Vietnamese do), from Babel's locale data (read once
+    per language: every string of a run asks)."""
     return get_decimal_symbol(lang) == ","
 
 
