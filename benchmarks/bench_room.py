@@ -199,6 +199,7 @@ class Run:
     idle_cores: float = 0.0
     poll_seconds: list[float] = field(default_factory=list)  # each poll: every answer sent at once -> all counted
     poll_closed: list[bool] = field(default_factory=list)  # each poll: Close took on its one click
+    update_ms: float = float("nan")  # the servers' CPU per follower update (the idle class's share taken out)
 
     def p(self, q: float, values: list[float] | None = None) -> float:
         values = sorted(self.follow if values is None else values)
@@ -296,7 +297,10 @@ async def measure(setup: str, base_url: str, pids: list[int], followers: int, br
     before = sum(cpu_seconds(pid) for pid in pids)
     await asyncio.sleep(idle_seconds)
     run.idle_cores = (sum(cpu_seconds(pid) for pid in pids) - before) / idle_seconds
+    walked, before = time.monotonic(), sum(cpu_seconds(pid) for pid in pids)
     await walk(run, lecturer, presses, students, windows)
+    spent = sum(cpu_seconds(pid) for pid in pids) - before - run.idle_cores * (time.monotonic() - walked)
+    run.update_ms = 1000 * spent / (presses * followers)  # the lecturer's own runs are in it too (one per move)
     run.exploring = sum(s.exploring for s in students)
     if run.missed:
         print("missed:", [sorted(s.shown) for s in students if len(s.shown) < presses + 1][:5],
@@ -487,15 +491,15 @@ def row(run: Run) -> str:
     return (f"| {run.setup} | {run.followers} | **{statistics.median(run.follow):.2f}** | **{run.p(0.95):.2f}** | "
             f"{run.p(1.0):.2f} | {browsers} | {statistics.median(run.lecturer_alone):.2f} / "
             f"{statistics.median(run.lecturer_with_class):.2f} = {run.lecturer_ratio:.2f}× | {run.idle_cores:.2f} | "
-            f"{run.missed} | {run.exploring} |")
+            f"{run.update_ms:.1f} | {run.missed} | {run.exploring} |")
 
 
-def report(runs: list[Run], presses: int, slow: Run | None) -> list[str]:
+def report(runs: list[Run], presses: int, slow: Run | None, baseline_ms: float = 0.0) -> list[str]:
     lines = [f"Each row: the lecturer presses PageDown {presses} times; every student's finished update is timed "
              "from the key (seconds).", "",
              "| setup | students | follow median | p95 | max | Chromium students' median | lecturer alone / with "
-             "the class | idle class: cores busy | missed | broke away |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "the class | idle class: cores busy | CPU per update (ms) | missed | broke away |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     lines += [row(r) for r in runs + ([slow] if slow else [])]
     main = runs[0]
     median = statistics.median(main.follow)
@@ -503,6 +507,10 @@ def report(runs: list[Run], presses: int, slow: Run | None) -> list[str]:
         slowed = statistics.median(slow.follow)
         lines += ["", f"Slowed store check: follow median {median:.2f} s → {slowed:.2f} s with each Redis reply "
                       f"held back ({'caught' if slowed > median + 0.1 else 'NOT caught'})."]
+    if baseline_ms:
+        lines += ["", f"CPU per follower update: {main.update_ms:.1f} ms on the servers (the idle class's heartbeats "
+                      f"taken out); the minimal app's full run, {main.followers // 2} sessions at once on one server: "
+                      f"{baseline_ms:.1f} ms; ratio {main.update_ms / baseline_ms:.2f}x"]
     lines += ["", f"room: {main.followers} followers, 2 replicas, follow median {median:.2f} s, "
                   f"p95 {main.p(0.95):.2f} s, lecturer {main.lecturer_ratio:.2f}x"]
     if main.poll_seconds:
@@ -536,7 +544,8 @@ async def main_async(args) -> list[str]:
             slow = await in_cluster(2, "redis", args.followers, args.browsers, args.presses, browser, args.slow_ms,
                                     poll_answers=args.followers)
         await browser.close()
-    return report(runs, args.presses, slow)
+    baseline = await minimal_run_ms(args.followers // 2, args.presses)
+    return report(runs, args.presses, slow, baseline)
 
 
 def main() -> int:

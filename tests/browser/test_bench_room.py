@@ -6,7 +6,7 @@ HAProxy) follows 4 of the lecturer's moves twice: once as it is, and once with e
 back 150 ms by a TCP proxy (benchmarks/bench_room.py SlowProxy). A student's move costs several round
 trips to the store (the poll's version, the deck, the page run's own look at the room), so the
 slowed median must be at least 0.2 s later. Nobody may miss a move or leave the lecture by themselves.
-Then 8 protocol students answer a poll at once: every answer must reach the console's count, later
+Then 8 protocol students answer a poll at once: every answer must reach the console's count, at least 0.1 s later
 with the slowed store (each answer and each count is a round trip to it), and one click closes the poll.
 """
 
@@ -52,4 +52,4 @@ def test_a_slowed_store_shows_in_the_follow_times():
     assert statistics.median(slowed.follow) >= statistics.median(normal.follow) + 0.2, (normal.follow, slowed.follow)
     assert normal.poll_closed == [True] and slowed.poll_closed == [True], "a Close did not take on its one click"
     (poll,), (slowed_poll,) = normal.poll_seconds, slowed.poll_seconds  # nan if the console never counted all 8
-    assert 0 < poll < 5 and slowed_poll >= poll + 0.2, (poll, slowed_poll)
+    assert 0 < poll < 5 and slowed_poll >= poll + 0.1, (poll, slowed_poll)  # one round trip to the store at least

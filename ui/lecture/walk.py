@@ -55,7 +55,7 @@ def walkthrough(page: Page) -> None:
     index = min(walk_state.walk_position(), len(walk.steps) - 1)
     step = walk.steps[index]
     shown = lecture.view(WALK_PAGE)
-    position = stepper.Position(index, len(walk.steps), _mover(len(walk.steps)), step.step)
+    position = stepper.Position(index, len(walk.steps), _mover(index, len(walk.steps)), step.step)
     poll_box = drift_box = None
     if shown == "projection":  # the step is the screen: no note, no title; details and console one key away
         driver = Driver(replace(position, tools=_projection_tools, cover=_cover(member)), projection=True,
@@ -86,9 +86,9 @@ def walkthrough(page: Page) -> None:
                 poll.console_panel(step.page, index)
 
 
-def _mover(total: int) -> Callable[[int], None]:
-    def move(direction: int) -> None:  # from where the window is when the press arrives (a quick second press counts)
-        walk_state.set_walk_position(min(max(walk_state.walk_position() + direction, 0), total - 1))
+def _mover(index: int, total: int) -> Callable[[int], None]:
+    def move(direction: int) -> None:  # from the step drawn: a callback Streamlit calls twice moves one step
+        walk_state.set_walk_position(min(max(index + direction, 0), total - 1))
     return move
 
 

@@ -89,7 +89,7 @@ def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels:
     if position is None:
         step_state.take_pending_step(page_id)
         index = names.index(step_state.current_step(page_id)) if step_state.current_step(page_id) in names else 0
-        position = Position(index, len(names), lambda d: _move(page_id, names, d))
+        position = Position(index, len(names), lambda d: _move(page_id, names, index, d))
         slide = shown[index]
         keys = page_id
     else:
@@ -110,11 +110,10 @@ def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels:
     return True
 
 
-def _move(page_id: str, names: list[str], direction: int) -> None:
-    """One step from the step the session is at when the press arrives, not the one drawn when the button was:
-    a second press sent before the run of the first had redrawn the buttons still moves one step further."""
-    current = step_state.current_step(page_id)
-    target = min(max((names.index(current) if current in names else 0) + direction, 0), len(names) - 1)
+def _move(page_id: str, names: list[str], index: int, direction: int) -> None:
+    """From the step the buttons were drawn at: a press that Streamlit hands to its callback twice (a run cut by
+    another and started again) still moves one step."""
+    target = min(max(index + direction, 0), len(names) - 1)
     step_state.set_current_step(page_id, names[target])
 
 
