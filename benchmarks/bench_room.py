@@ -23,6 +23,12 @@ PageDown ``--presses`` times, one move at a time.
   each, as the frontend sends it), and the time until the console's count says all have answered is
   taken, ``POLL_REPEATS`` times. It ends with ``poll: 60 answers, 2 replicas, all on the console in X s``.
 
+- CPU per follower update: the servers' CPU over the class's walk, less the idle class's rate over the same
+  time, per student and move; beside it the minimal app's full run (benchmarks/minimal_app.py, PyTorch in its
+  heap) measured the same way: half the class as protocol clients on one server, each asking for a full run at
+  once, as many times as the lecturer presses (:func:`minimal_run_ms`), and the ratio.
+  benchmarks/profile_room.py shows where that CPU goes (py-spy on a replica).
+
 The follow section ends with ``room: 60 followers, 2 replicas, follow median X s, p95 Y s, lecturer Z x``.
 """
 

@@ -49,6 +49,7 @@ def test_a_slowed_store_shows_in_the_follow_times():
     for run in (normal, slowed):
         assert run.missed == 0 and run.exploring == 0, (run.setup, run.missed, run.exploring)
         assert len(run.follow) == 9 * 4 and len(run.browser_follow) == 4 and len(run.lecturer_with_class) == 4
+        assert 0 < run.update_ms < 1000, run.update_ms  # the servers' CPU per follower update was measured
     assert statistics.median(slowed.follow) >= statistics.median(normal.follow) + 0.2, (normal.follow, slowed.follow)
     assert normal.poll_closed == [True] and slowed.poll_closed == [True], "a Close did not take on its one click"
     (poll,), (slowed_poll,) = normal.poll_seconds, slowed.poll_seconds  # nan if the console never counted all 8
