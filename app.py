@@ -18,7 +18,6 @@ from ui.page import draw_header
 from ui.sharing.copy import copy_link_button
 from ui.sharing.link import choose_language_once, lecture_requested, load_link_once, write_link
 from ui.sharing.state import share_note
-from ui.shell import navigation
 from ui.shell.frame import run_page, run_whole_page
 from ui.shell.process import prepare_process
 from ui.shell.reconnect import rerun_after_reconnect
@@ -36,8 +35,8 @@ page_of: dict[str, PageInfo] = {}  # a page's URL path -> the page
 page_by_id: dict[str, st.Page] = {}
 pages: dict[str, list] = {}
 for i, info in enumerate(PAGES):
-    page = navigation.page(info.file, nav_title(info.page_id, info.title), i == 0,  # ✓ once checked
-                           None if i == 0 else info.page_id)
+    page = st.Page(info.file, title=nav_title(info.page_id, info.title), default=i == 0,  # ✓ once checked
+                   **({} if i == 0 else {"url_path": info.page_id}))
     page_of[page.url_path], page_by_id[info.page_id] = info, page
     pages.setdefault(group_title(info.group), []).append(page)
 current = st.navigation(pages, expanded=True)  # every page listed: no "View more" (Streamlit's own English)
