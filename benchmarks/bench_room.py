@@ -284,11 +284,13 @@ async def open_lecturer(browser, base_url: str) -> BrowserWindow:
 
 
 async def measure(setup: str, base_url: str, pids: list[int], followers: int, browsers: int, presses: int,
-                  browser, idle_seconds: float = IDLE_SECONDS) -> Run:
+                  browser, idle_seconds: float = IDLE_SECONDS, alone: bool = True) -> Run:
+    """``alone``: first the same steps by a lecturer with no class (the lecturer's ratio's baseline)."""
     run = Run(setup, followers)
-    alone = await open_lecturer(browser, base_url)
-    await walk(run, alone, presses, [], [])  # a lecturer alone: the same steps, no class
-    await alone.page.context.close()
+    if alone:
+        solo = await open_lecturer(browser, base_url)
+        await walk(run, solo, presses, [], [])  # a lecturer alone: the same steps, no class
+        await solo.page.context.close()
     lecturer = await open_lecturer(browser, base_url)  # the class's lecturer, in a room of its own
     room = await lecturer.page.evaluate("new URL(location.href).searchParams.get('room')")
     students = [ProtocolStudent(base_url, room) for _ in range(followers - browsers)]
@@ -441,7 +443,7 @@ class SlowProxy:
 
 async def in_cluster(replicas: int, store: str, followers: int, browsers: int, presses: int, browser,
                      slow_ms: float = 0.0, idle_seconds: float = IDLE_SECONDS, poll_answers: int = 0,
-                     poll_repeats: int = POLL_REPEATS) -> Run:
+                     poll_repeats: int = POLL_REPEATS, alone: bool = True) -> Run:
     with contextlib.ExitStack() as stack:
         env = {}
         proxy = None
@@ -460,7 +462,7 @@ async def in_cluster(replicas: int, store: str, followers: int, browsers: int, p
         label += f", store slowed {slow_ms:.0f} ms" if slow_ms else ""
         pids = [pid for name, pid in cluster.pids().items() if name != "haproxy"]
         try:
-            run = await measure(label, cluster.url, pids, followers, browsers, presses, browser, idle_seconds)
+            run = await measure(label, cluster.url, pids, followers, browsers, presses, browser, idle_seconds, alone)
             if poll_answers:
                 run.poll_seconds, run.poll_closed = await measure_poll(cluster.url, browser, poll_answers, poll_repeats)
             return run

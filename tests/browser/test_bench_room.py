@@ -35,9 +35,11 @@ async def _both():
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         try:
-            normal = await in_cluster(2, "redis", 9, 1, 4, browser, idle_seconds=1.0, poll_answers=8, poll_repeats=1)
+            # No lecturer-alone walk: nothing here compares the lecturer's own times (make bench-room does).
+            normal = await in_cluster(2, "redis", 9, 1, 4, browser, idle_seconds=1.0, poll_answers=8, poll_repeats=1,
+                                      alone=False)
             slowed = await in_cluster(2, "redis", 9, 1, 4, browser, slow_ms=150, idle_seconds=1.0, poll_answers=8,
-                                      poll_repeats=1)
+                                      poll_repeats=1, alone=False)
         finally:
             await browser.close()
     return normal, slowed
