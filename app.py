@@ -49,7 +49,7 @@ if (target := lecture.before_page(shown.page_id)) is not None:  # joined, rejoin
     st.switch_page(page_by_id[target], query_params=st.query_params.to_dict())
 rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once
 apply_style(get_matrix().dim, lecture=lecture_mode(), lang=language(), view=lecture.style(shown.page_id))
-input_panel(link_note=share_note(), link_tools=copy_link_button)
+input_panel(link_note=share_note(), link_tools=copy_link_button, following=lecture.following())
 
 
 def frame_view() -> tuple:

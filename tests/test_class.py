@@ -20,7 +20,7 @@ from tests.lecture_apptest import lecture, open_console, poll, step_on, student,
 from ui.lecture import rooms as rooms_module
 from ui.lecture.records import Student
 from ui.lecture.walkthrough import load_bundled
-from ui.state import Key
+from ui.state import Key, fold_key
 from ui.words.content import app_text, page_text
 from ui.words.i18n import LANGUAGES
 
@@ -129,6 +129,24 @@ def test_a_cell_edit_breaks_away_and_the_exploration_stays_one_click_away():
     assert status(pupil) == "following" and printed_tensors(pupil) == lecture_tensors
     pupil.button(key=Key.CLASS_BACK).click().run()
     assert status(pupil) == "exploring" and printed_tensors(pupil) == own_tensors  # nothing they did is lost
+
+
+def test_a_following_students_matrix_editor_is_folded_until_opened_and_unfolded_once_they_explore():
+    """Every move of the lecture reruns every student's app, and the sidebar's data editor was about a fifth of
+    that run's server CPU (benchmarks/PROFILE-ROOM.md): while a student follows, it is drawn only once opened."""
+    projection, room = lecture(walk="4")
+    pupil = student(room)
+    assert status(pupil) == "following" and not pupil.sidebar.dataframe
+    assert app_text("lecture_matrix_fold") in [e.label for e in pupil.sidebar.expander]
+    pupil.session_state[fold_key("lecture_matrix")] = True  # the student opens the fold
+    pupil.run()
+    (editor,) = pupil.sidebar.dataframe
+    assert status(pupil) == "following" and len(editor.value) == 6  # opening it is not exploring
+    pupil.session_state[fold_key("lecture_matrix")] = False
+    pupil.selectbox(key="walk:one-query:query").set_value(4).run()
+    assert status(pupil) == "exploring" and len(pupil.sidebar.dataframe) == 1  # their own matrix: unfolded
+    pupil.button(key=Key.CLASS_REJOIN).click().run()
+    assert status(pupil) == "following" and not pupil.sidebar.dataframe
 
 
 def test_another_page_is_exploring_and_rejoin_comes_back_to_the_lecture():

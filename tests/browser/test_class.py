@@ -48,6 +48,8 @@ def test_a_class_follows_breaks_away_and_rejoins(browser, servers):
         assert "Step 5 of" in projection.locator(".st-key-projection-bar").inner_text()
 
         # A cell edit makes a student explore; Rejoin brings the lecturer's step back.
+        assert two.locator('[data-testid="stSidebar"] [data-testid="stDataFrame"]').count() == 0  # folded
+        two.locator('[data-testid="stSidebar"] summary', has_text="The lecture's matrix").click()
         edit_matrix_cell(two, 0, 1, "0.99")
         says(two, CLASS_BAR, "Exploring on your own")
         projection.keyboard.press("PageDown")

@@ -31,12 +31,15 @@ def sidebar_px(dim: int) -> int:
     return max(DEFAULT_PX, needed)
 
 
-def input_panel(link_note: str = "", link_tools: Callable[[], None] | None = None) -> None:
+def input_panel(link_note: str = "", link_tools: Callable[[], None] | None = None, following: bool = False) -> None:
     """The sidebar: the matrix editor, its width, presets, and sharing.
 
     ``link_note`` says what the link left out; ``link_tools`` draws the sharing part's own controls
     (the copy-link button) at the top of the share panel: app.py hands them in, as sharing sits
-    above the inputs.
+    above the inputs. ``following``: a student's device following a lecture, whose matrix is the lecture's:
+    the editor is folded, drawn only once the student opens it (every move of the lecture reruns every
+    student's app, and the editor was about a fifth of that run's server CPU: benchmarks/PROFILE-ROOM.md).
+    Editing it there makes the student explore on their own, as any change of theirs does.
     """
     lim = limits()
     matrix = matrix_state.get_matrix()
@@ -48,13 +51,22 @@ def input_panel(link_note: str = "", link_tools: Callable[[], None] | None = Non
         message = state.take_flash("matrix")
         if message:
             getattr(st, message[0])(message[1])
-        _matrix_editor(matrix, lim)
-        state.mirrored(st.number_input, app_text("embedding_width"), Key.MATRIX_WIDTH, matrix.dim, _change_width,
-                       min_value=1, max_value=lim.max_dim, help=app_text("embedding_width_help"))
+        if following:
+            with folded(app_text("lecture_matrix_fold"), "lecture_matrix") as shown:
+                if shown:
+                    _editor_and_width(matrix, lim)
+        else:
+            _editor_and_width(matrix, lim)
         _presets(lim)
         _share_and_files(matrix, lim, link_note, link_tools)
         sizes = {"tokens": lim.max_tokens, "dims": lim.max_dim, "heads": lim.max_heads, "batch": lim.max_batch}
         st.caption(app_text("limits_hosted", **sizes) if lim.hosted else app_text("limits", **sizes))
+
+
+def _editor_and_width(matrix: InputMatrix, lim: Limits) -> None:
+    _matrix_editor(matrix, lim)
+    state.mirrored(st.number_input, app_text("embedding_width"), Key.MATRIX_WIDTH, matrix.dim, _change_width,
+                   min_value=1, max_value=lim.max_dim, help=app_text("embedding_width_help"))
 
 
 def _language_selector() -> None:

@@ -28,7 +28,7 @@ from .classroom import AWAY_PARAM, NEW_ROOM, ROOM_PARAM
 from .records import WALK_PAGE, Joined, Lecturer, Moment, Student
 from .rooms import RoomError, RoomsFull, RoomsUnavailable, is_room_id
 
-__all__ = ["CONSOLE_PARAM", "after_page", "before_page", "drives", "refusal", "shown", "style", "view"]
+__all__ = ["CONSOLE_PARAM", "after_page", "before_page", "drives", "following", "refusal", "shown", "style", "view"]
 
 CONSOLE_PARAM = "console"  # ?console=<one-time token>: this window becomes the room's presenter console
 _log = logging.getLogger("attention_app")
@@ -63,6 +63,12 @@ def shown() -> tuple:
     if isinstance(member, Student):
         return "student", member.following, member.own is not None, member.poll
     return ("lecturer", member.follows) if isinstance(member, Lecturer) else ()
+
+
+def following() -> bool:
+    """This window is a student's that follows the lecture (not one exploring on their own)."""
+    member = window.current()
+    return isinstance(member, Student) and member.following
 
 
 def drives(page_id: str) -> bool:
