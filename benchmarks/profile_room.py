@@ -2,10 +2,12 @@
 
 Run: .venv/bin/python -m benchmarks.profile_room [--followers 30] [--replicas 1] [--presses 10]
 
-A class joins a new room (protocol students, as in bench_room), then py-spy (``record --format raw``, every
-thread, idle samples left out) records each replica while the lecturer presses PageDown. The folded stacks
-are written to artifacts/room-profile-<pid>.txt; the summary printed is each function's share of the busy
-samples, inclusive (the function or anything it called), the heaviest first, then the self time.
+A class joins a new room (protocol students, as in bench_room), then py-spy (``record --format raw --gil``: the
+thread holding the GIL, which is what bounds a replica; ``SPY_FLAGS=`` for every busy thread instead) records each
+replica while the lecturer presses PageDown. It prints the follow times, the CPU of the machine, of the replicas
+(user and system) and of this client over the presses; the folded stacks are written to
+artifacts/room-profile-<pid>.txt, and the summary is each function's share of the samples, inclusive (the
+function or anything it called), the heaviest first, then the self time. Figures: benchmarks/PROFILE-ROOM.md.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_room import ProtocolStudent, Run, _all_at, open_lecturer, until, walk  # noqa: E402
-from benchmarks.cluster import Cluster, cpu_seconds  # noqa: E402
+from benchmarks.cluster import Cluster  # noqa: E402
 from tests.browser.harness import CHROMIUM_ARGS, chromium_path  # noqa: E402
 from tests.redis_server import running_redis  # noqa: E402
 
@@ -40,6 +42,7 @@ def _machine_busy() -> float:
 
 
 def _user_sys(pid: int) -> tuple[float, float]:
+    """A process's user and system CPU seconds so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return int(fields[11]) / os.sysconf("SC_CLK_TCK"), int(fields[12]) / os.sysconf("SC_CLK_TCK")
 
@@ -86,14 +89,13 @@ async def profile(args) -> None:
             await asyncio.sleep(1.0)
             run = Run("profile", args.followers)
             started, machine, client = time.time(), _machine_busy(), time.process_time()
-            servers = sum(cpu_seconds(pid) for pid in pids)
             split = [_user_sys(pid) for pid in pids]
             await walk(run, lecturer, args.presses, students, [])
             took = time.time() - started
-            servers, client = sum(cpu_seconds(pid) for pid in pids) - servers, time.process_time() - client
-            machine = _machine_busy() - machine
+            client, machine = time.process_time() - client, _machine_busy() - machine
             split = [tuple(round(b - a, 2) for a, b in zip(before, _user_sys(pid), strict=True))
                      for before, pid in zip(split, pids, strict=True)]
+            servers = sum(user + system for user, system in split)
             for spy in spies:
                 spy.send_signal(signal.SIGINT)
                 spy.wait(30)
@@ -104,7 +106,8 @@ async def profile(args) -> None:
     print(f"{args.followers} followers, {args.replicas} replica(s): {args.presses} presses in {took:.1f} s; "
           f"follow median {run.follow[len(run.follow) // 2]:.2f} s, p95 {run.p(0.95):.2f} s, missed {run.missed}")
     updates = args.presses * args.followers
-    print(f"CPU in {took:.1f} s: machine {machine:.1f} s (of {2 * took:.1f}), servers {servers:.1f} s "
+    cores = os.cpu_count() or 1
+    print(f"CPU in {took:.1f} s: machine {machine:.1f} s (of {cores * took:.1f}), servers {servers:.1f} s "
           f"({1000 * servers / updates:.1f} ms per follower update; user/system {split}), this client {client:.1f} s")
     for pid in pids:
         print("\n".join(summary(ROOT / "artifacts" / f"room-profile-{pid}.txt", args.top)))

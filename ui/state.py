@@ -70,7 +70,8 @@ class Key:
     STEP_MODE = "_step_mode"  # page id -> bool: step through instead of the whole page
     STEP = "_step"  # page id -> the name of the step on screen
     PENDING_STEP = "_pending_step"  # a shared link's ?step=, for the first page that steps through
-    # ui/steps/stepper.py's widgets: step_back:<page> ...; CLICKER is the container of the clicker's keys
+    # ui/steps/stepper.py's widgets: step_back:<page> ... (the walkthrough's: step_back:walk on every page); CLICKER
+    # is the container of the clicker's keys
     STEP_BACK_PREFIX = "step_back:"
     STEP_NEXT_PREFIX = "step_next:"
     STEP_PAGEUP_PREFIX = "step_pageup:"
