@@ -71,14 +71,17 @@ class Key:
     STEP = "_step"  # page id -> the name of the step on screen
     PENDING_STEP = "_pending_step"  # a shared link's ?step=, for the first page that steps through
     # ui/steps/stepper.py's widgets: step_back:<page> ... (the walkthrough's: step_back:walk on every page); CLICKER
-    # is the container of the clicker's keys
+    # is the container of the clicker's keys; CLICKER_KEYS the walkthrough's clicker (ui/steps/clicker.py)
     STEP_BACK_PREFIX = "step_back:"
     STEP_NEXT_PREFIX = "step_next:"
     STEP_PAGEUP_PREFIX = "step_pageup:"
     STEP_PAGEDOWN_PREFIX = "step_pagedown:"
     CLICKER = "clicker"
+    CLICKER_KEYS = "clicker_keys"
+    CLICKER_TOKEN = "_clicker_token"  # the session's token, which the browser's press counts carry
     # ui/lecture/state.py: the chapter walkthrough
     WALK_POSITION = "_walk_position"  # index of the walkthrough's current step
+    WALK_PRESS = "_walk_press"  # the sequence number of the last clicker press taken (ui/steps/clicker.py)
     WALK_ARRIVED = "_walk_arrived"  # the step whose controls were last applied
     WALK_FILE = "_walk_file"  # an uploaded walkthrough's text
     WALK_OPENED = "_walk_opened"  # the walkthrough page has read its ?walk= once

@@ -24,6 +24,7 @@ import streamlit as st
 from .. import state
 from ..words.content import app_text
 from . import classroom, seat, window
+from . import state as walk_state
 from .classroom import AWAY_PARAM, NEW_ROOM, ROOM_PARAM
 from .records import WALK_PAGE, Joined, Lecturer, Moment, Student
 from .rooms import RoomError, RoomsFull, RoomsUnavailable, is_room_id
@@ -37,6 +38,8 @@ _log = logging.getLogger("attention_app")
 def before_page(page_id: str) -> str | None:
     """Enter a room the address names, decide this window's mode, draw its heartbeat and a student's line.
     Returns the page this window must switch to first, if any."""
+    if page_id == WALK_PAGE:  # a clicker press not taken yet, before the room is seen (a lecturer publishes it)
+        walk_state.take_press()
     goto = _enter(page_id)
     if goto not in (None, page_id):
         return goto

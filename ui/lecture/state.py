@@ -11,10 +11,11 @@ from typing import Any
 import streamlit as st
 
 from ..state import Key
+from ..steps import clicker
 
 __all__ = ["arrive_at_walk_step", "arrived_at", "custom_walkthrough", "details_shown", "first_run_of_walkthrough",
            "join_shown", "replace_walk_controls", "reset_walk_controls", "set_arrived_at", "set_custom_walkthrough",
-           "set_walk_position",
+           "set_walk_position", "take_press",
            "toggle_details", "toggle_join", "walk_controls", "walk_drift", "walk_position"]
 
 
@@ -24,6 +25,17 @@ def walk_position() -> int:
 
 def set_walk_position(index: int) -> None:
     st.session_state[Key.WALK_POSITION] = index
+
+
+def take_press() -> bool:
+    """The clicker's presses (ui/steps/clicker.py) that no run has taken yet move the walkthrough from the step it is
+    at, within its length. True if it moved; taken before anything is drawn."""
+    taken, target = clicker.advance(clicker.pressed(), st.session_state.get(Key.WALK_PRESS, (0, 0)), walk_position())
+    st.session_state[Key.WALK_PRESS] = taken
+    if target == walk_position():
+        return False
+    set_walk_position(target)
+    return True
 
 
 def first_run_of_walkthrough() -> bool:

@@ -240,7 +240,10 @@ def heartbeat(page: str) -> None:
 @st.fragment(run_every=HEARTBEAT_SECONDS)
 def _lecturer_heartbeat(page: str) -> None:
     watchdog.beat(time.monotonic_ns())
+    moved = walk_state.take_press()  # a press whose own request was dropped comes with a beat: published here,
     see(Moment.BEAT, page)
+    if moved:
+        st.rerun(scope="app")  # and drawn by the run this starts
 
 
 @st.fragment(run_every=CLASS_HEARTBEAT_SECONDS)

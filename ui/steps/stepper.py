@@ -6,9 +6,11 @@ traces). Only the steps the current settings recorded are shown: with the causal
 there is no ``masked_scores`` step. The step on screen is remembered by name, so when a
 control changes, the step stays and its tensor updates in place.
 
-→ and PageDown go forward, ← and PageUp back (Streamlit's button shortcuts; presentation
-clickers send PageDown and PageUp). On a student's device that follows a lecture, PageDown and PageUp
-scroll the page, as they do everywhere else: the lecturer moves the step, and ← → step on one's own.
+→ and PageDown go forward, ← and PageUp back (presentation clickers send PageDown and PageUp): on a
+page, Streamlit's button shortcuts; on the walkthrough, its clicker (ui/steps/clicker.py), which keeps each
+press as state so that a lecture window's heartbeat cannot drop it. On a student's device that follows a
+lecture, PageDown and PageUp scroll the page, as they do everywhere else: the lecturer moves the step, and ← →
+step on one's own.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from attention import Trace
 from .. import draw
 from ..state import Key
 from ..words.content import StepText, app_text
+from . import clicker
 from . import state as step_state
 
 __all__ = ["WALK_KEYS", "Position", "Slide", "slides", "step_through"]
@@ -121,15 +124,18 @@ def _navigation(keys: str, position: Position) -> None:
     if position.follower:
         _follower_navigation(keys, position)
         return  # no clicker keys: PageDown and PageUp scroll a student's page (their line says the step)
+    with st.container(key=Key.CLICKER):  # hidden by ui/shell/style.css: the keys a presentation clicker sends
+        if keys == WALK_KEYS:  # the walkthrough's, kept as state (a lecture window's heartbeat drops a trigger)
+            clicker.mount(position.total)
+        else:
+            st.button("PageUp", key=f"{Key.STEP_PAGEUP_PREFIX}{keys}", shortcut="PageUp", on_click=position.move,
+                      args=(-1,))
+            st.button("PageDown", key=f"{Key.STEP_PAGEDOWN_PREFIX}{keys}", shortcut="PageDown",
+                      on_click=position.move, args=(1,))
     if position.title is not None:
         _slim_navigation(keys, position)
     else:
         _row_navigation(keys, position)
-    with st.container(key=Key.CLICKER):  # hidden by ui/shell/style.css: the keys a presentation clicker sends
-        st.button("PageUp", key=f"{Key.STEP_PAGEUP_PREFIX}{keys}", shortcut="PageUp", on_click=position.move,
-                  args=(-1,))
-        st.button("PageDown", key=f"{Key.STEP_PAGEDOWN_PREFIX}{keys}", shortcut="PageDown", on_click=position.move,
-                  args=(1,))
 
 
 def _slim_navigation(keys: str, position: Position) -> None:
@@ -151,21 +157,31 @@ def _follower_navigation(keys: str, position: Position) -> None:
 
 def _arrows(keys: str, position: Position, back_help: str, next_help: str) -> None:
     """A slim line's small ← → (and their keys), with their help texts (in the learner's words)."""
-    st.button("", icon=":material/arrow_back:", key=f"{Key.STEP_BACK_PREFIX}{keys}", shortcut="Left",
-              on_click=position.move, args=(-1,), disabled=position.index == 0, type="tertiary",
-              help=back_help)
-    st.button("", icon=":material/arrow_forward:", key=f"{Key.STEP_NEXT_PREFIX}{keys}", shortcut="Right",
-              on_click=position.move, args=(1,), disabled=position.index == position.total - 1, type="tertiary",
-              help=next_help)
+    st.button("", icon=":material/arrow_back:", key=f"{Key.STEP_BACK_PREFIX}{keys}",
+              shortcut=_shortcut(keys, position, "Left"), on_click=position.move, args=(-1,),
+              disabled=position.index == 0, type="tertiary", help=back_help)
+    st.button("", icon=":material/arrow_forward:", key=f"{Key.STEP_NEXT_PREFIX}{keys}",
+              shortcut=_shortcut(keys, position, "Right"), on_click=position.move, args=(1,),
+              disabled=position.index == position.total - 1, type="tertiary", help=next_help)
+
+
+def _shortcut(keys: str, position: Position, key: str) -> str | None:
+    """A step button's key: none on the walkthrough, whose clicker takes the keys; a page's own, and a following
+    student's (they step on their own, and their device has no clicker)."""
+    return key if keys != WALK_KEYS or position.follower else None
 
 
 def _row_navigation(keys: str, position: Position) -> None:
+    """Back, "Step k of n", Next. A shortcut's hint shows its arrow; the walkthrough's (its clicker's keys) an icon."""
     back, where, forward = st.columns([1, 3, 1], vertical_alignment="center")
-    back.button(app_text("step_back"), key=f"{Key.STEP_BACK_PREFIX}{keys}", shortcut="Left", width="stretch",
-                on_click=position.move, args=(-1,), disabled=position.index == 0)  # the key hint shows the arrow
+    walk = keys == WALK_KEYS
+    back.button(app_text("step_back"), key=f"{Key.STEP_BACK_PREFIX}{keys}", shortcut=_shortcut(keys, position, "Left"),
+                icon=":material/arrow_back:" if walk else None, width="stretch", on_click=position.move, args=(-1,),
+                disabled=position.index == 0)
     where.markdown(app_text("step_of", k=position.index + 1, n=position.total))
-    forward.button(app_text("step_next"), key=f"{Key.STEP_NEXT_PREFIX}{keys}", shortcut="Right", width="stretch",
-                   on_click=position.move, args=(1,), type="primary",
+    forward.button(app_text("step_next"), key=f"{Key.STEP_NEXT_PREFIX}{keys}",
+                   shortcut=_shortcut(keys, position, "Right"), icon=":material/arrow_forward:" if walk else None,
+                   width="stretch", on_click=position.move, args=(1,), type="primary",
                    disabled=position.index == position.total - 1)
 
 

@@ -1,0 +1,85 @@
+"""The walkthrough's clicker keys, kept as state instead of sent as clicks.
+
+A button's click reaches the server once, as a one-shot trigger; a lecture window's heartbeat (a timed fragment)
+reruns every quarter of a second, and a trigger sent while it ran could be dropped: the soak test's projection
+stayed on its step after a PageDown. So a window that drives the walkthrough (the projection, its console, the
+plain walkthrough) mounts a small script (``clicker.js``) that listens for PageDown, PageUp, → and ←, and for
+clicks on the walkthrough's Back and Next. The presses become one value, ``{seq, net, n}``: how many there were,
+their sum (+1 forward, -1 back) and the walkthrough's length. The browser keeps that value and sends it with every
+request, a heartbeat's included, so a press can arrive a beat late but is never lost; the run that sees a new
+``seq`` moves by what ``net`` grew since the value it took last (two quick presses move two steps, a value seen
+twice moves once). ``ui/lecture/state.py`` takes it before anything is drawn, from the step the window is at: a
+clicker goes on from where the lecture is, as a slide show's does. The counts belong to one server session (a token
+in the data the script gets): a browser that reconnects to a restarted server sends its last value again, and the
+new session must not take presses the old one took.
+"""
+
+from __future__ import annotations
+
+import functools
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+from ..state import Key
+
+__all__ = ["MAX_STEPS", "Press", "advance", "mount", "parse", "pressed"]
+
+MAX_STEPS = 10_000  # a walkthrough's length sent by a browser: anything beyond is refused (they are far shorter)
+_MAX_COUNT = 2**31
+
+
+@dataclass(frozen=True)
+class Press:
+    seq: int  # how many presses this page has sent
+    net: int  # their sum: +1 forward, -1 back
+    n: int  # the walkthrough's length, as drawn
+
+
+@functools.cache
+def _component():
+    script = Path(__file__).with_name("clicker.js").read_text(encoding="utf-8")
+    return st.components.v2.component("attention_clicker", js=script)
+
+
+def _ignore() -> None:
+    """The press is read before the next page is drawn (:func:`pressed`), not in a callback."""
+
+
+def _token() -> str:
+    """This session's token: the presses counted in the browser are counted for it."""
+    return st.session_state.setdefault(Key.CLICKER_TOKEN, secrets.token_urlsafe(9))
+
+
+def mount(total: int) -> None:
+    """The clicker of this run's walkthrough, of ``total`` steps."""
+    _component()(key=Key.CLICKER_KEYS, data={"n": total, "s": _token()}, on_press_change=_ignore, height=0)
+
+
+def pressed() -> Press | None:
+    """The browser's presses so far, or None (none yet, or a malformed value)."""
+    return parse(st.session_state.get(Key.CLICKER_KEYS), _token())
+
+
+def parse(value: object, token: str) -> Press | None:
+    """The clicker's state as a browser sent it, checked like anything a client sends: None if malformed, or
+    counted for another session than ``token``'s."""
+    press = value.get("press") if hasattr(value, "get") else None
+    if not isinstance(press, dict) or press.get("s") != token:
+        return None
+    seq, net, n = press.get("seq"), press.get("net"), press.get("n")
+    if any(type(v) is not int for v in (seq, net, n)):  # a bool is not a count
+        return None
+    if not (0 < seq < _MAX_COUNT and abs(net) <= seq and 0 < n <= MAX_STEPS):
+        return None
+    return Press(seq, net, n)
+
+
+def advance(press: Press | None, taken: tuple[int, int], at: int) -> tuple[tuple[int, int], int]:
+    """From the value taken last (``taken``: its seq and net; a page's first is (0, 0)) and the step ``at``: what is
+    taken now, and the step to be at (within the walkthrough's length)."""
+    if press is None or press.seq == taken[0]:
+        return taken, at
+    return (press.seq, press.net), min(max(at + press.net - taken[1], 0), press.n - 1)
