@@ -17,13 +17,13 @@ new session must not take presses the old one took.
 from __future__ import annotations
 
 import functools
-import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
 import streamlit as st
 
 from ..state import Key
+from . import state as step_state
 
 __all__ = ["MAX_STEPS", "Press", "advance", "mount", "parse", "pressed"]
 
@@ -48,19 +48,15 @@ def _ignore() -> None:
     """The press is read before the next page is drawn (:func:`pressed`), not in a callback."""
 
 
-def _token() -> str:
-    """This session's token: the presses counted in the browser are counted for it."""
-    return st.session_state.setdefault(Key.CLICKER_TOKEN, secrets.token_urlsafe(9))
-
-
 def mount(total: int) -> None:
     """The clicker of this run's walkthrough, of ``total`` steps."""
-    _component()(key=Key.CLICKER_KEYS, data={"n": total, "s": _token()}, on_press_change=_ignore, height=0)
+    _component()(key=Key.CLICKER_KEYS, data={"n": total, "s": step_state.clicker_token()}, on_press_change=_ignore,
+                 height=0)
 
 
 def pressed() -> Press | None:
     """The browser's presses so far, or None (none yet, or a malformed value)."""
-    return parse(st.session_state.get(Key.CLICKER_KEYS), _token())
+    return parse(step_state.clicker_value(), step_state.clicker_token())
 
 
 def parse(value: object, token: str) -> Press | None:

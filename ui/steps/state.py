@@ -5,11 +5,14 @@ Only this module touches these keys (ui/state.py lists them).
 
 from __future__ import annotations
 
+import secrets
+
 import streamlit as st
 
 from ..state import Key, lecture_mode
 
-__all__ = ["current_step", "set_current_step", "set_pending_step", "set_step_mode", "step_mode", "take_pending_step"]
+__all__ = ["clicker_token", "clicker_value",
+           "current_step", "set_current_step", "set_pending_step", "set_step_mode", "step_mode", "take_pending_step"]
 
 
 def step_mode(page_id: str, walk: bool = False) -> bool:
@@ -38,3 +41,14 @@ def take_pending_step(page_id: str) -> None:
     name = st.session_state.pop(Key.PENDING_STEP, None)
     if name is not None and current_step(page_id) is None:
         set_current_step(page_id, name)
+
+
+def clicker_token() -> str:
+    """This session's token: the walkthrough clicker's presses are counted in the browser for it
+    (ui/steps/clicker.py)."""
+    return st.session_state.setdefault(Key.CLICKER_TOKEN, secrets.token_urlsafe(9))
+
+
+def clicker_value() -> object:
+    """The walkthrough clicker's state as the browser last sent it (unchecked)."""
+    return st.session_state.get(Key.CLICKER_KEYS)
