@@ -22,7 +22,7 @@ from ui.shell.frame import run_page, run_whole_page
 from ui.shell.process import prepare_process
 from ui.shell.reconnect import rerun_after_reconnect
 from ui.shell.style import apply_style
-from ui.state import language, lecture_mode, set_current_page
+from ui.state import language, lecture_mode, navigation_pages, set_current_page
 from ui.words.content import app_text
 
 prepare_process()  # once per process: one PyTorch thread per run, and a frozen import heap (ui/shell/process.py)
@@ -31,14 +31,21 @@ choose_language_once()  # ?lang=, else the browser's locale; then the sidebar's 
 st.set_page_config(page_title=app_text("page_title"), page_icon="🔦", layout="wide",
                    initial_sidebar_state="collapsed" if lecture_requested() else "auto")
 
-page_of: dict[str, PageInfo] = {}  # a page's URL path -> the page
-page_by_id: dict[str, st.Page] = {}
-pages: dict[str, list] = {}
-for i, info in enumerate(PAGES):
-    page = st.Page(info.file, title=nav_title(info.page_id, info.title), default=i == 0,  # ✓ once checked
-                   **({} if i == 0 else {"url_path": info.page_id}))
-    page_of[page.url_path], page_by_id[info.page_id] = info, page
-    pages.setdefault(group_title(info.group), []).append(page)
+
+def build_pages() -> tuple[dict[str, list], dict[str, PageInfo], dict[str, st.Page]]:
+    """The pages by the chapter's headings, and each page by its URL path and by its id."""
+    page_of: dict[str, PageInfo] = {}  # a page's URL path -> the page
+    page_by_id: dict[str, st.Page] = {}
+    pages: dict[str, list] = {}
+    for i, (info, title) in enumerate(zip(PAGES, titles, strict=True)):
+        page = st.Page(info.file, title=title, default=i == 0, **({} if i == 0 else {"url_path": info.page_id}))
+        page_of[page.url_path], page_by_id[info.page_id] = info, page
+        pages.setdefault(group_title(info.group), []).append(page)
+    return pages, page_of, page_by_id
+
+
+titles = tuple(nav_title(info.page_id, info.title) for info in PAGES)  # ✓ once checked; in the learner's language
+pages, page_of, page_by_id = navigation_pages((language(), *titles), build_pages)  # once per session and titles
 current = st.navigation(pages, expanded=True)  # every page listed: no "View more" (Streamlit's own English)
 shown = page_of.get(current.url_path, PAGES[0])
 set_current_page(shown.page_id)

@@ -175,6 +175,10 @@ class ProtocolStudent(ProtocolLearner):
                                             WidgetState(id=send, trigger_value=True)])
         await self.ws.send(msg.SerializeToString())
 
+    def student_note(self) -> str:
+        """Which replica served this student (its session cookie names it), for a missed step's story."""
+        return str({k: v for k, v in getattr(self, "cookies", {}).items() if "xsrf" not in k})
+
     async def close(self) -> None:
         for task in [*self.fragments.values(), self._reader]:
             if task is not None:
@@ -206,6 +210,7 @@ class Run:
     poll_seconds: list[float] = field(default_factory=list)  # each poll: every answer sent at once -> all counted
     poll_closed: list[bool] = field(default_factory=list)  # each poll: Close took on its one click
     update_ms: float = float("nan")  # the servers' CPU per follower update (the idle class's share taken out)
+    pressed: list[tuple[int, float]] = field(default_factory=list)  # (step, when its key was pressed)
 
     def p(self, q: float, values: list[float] | None = None) -> float:
         values = sorted(self.follow if values is None else values)
@@ -252,6 +257,7 @@ async def walk(run: Run, lecturer: BrowserWindow, presses: int, students: list[P
     """PageDown ``presses`` times from step 1, waiting for everyone (or a timeout) after each."""
     for k in range(2, presses + 2):
         pressed, own = await press(lecturer, "PageDown", k)
+        run.pressed.append((k, round(pressed, 3)))
         (run.lecturer_with_class if students or windows else run.lecturer_alone).append(own)
 
         async def everyone(k: int = k) -> bool:
@@ -273,9 +279,13 @@ async def walk(run: Run, lecturer: BrowserWindow, presses: int, students: list[P
         await asyncio.sleep(0.5)
 
 
-async def open_lecturer(browser, base_url: str) -> BrowserWindow:
+LECTURER_PATH = "/walkthrough?lecture=1&room=new&walk=1"
+FLOOR_APP, FLOOR_LECTURER_PATH = ROOT / "benchmarks" / "minimal_room_app.py", "/?lecture=1&room=new"
+
+
+async def open_lecturer(browser, base_url: str, path: str = LECTURER_PATH) -> BrowserWindow:
     """A projection at step 1 in a new room (``?room=new``), settled."""
-    lecturer = await open_window(browser, base_url + "/walkthrough?lecture=1&room=new&walk=1",
+    lecturer = await open_window(browser, base_url + path,
                                  ".st-key-projection-bar", {"width": 1280, "height": 720})
     await until(lambda: _has(lecturer, 1), 60)
     await lecturer.page.wait_for_function("() => new URL(location.href).searchParams.get('room') !== 'new'")
@@ -284,14 +294,15 @@ async def open_lecturer(browser, base_url: str) -> BrowserWindow:
 
 
 async def measure(setup: str, base_url: str, pids: list[int], followers: int, browsers: int, presses: int,
-                  browser, idle_seconds: float = IDLE_SECONDS, alone: bool = True) -> Run:
+                  browser, idle_seconds: float = IDLE_SECONDS, alone: bool = True,
+                  lecturer_path: str = LECTURER_PATH) -> Run:
     """``alone``: first the same steps by a lecturer with no class (the lecturer's ratio's baseline)."""
     run = Run(setup, followers)
     if alone:
-        solo = await open_lecturer(browser, base_url)
+        solo = await open_lecturer(browser, base_url, lecturer_path)
         await walk(run, solo, presses, [], [])  # a lecturer alone: the same steps, no class
         await solo.page.context.close()
-    lecturer = await open_lecturer(browser, base_url)  # the class's lecturer, in a room of its own
+    lecturer = await open_lecturer(browser, base_url, lecturer_path)  # the class's lecturer, in a room of its own
     room = await lecturer.page.evaluate("new URL(location.href).searchParams.get('room')")
     students = [ProtocolStudent(base_url, room) for _ in range(followers - browsers)]
     for i in range(0, len(students), 10):  # a class arrives over a few seconds, not in one instant
@@ -313,8 +324,13 @@ async def measure(setup: str, base_url: str, pids: list[int], followers: int, br
     if run.missed:
         print("missed:", [sorted(s.shown) for s in students if len(s.shown) < presses + 1][:5],
               [sorted(await w.shown()) for w in windows], file=sys.stderr)
-        for s in [s for s in students if len(s.shown) < presses + 1][:2]:
-            print("story:", s.log[-40:], file=sys.stderr)
+        stories = ROOT / "artifacts" / "room-missed.txt"  # each student that missed a step: every run it saw
+        with stories.open("w") as out:
+            print("presses (step, time):", run.pressed, file=out)
+            for s in [s for s in students if len(s.shown) < presses + 1]:
+                print("student", s.student_note(), "shown", sorted(s.shown.items()), file=out)
+                print("\n".join(map(str, s.log)), file=out)
+        print(f"missed: the students' stories are in {stories}", file=sys.stderr)
         for i, w in enumerate(windows):
             print("window", i, (await w.page.locator(w.selector).text_content())[:80], file=sys.stderr)
             await w.page.screenshot(path=str(ROOT / "artifacts" / f"room-student-{i}.png"))
@@ -443,7 +459,8 @@ class SlowProxy:
 
 async def in_cluster(replicas: int, store: str, followers: int, browsers: int, presses: int, browser,
                      slow_ms: float = 0.0, idle_seconds: float = IDLE_SECONDS, poll_answers: int = 0,
-                     poll_repeats: int = POLL_REPEATS, alone: bool = True) -> Run:
+                     poll_repeats: int = POLL_REPEATS, alone: bool = True, floor: bool = False) -> Run:
+    """``floor``: the class follows benchmarks/minimal_room_app.py instead of the app (the architecture's floor)."""
     with contextlib.ExitStack() as stack:
         env = {}
         proxy = None
@@ -454,15 +471,17 @@ async def in_cluster(replicas: int, store: str, followers: int, browsers: int, p
                 await proxy.start()
                 url = f"redis://127.0.0.1:{proxy.port}/0"
             env["ATTENTION_ROOMS"] = url
-        cluster = Cluster(replicas, env=env)
+        cluster = Cluster(replicas, env=env, app=FLOOR_APP) if floor else Cluster(replicas, env=env)
         stack.callback(cluster.stop)
         await asyncio.to_thread(cluster.start)
         label = f"{replicas} replica{'s' if replicas > 1 else ''}, " + (
             "Redis" if store == "redis" else "in-process store")
         label += f", store slowed {slow_ms:.0f} ms" if slow_ms else ""
+        label += ", the minimal room app (the floor)" if floor else ""
         pids = [pid for name, pid in cluster.pids().items() if name != "haproxy"]
         try:
-            run = await measure(label, cluster.url, pids, followers, browsers, presses, browser, idle_seconds, alone)
+            run = await measure(label, cluster.url, pids, followers, browsers, presses, browser, idle_seconds, alone,
+                                FLOOR_LECTURER_PATH if floor else LECTURER_PATH)
             if poll_answers:
                 run.poll_seconds, run.poll_closed = await measure_poll(cluster.url, browser, poll_answers, poll_repeats)
             return run
@@ -502,15 +521,22 @@ def row(run: Run) -> str:
             f"{run.update_ms:.1f} | {run.missed} | {run.exploring} |")
 
 
-def report(runs: list[Run], presses: int, slow: Run | None, baseline_ms: float = 0.0) -> list[str]:
+def report(runs: list[Run], presses: int, slow: Run | None, baseline_ms: float = 0.0,
+           floor: Run | None = None) -> list[str]:
     lines = [f"Each row: the lecturer presses PageDown {presses} times; every student's finished update is timed "
              "from the key (seconds).", "",
              "| setup | students | follow median | p95 | max | Chromium students' median | lecturer alone / with "
              "the class | idle class: cores busy | CPU per update (ms) | missed | broke away |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    lines += [row(r) for r in runs + ([slow] if slow else [])]
+    lines += [row(r) for r in runs + ([slow] if slow else []) + ([floor] if floor else [])]
     main = runs[0]
     median = statistics.median(main.follow)
+    if floor is not None:
+        lines += ["", f"The floor, the same class following benchmarks/minimal_room_app.py on the same setup: follow "
+                      f"median {statistics.median(floor.follow):.2f} s, p95 {floor.p(0.95):.2f} s, CPU per update "
+                      f"{floor.update_ms:.1f} ms. The app: median {median / statistics.median(floor.follow):.2f}x, "
+                      f"p95 {main.p(0.95) / floor.p(0.95):.2f}x, CPU per update "
+                      f"{main.update_ms / floor.update_ms:.2f}x the floor's."]
     if slow is not None:
         slowed = statistics.median(slow.follow)
         lines += ["", f"Slowed store check: follow median {median:.2f} s → {slowed:.2f} s with each Redis reply "
@@ -547,13 +573,16 @@ async def main_async(args) -> list[str]:
         if not args.quick:
             for n in (30, args.followers):
                 runs.append(await in_cluster(1, "memory", n, args.browsers, args.presses, browser))
+        floor = None
+        if args.floor:  # the same class on the same setup, following the minimal room app
+            floor = await in_cluster(2, "redis", args.followers, args.browsers, args.presses, browser, floor=True)
         slow = None
         if args.slow_ms:
             slow = await in_cluster(2, "redis", args.followers, args.browsers, args.presses, browser, args.slow_ms,
                                     poll_answers=args.followers)
         await browser.close()
     baseline = await minimal_run_ms(args.followers // 2, args.presses)
-    return report(runs, args.presses, slow, baseline)
+    return report(runs, args.presses, slow, baseline, floor)
 
 
 def main() -> int:
@@ -563,6 +592,8 @@ def main() -> int:
     parser.add_argument("--presses", type=int, default=20)
     parser.add_argument("--slow-ms", type=float, default=100.0)
     parser.add_argument("--quick", action="store_true", help="only the replicas with Redis (and the slowed store)")
+    parser.add_argument("--floor", action="store_true",
+                        help="also the class following benchmarks/minimal_room_app.py (what the architecture costs)")
     parser.add_argument("--write", action="store_true", help="write benchmarks/ROOM.md")
     args = parser.parse_args()
     lines = asyncio.run(main_async(args))

@@ -47,12 +47,12 @@ def cpu_seconds(pid: int) -> float:
 class Cluster:
     """``replicas`` app servers named app1, app2, ... behind one HAProxy on 127.0.0.1."""
 
-    def __init__(self, replicas: int, env: dict[str, str] | None = None):
+    def __init__(self, replicas: int, env: dict[str, str] | None = None, app: Path = ROOT / "app.py"):
         if balancer_path() is None:
             raise RuntimeError("HAProxy is not installed: apt-get install haproxy (make balancer-deps)")
         (ROOT / "artifacts").mkdir(exist_ok=True)
         self.env = {"ATTENTION_HOSTED": "1", **(env or {})}
-        self.servers = {f"app{i + 1}": Server(ROOT / "app.py", env=self.env) for i in range(replicas)}
+        self.servers = {f"app{i + 1}": Server(app, env=self.env) for i in range(replicas)}
         self.dir = Path(tempfile.mkdtemp(prefix="attention-lb-"))
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"

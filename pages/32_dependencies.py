@@ -5,7 +5,7 @@ from ui.draw import show_matrix, show_row, show_source, show_vector, side_by_sid
 from ui.page import start_page
 
 page = start_page("dependencies")
-c1, c2, c3 = st.columns(3)
+c1, c2, c3 = page.control_columns(3)
 with c1:
     hidden = page.control("hidden", 4, st.slider, page.text("hidden_label"), min_value=1, max_value=32)
 with c2:

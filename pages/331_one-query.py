@@ -7,7 +7,7 @@ from ui.draw import folded, show_comparisons, show_source, show_table, show_tens
 from ui.page import normalisation_name, start_page
 
 page = start_page("one-query")
-c1, c2 = st.columns(2)
+c1, c2 = page.control_columns(2)
 with c1:
     q = page.query_token(default=1)
 with c2:

@@ -6,7 +6,7 @@ from ui.draw import show_shapes, show_source, show_tensor, show_vector, side_by_
 from ui.page import start_page
 
 page = start_page("trainable-steps")
-c1, c2, c3 = st.columns(3)
+c1, c2, c3 = page.control_columns(3)
 with c1:
     q = page.query_token(default=1)
 with c2:

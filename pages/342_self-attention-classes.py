@@ -7,7 +7,7 @@ from ui.draw import show_comparisons, show_matrix, show_source, show_tensor, sid
 from ui.page import start_page
 
 page = start_page("self-attention-classes")
-c1, c2, c3 = st.columns(3)
+c1, c2, c3 = page.control_columns(3)
 with c1:
     seed_v1 = page.seed(123, page.text("seed_v1_label"), name="seed_v1")
     seed_v2 = page.seed(789, page.text("seed_v2_label"), name="seed_v2")

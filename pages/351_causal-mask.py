@@ -5,7 +5,7 @@ from ui.draw import show_comparisons, show_matrix, show_source, show_tensor, sid
 from ui.page import start_page
 
 page = start_page("causal-mask")
-c1, c2, c3 = st.columns(3)
+c1, c2, c3 = page.control_columns(3)
 with c1:
     seed = page.seed(789)
 with c2:

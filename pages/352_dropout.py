@@ -6,7 +6,7 @@ from ui.page import start_page
 from ui.words.content import app_text
 
 page = start_page("dropout")
-c1, c2, c3 = st.columns(3)
+c1, c2, c3 = page.control_columns(3)
 with c1:
     p = page.control("dropout", 0.5, st.slider, page.text("rate_label"), min_value=0.0, max_value=0.9, step=0.05)
 with c2:

@@ -14,7 +14,7 @@ sentences = [s for s in text.splitlines() if s.strip()][:8]
 if not sentences:
     st.error(page.text("no_sentence"))
     page.end()
-c1, c2, c3, c4 = st.columns(4)
+c1, c2, c3, c4 = page.control_columns(4)
 options = list(range(len(sentences)))
 with c1:
     d_model = page.control("d_model", 8, st.select_slider, "d_model", options=[2, 4, 8, 12, 16, 32, 64])

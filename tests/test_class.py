@@ -32,6 +32,12 @@ def press_next(at: AppTest) -> None:
     assert not at.exception, at.exception
 
 
+def open_controls(at: AppTest) -> None:
+    """A following student opens the step's controls, folded under the step on their device."""
+    at.session_state[fold_key("follower_controls")] = True
+    at.run()
+
+
 def status(at: AppTest, lang: str = "en") -> str:
     words = texts(at)
     following, exploring = app_text("class_following", lang=lang), app_text("class_exploring", lang=lang)
@@ -119,6 +125,7 @@ def test_a_cell_edit_breaks_away_and_the_exploration_stays_one_click_away():
     projection, room = lecture(walk="4")
     pupil = student(room)
     lecture_tensors = printed_tensors(pupil)
+    open_controls(pupil)
     pupil.selectbox(key="walk:one-query:query").set_value(4).run()  # the student's own query
     assert status(pupil) == "exploring"
     own_tensors = printed_tensors(pupil)
@@ -143,10 +150,49 @@ def test_a_following_students_matrix_editor_is_folded_until_opened_and_unfolded_
     (editor,) = pupil.sidebar.dataframe
     assert status(pupil) == "following" and len(editor.value) == 6  # opening it is not exploring
     pupil.session_state[fold_key("lecture_matrix")] = False
+    open_controls(pupil)
     pupil.selectbox(key="walk:one-query:query").set_value(4).run()
     assert status(pupil) == "exploring" and len(pupil.sidebar.dataframe) == 1  # their own matrix: unfolded
     pupil.button(key=Key.CLASS_REJOIN).click().run()
     assert status(pupil) == "following" and not pupil.sidebar.dataframe
+
+
+def test_a_following_students_controls_are_folded_under_the_step_and_hold_the_lectures_values():
+    """A widget is most of a run's cost, and every move reruns every student (benchmarks/PROFILE-ROOM.md): a
+    follower's device draws the step, and the page's controls only once opened; opening them is not exploring."""
+    projection, room = lecture(walk="4")
+    pupil = student(room)
+    folded_tensors = printed_tensors(pupil)
+    assert status(pupil) == "following" and not pupil.main.selectbox and not pupil.main.toggle and not pupil.main.radio
+    assert app_text("follower_controls_fold") in [e.label for e in pupil.expander]
+    assert folded_tensors == printed_tensors(projection)  # the lecture's values, with no widget drawn
+    open_controls(pupil)
+    assert status(pupil) == "following" and printed_tensors(pupil) == folded_tensors
+    assert pupil.selectbox(key="walk:one-query:query").value == projection.selectbox(key="walk:one-query:query").value
+    projection.selectbox(key="walk:one-query:query").set_value(3).run()  # the lecturer changes the query
+    poll(pupil)
+    assert status(pupil) == "following" and pupil.selectbox(key="walk:one-query:query").value == 3
+    pupil.session_state[fold_key("follower_controls")] = False
+    pupil.run()
+    assert not pupil.main.selectbox and printed_tensors(pupil) == printed_tensors(projection)
+
+
+def test_following_students_share_one_computation_and_an_explorer_computes_their_own():
+    from ui.page import _shared_results
+
+    shared = _shared_results()
+    shared._results.clear()
+    projection, room = lecture(walk="4")
+    first = student(room)
+    made = [key for key in shared._results if key[0] == "one-query"]
+    assert made, "a follower's computation is shared"
+    second = student(room)
+    assert [key for key in shared._results if key[0] == "one-query"] == made  # the second one reused it
+    assert printed_tensors(second) == printed_tensors(first) == printed_tensors(projection)
+    open_controls(second)
+    second.selectbox(key="walk:one-query:query").set_value(4).run()
+    assert status(second) == "exploring" and printed_tensors(second) != printed_tensors(first)
+    assert [key for key in shared._results if key[0] == "one-query"] == made  # an explorer's is their own
 
 
 def test_another_page_is_exploring_and_rejoin_comes_back_to_the_lecture():
@@ -171,6 +217,7 @@ def test_a_student_holds_no_key_and_cannot_move_the_room():
 
     version = rooms().version(room)
     press_next(pupil)
+    open_controls(pupil)
     pupil.selectbox(key="walk:one-query:query").set_value(3).run()
     assert rooms().version(room) == version  # nothing a student does reaches the room
     with pytest.raises(rooms_module.RoomError):

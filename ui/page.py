@@ -8,8 +8,10 @@ words come from the page's content file (:mod:`ui.words.content`).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -78,6 +80,10 @@ class Driver:
     projection: bool = False  # drawn on the projection: a slim line, the step, the rest folded
     details: bool = False  # the projection shows its explanation and controls too
     log: state.WalkLog = field(default_factory=state.WalkLog)
+    # new: a following student's device: the controls take the lecture's values without a widget (a widget is
+    # most of a run's cost, and every move of the lecture reruns every student: benchmarks/PROFILE-ROOM.md)
+    quiet: bool = False
+    stage: Any = None  # where the step goes, made by the walkthrough (above a follower's folded controls)
 
 
 _driver: ContextVar[Driver | None] = ContextVar("driver", default=None)
@@ -130,7 +136,7 @@ class Page:
 
         ``heads``: "count" (any number of heads), "divisors" (only divisors of d_out) or None (one head).
         """
-        c1, c2, c3, c4 = st.columns(4)
+        c1, c2, c3, c4 = self.control_columns(4)
         with c1:
             width = self.d_out(d_out, label=d_out_label, max_value=d_out_max)
             seed = self.seed(123)
@@ -149,9 +155,21 @@ class Page:
         return ModuleSettings(width, num_heads, qkv_bias, batch_size, causal, p, training, seed)
 
     # ----- controls ------------------------------------------------------------------------------
+    @property
+    def quiet(self) -> bool:
+        """The controls are not drawn (a following student's device, until they open them): their values are
+        the stored ones, checked as a widget would check them."""
+        return self.driver is not None and self.driver.quiet
+
     def control(self, name: str, default: Any, widget: Callable[..., Any], label: str, **kw: Any) -> Any:
         return state.control(self.page_id, name, default, widget, label,
-                             walk=self.driver.log if self.driver is not None else None, **kw)
+                             walk=self.driver.log if self.driver is not None else None, draw=not self.quiet, **kw)
+
+    def control_columns(self, spec: int | list[int]) -> list[Any]:
+        """Columns for a row of controls; where the controls are quiet, nothing is drawn (no empty row)."""
+        if self.quiet:
+            return [nullcontext()] * (spec if isinstance(spec, int) else len(spec))
+        return st.columns(spec)
 
     def query_token(self, default: int = 1, label: str | None = None) -> int:
         n, labels = self.matrix.num_tokens, self.labels
@@ -185,8 +203,10 @@ class Page:
         """
         stored = state.page_controls(self.page_id, self.driver is not None)
         in_use = bool(stored.get("causal")) or bool(stored.get("dropout"))
-        with st.expander(app_text("later_controls"), expanded=in_use, icon=":material/update:"):
-            c1, c2 = st.columns(2)
+        fold = nullcontext() if self.quiet else st.expander(app_text("later_controls"), expanded=in_use,
+                                                            icon=":material/update:")
+        with fold:
+            c1, c2 = self.control_columns(2)
             with c1:
                 causal = self.causal(default=False)
                 if seed is None:
@@ -215,7 +235,7 @@ class Page:
         fallback = min(options, key=lambda h: (abs(h - wanted), h))
         heads = int(self.control("num_heads", fallback, st.select_slider, app_text("num_heads"), options=options,
                                  valid=lambda v: v in options, help=app_text("num_heads_help", d_out=d_out)))
-        if wanted not in options and wanted != heads:
+        if wanted not in options and wanted != heads and not self.quiet:
             st.caption(app_text("heads_adjusted", old=wanted, new=heads, d_out=d_out))
         return heads
 
@@ -267,8 +287,13 @@ class Page:
         When there is nothing to show at all, the rest of the page is not drawn.
         """
         slot, self._computations = self._computations, self._computations + 1
+        shared = self._shared_key(slot)
         try:
-            result = run()
+            result = _shared_results().get(shared) if shared is not None else None
+            if result is None:
+                result = run()
+                if shared is not None:
+                    _shared_results().put(shared, result)
         except (ValueError, TypeError) as exc:
             st.error(app_text("cannot_compute", error=explain(exc, state.language())), icon="⚠️")
             result = self._last_good(slot)
@@ -280,6 +305,19 @@ class Page:
         if self.stage is None:  # a step-through shows the steps, not a download
             self._offer_download(result)
         return result
+
+    def _shared_key(self, slot: int) -> tuple | None:
+        """What a following student's computation depends on (the page, the matrix, the lecture's control values):
+        a class shares one state, so one computation serves every follower of the process. None: not shared."""
+        if not self.quiet or self.matrix.num_tokens * self.matrix.dim > REMEMBER_UP_TO:
+            return None
+        controls = state.page_controls(self.page_id, walk=True)
+        key = (self.page_id, slot, self.matrix.tokens, self.matrix.values.tobytes(), tuple(sorted(controls.items())))
+        try:
+            hash(key)
+            return key
+        except TypeError:  # a value that is not hashable: computed for this student alone
+            return None
 
     def _last_good(self, slot: int) -> Any:
         previous = state.last_good(self.page_id, slot)
@@ -364,6 +402,31 @@ def draw_flash() -> None:
         getattr(st, flashed[0])(flashed[1])
 
 
+class SharedResults:
+    """The last computations of following students, shared by every session of the process (a lock: each
+    session runs in its own thread). A result is only read after it is made: drawing computes nothing."""
+
+    def __init__(self, size: int = 64) -> None:
+        self._size, self._lock, self._results = size, threading.Lock(), OrderedDict()
+
+    def get(self, key: tuple) -> Any:
+        with self._lock:
+            if key in self._results:
+                self._results.move_to_end(key)
+            return self._results.get(key)
+
+    def put(self, key: tuple, result: Any) -> None:
+        with self._lock:
+            self._results[key] = result
+            while len(self._results) > self._size:
+                self._results.popitem(last=False)
+
+
+@st.cache_resource
+def _shared_results() -> SharedResults:
+    return SharedResults()
+
+
 def start_page(page_id: str) -> Page:
     """The page's controller, with its flash message and step-through toggle (the header is app.py's).
 
@@ -383,7 +446,9 @@ def start_page(page_id: str) -> Page:
     if text.steps:
         if walk is None:
             _step_mode_toggle(page_id)
-        if step_state.step_mode(page_id, walk is not None):  # the step goes here, above the page's controls
+        if walk is not None and walk.stage is not None:  # made by the walkthrough, above the controls' fold
+            stage = walk.stage
+        elif step_state.step_mode(page_id, walk is not None):  # the step goes here, above the page's controls
             stage = st.container(key=_stage_key(walk, projection))
     return Page(page_id, matrix_state.get_matrix(), text, stage, driver=walk)
 

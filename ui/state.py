@@ -49,6 +49,7 @@ class Key:
     FLASH = "_flash"
     LAST_GOOD = "_last_good"
     WALK_CONTROLS = "_walk_controls"  # page id -> the walkthrough's own control values
+    NAVIGATION = "_navigation"  # (the titles, the st.Page objects): app.py's pages, built again when a title changes
     # ui/inputs/state.py: the shared input matrix
     MATRIX = "matrix"
     EDITOR_VERSION = "editor_version"
@@ -160,6 +161,17 @@ def fold_key(what: str) -> str:
     return f"{Key.FOLD_PREFIX}{what}"
 
 
+def navigation_pages(titles: tuple[str, ...], build: Callable[[], Any]) -> Any:
+    """This session's ``st.Page`` objects, built again only when a title changes (a ✓ once a page is checked).
+    Each one resolves its file's path when made: about 5% of a following student's run, rebuilt every run
+    (benchmarks/PROFILE-ROOM.md). They are kept per session: a page object carries its session's navigation flags."""
+    held = st.session_state.get(Key.NAVIGATION)
+    if held is None or held[0] != titles:
+        held = (titles, build())
+        st.session_state[Key.NAVIGATION] = held
+    return held[1]
+
+
 def value(key: str, default: Any = None) -> Any:
     """A widget's current value (sidebar widgets keyed with :class:`Key`)."""
     return st.session_state.get(key, default)
@@ -261,14 +273,15 @@ def fits(new: Any, default: Any, kwargs: dict[str, Any]) -> bool:
 
 def control(
     page_id: str, name: str, default: Any, widget: Callable[..., Any], label: str, *,
-    valid: Callable[[Any], bool] | None = None, walk: WalkLog | None = None, **kwargs: Any,
+    valid: Callable[[Any], bool] | None = None, walk: WalkLog | None = None, draw: bool = True, **kwargs: Any,
 ) -> Any:
     """Draw one widget whose value survives page switches.
 
     ``widget`` is a Streamlit widget function (``st.slider``...). The value is
     stored per page; ``valid`` rejects a stored value that no longer fits (e.g. a
     head count after d_out changed), falling back to ``default``. ``walk``: a walkthrough step drives the
-    page; its own values are used, and what the page drew or refused of them is noted there.
+    page; its own values are used, and what the page drew or refused of them is noted there. ``draw=False``: no
+    widget (a following student's quiet controls): the stored value, checked as the widget would check it.
     """
     store = page_controls(page_id, walk is not None)
     stored = store.get(name, default)
@@ -281,6 +294,9 @@ def control(
         walk.defaults[name] = default
         walk.labels[name] = label
         walk.formats[name] = kwargs.get("format_func") or str
+    if not draw:
+        store[name] = stored
+        return stored
     key = f"{Key.WALK_CONTROL_PREFIX if walk is not None else Key.CONTROL_PREFIX}{page_id}:{name}"
     # Set on every run, even when unchanged: the widget then carries its value to the browser each time. Set only
     # when changed, a widget the browser mounted afresh (another page, a rebuilt layout) took the widget's own

@@ -39,24 +39,26 @@ def input_panel(link_note: str = "", link_tools: Callable[[], None] | None = Non
     above the inputs. ``following``: a student's device following a lecture, whose matrix is the lecture's:
     the editor is folded, drawn only once the student opens it (every move of the lecture reruns every
     student's app, and the editor was about a fifth of that run's server CPU: benchmarks/PROFILE-ROOM.md).
-    Editing it there makes the student explore on their own, as any change of theirs does.
+    Editing it there makes the student explore on their own, as any change of theirs does. Presets, sharing,
+    files and the lecture switch are an explorer's: a follower's sidebar has none of them.
     """
     lim = limits()
     matrix = matrix_state.get_matrix()
     with st.sidebar:
         _language_selector()
-        _lecture_toggle()
+        if not following:
+            _lecture_toggle()
         st.subheader(app_text("inputs_heading"))
         st.caption(app_text("inputs_caption", n=matrix.num_tokens, d=matrix.dim))
         message = state.take_flash("matrix")
         if message:
             getattr(st, message[0])(message[1])
-        if following:
+        if following:  # the lecture's matrix, and nothing else to set: presets, links and files are an explorer's
             with folded(app_text("lecture_matrix_fold"), "lecture_matrix") as shown:
                 if shown:
                     _editor_and_width(matrix, lim)
-        else:
-            _editor_and_width(matrix, lim)
+            return
+        _editor_and_width(matrix, lim)
         _presets(lim)
         _share_and_files(matrix, lim, link_note, link_tools)
         sizes = {"tokens": lim.max_tokens, "dims": lim.max_dim, "heads": lim.max_heads, "batch": lim.max_batch}

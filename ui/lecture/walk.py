@@ -19,6 +19,7 @@ The projection and its console share a room (ui/lecture/window.py): each follows
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,6 +27,7 @@ import streamlit as st
 
 from .. import state
 from ..chapter import PAGES
+from ..draw import folded
 from ..page import Driver, Page, draw_explanation, driven_by
 from ..script import PageEnded, run_script
 from ..state import Key, WalkLog
@@ -70,8 +72,20 @@ def walkthrough(page: Page) -> None:
             Driver(replace(position, cover=_plain_view(walk, step, index, member)))
     _write_params(index, custom)
     walk_state.arrive_at_walk_step(index, step.page, step.controls)
+    _run_step(walk, step, index, driver, shown == "follower", (drift_box, poll_box))
+
+
+def _run_step(walk: Walkthrough, step: WalkStep, index: int, driver: Driver, follower: bool, boxes: tuple) -> None:
+    """Run the step's page under ``driver``; then (on the console) what the page's run tells the lecturer. On a
+    following student's device the step comes first, and the page's controls are folded under it, drawn only once
+    the student opens them (they take the lecture's values meanwhile)."""
+    fold = nullcontext(True)
+    if follower:
+        driver = replace(driver, stage=st.container())
+        fold = folded(app_text("follower_controls_fold"), "follower_controls")
+    drift_box, poll_box = boxes
     try:
-        with driven_by(driver):
+        with fold as opened, driven_by(replace(driver, quiet=not opened)):
             run_script(str(ROOT / FILES[step.page]))
     except PageEnded:  # the page ends after its step: say what of the step's controls it could not take
         report_refused(step, index, driver.log)

@@ -4,6 +4,7 @@ or presenter console) and of the language."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -21,7 +22,11 @@ LANGUAGE_CSS = {"ko": Path(__file__).with_name("lang-ko.css")}  # rules a langua
 
 @cache
 def _css(path: Path) -> str:
-    return path.read_text(encoding="utf-8")
+    """A style sheet as sent: without its comments and indentation. Streamlit dedents an HTML element's text on
+    every run of every session (its ``clean_text``), and the commented sheets were about 3% of a following
+    student's run (benchmarks/PROFILE-ROOM.md)."""
+    text = re.sub(r"/\*.*?\*/", "", path.read_text(encoding="utf-8"), flags=re.DOTALL)
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
 
 
 def apply_style(dim: int, *, lecture: bool = False, lang: str = "en", view: str | None = None) -> None:
