@@ -19,13 +19,14 @@ from ui.sharing.copy import copy_link_button
 from ui.sharing.link import choose_language_once, lecture_requested, load_link_once, write_link
 from ui.sharing.state import share_note
 from ui.shell.frame import run_page, run_whole_page
-from ui.shell.process import prepare_process
+from ui.shell.process import prepare_process, slowed_run
 from ui.shell.reconnect import rerun_after_reconnect
 from ui.shell.style import apply_style
 from ui.state import language, lecture_mode, navigation_pages, set_current_page
 from ui.words.content import app_text
 
 prepare_process()  # once per process: one PyTorch thread per run, and a frozen import heap (ui/shell/process.py)
+slowed_run()  # nothing, unless a benchmark asks for a slower page run to prove it sees one
 choose_language_once()  # ?lang=, else the browser's locale; then the sidebar's selector decides
 # A lecture starts with the sidebar collapsed: the main area gets the whole projector.
 st.set_page_config(page_title=app_text("page_title"), page_icon="🔦", layout="wide",

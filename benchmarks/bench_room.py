@@ -58,6 +58,8 @@ from tests.browser.harness import CHROMIUM_ARGS, Server, chromium_path  # noqa: 
 from tests.redis_server import running_redis  # noqa: E402
 
 STEP = re.compile(r"Step \*\*(\d+)\*\* of")  # a student's line: "Step **k** of n" (ui/lecture/classroom.py)
+BEAT_STEP = re.compile(r'data-step="(\d+)"')  # a beat's marker: the step the last full run drew (watchdog.py)
+LOST_MS, HEAL_MS = 1_500, 4_000  # ui/lecture/watchdog.py STALE_MS and HEAL_MS
 IDLE_SECONDS = 10.0
 POLL_REPEATS = 5  # polls in a row, each answered by the whole class at once, each closed with one click
 MOVE_TIMEOUT = 20.0
@@ -96,11 +98,33 @@ class ProtocolStudent(ProtocolLearner):
         self.exploring = False  # the student's line said so: it must never, as the student never touches anything
         self._reader: asyncio.Task | None = None
         self.poll_box: tuple[str, str, str] | None = None  # a question put to the class: (input id, Send id, fragment)
+        self.want: int | None = None  # the step the beat says the last full run drew
+        self.heals = 0  # full runs asked for because a run's output never arrived (the watchdog's Heal)
+        self._watchdog: asyncio.Task | None = None
 
     async def join(self) -> None:
         await self.connect()
         self._reader = asyncio.create_task(self._read())
+        self._watchdog = asyncio.create_task(self._watch())
         await self._send()
+
+    async def _watch(self) -> None:
+        """What a browser's watchdog (ui/lecture/watchdog.js) does when a run's output never arrived: the beat says
+        the session drew step k, the line shows another for LOST_MS: Heal, a full run (at most every HEAL_MS)."""
+        since = healed = 0.0
+        while True:
+            await asyncio.sleep(0.25)
+            now = time.monotonic()
+            if self.want is None or self.want == self.current:
+                since = 0.0
+                continue
+            since = since or now
+            if now - since >= LOST_MS / 1000 and now - healed >= HEAL_MS / 1000:
+                healed = now
+                self.heals += 1
+                self.log.append((round(time.time(), 3), "heal", self.want, self.current))
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    await self._send()
 
     async def _send(self, fragment: str = "") -> None:
         msg = BackMsg()
@@ -134,6 +158,11 @@ class ProtocolStudent(ProtocolLearner):
             elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element" \
                     and msg.delta.new_element.WhichOneof("type") in ("text_input", "button"):
                 self._note_poll_widget(msg.delta)
+            elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element" \
+                    and msg.delta.new_element.WhichOneof("type") == "html" and "data-beat=" in (
+                        html := msg.delta.new_element.html.body):
+                drawn = BEAT_STEP.search(html)  # the step the last full run drew
+                self.want = int(drawn.group(1)) if drawn else None
             elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element" \
                     and msg.delta.new_element.WhichOneof("type") == "markdown":
                 body = msg.delta.new_element.markdown.body
@@ -180,7 +209,7 @@ class ProtocolStudent(ProtocolLearner):
         return str({k: v for k, v in getattr(self, "cookies", {}).items() if "xsrf" not in k})
 
     async def close(self) -> None:
-        for task in [*self.fragments.values(), self._reader]:
+        for task in [*self.fragments.values(), self._reader, self._watchdog]:
             if task is not None:
                 task.cancel()
         await super().close()
@@ -211,6 +240,7 @@ class Run:
     poll_closed: list[bool] = field(default_factory=list)  # each poll: Close took on its one click
     update_ms: float = float("nan")  # the servers' CPU per follower update (the idle class's share taken out)
     pressed: list[tuple[int, float]] = field(default_factory=list)  # (step, when its key was pressed)
+    heals: int = 0  # full runs the students' watchdogs asked for: a run's output lost on the way (watchdog.js)
 
     def p(self, q: float, values: list[float] | None = None) -> float:
         values = sorted(self.follow if values is None else values)
@@ -321,6 +351,7 @@ async def measure(setup: str, base_url: str, pids: list[int], followers: int, br
     spent = sum(cpu_seconds(pid) for pid in pids) - before - run.idle_cores * (time.monotonic() - walked)
     run.update_ms = 1000 * spent / (presses * followers)  # the lecturer's own runs are in it too (one per move)
     run.exploring = sum(s.exploring for s in students)
+    run.heals = sum(s.heals for s in students)
     if run.missed:
         print("missed:", [sorted(s.shown) for s in students if len(s.shown) < presses + 1][:5],
               [sorted(await w.shown()) for w in windows], file=sys.stderr)
@@ -459,8 +490,10 @@ class SlowProxy:
 
 async def in_cluster(replicas: int, store: str, followers: int, browsers: int, presses: int, browser,
                      slow_ms: float = 0.0, idle_seconds: float = IDLE_SECONDS, poll_answers: int = 0,
-                     poll_repeats: int = POLL_REPEATS, alone: bool = True, floor: bool = False) -> Run:
-    """``floor``: the class follows benchmarks/minimal_room_app.py instead of the app (the architecture's floor)."""
+                     poll_repeats: int = POLL_REPEATS, alone: bool = True, floor: bool = False,
+                     slow_run_ms: int = 0) -> Run:
+    """``floor``: the class follows benchmarks/minimal_room_app.py instead of the app (the architecture's floor).
+    ``slow_run_ms``: every full run of the app does that much more work (ui/shell/process.py slowed_run)."""
     with contextlib.ExitStack() as stack:
         env = {}
         proxy = None
@@ -471,6 +504,8 @@ async def in_cluster(replicas: int, store: str, followers: int, browsers: int, p
                 await proxy.start()
                 url = f"redis://127.0.0.1:{proxy.port}/0"
             env["ATTENTION_ROOMS"] = url
+        if slow_run_ms:
+            env["ATTENTION_BENCH_SLOW_RUN_MS"] = str(slow_run_ms)
         cluster = Cluster(replicas, env=env, app=FLOOR_APP) if floor else Cluster(replicas, env=env)
         stack.callback(cluster.stop)
         await asyncio.to_thread(cluster.start)
@@ -478,6 +513,7 @@ async def in_cluster(replicas: int, store: str, followers: int, browsers: int, p
             "Redis" if store == "redis" else "in-process store")
         label += f", store slowed {slow_ms:.0f} ms" if slow_ms else ""
         label += ", the minimal room app (the floor)" if floor else ""
+        label += f", every page run {slow_run_ms} ms slower" if slow_run_ms else ""
         pids = [pid for name, pid in cluster.pids().items() if name != "haproxy"]
         try:
             run = await measure(label, cluster.url, pids, followers, browsers, presses, browser, idle_seconds, alone,
@@ -518,19 +554,25 @@ def row(run: Run) -> str:
     return (f"| {run.setup} | {run.followers} | **{statistics.median(run.follow):.2f}** | **{run.p(0.95):.2f}** | "
             f"{run.p(1.0):.2f} | {browsers} | {statistics.median(run.lecturer_alone):.2f} / "
             f"{statistics.median(run.lecturer_with_class):.2f} = {run.lecturer_ratio:.2f}× | {run.idle_cores:.2f} | "
-            f"{run.update_ms:.1f} | {run.missed} | {run.exploring} |")
+            f"{run.update_ms:.1f} | {run.missed} | {run.heals} | {run.exploring} |")
 
 
 def report(runs: list[Run], presses: int, slow: Run | None, baseline_ms: float = 0.0,
-           floor: Run | None = None) -> list[str]:
+           floor: Run | None = None, slow_run: Run | None = None) -> list[str]:
     lines = [f"Each row: the lecturer presses PageDown {presses} times; every student's finished update is timed "
              "from the key (seconds).", "",
              "| setup | students | follow median | p95 | max | Chromium students' median | lecturer alone / with "
-             "the class | idle class: cores busy | CPU per update (ms) | missed | broke away |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    lines += [row(r) for r in runs + ([slow] if slow else []) + ([floor] if floor else [])]
+             "the class | idle class: cores busy | CPU per update (ms) | missed | healed | broke away |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines += [row(r) for r in runs + [r for r in (slow, slow_run, floor) if r is not None]]
     main = runs[0]
     median = statistics.median(main.follow)
+    if slow_run is not None:
+        slowed = statistics.median(slow_run.follow)
+        caught = slowed > median + 0.05 and slow_run.update_ms > main.update_ms + 15
+        lines += ["", f"Slowed page run check: follow median {median:.2f} s → {slowed:.2f} s, CPU per update "
+                      f"{main.update_ms:.1f} → {slow_run.update_ms:.1f} ms with every full run made slower "
+                      f"({'caught' if caught else 'NOT caught'})."]
     if floor is not None:
         lines += ["", f"The floor, the same class following benchmarks/minimal_room_app.py on the same setup: follow "
                       f"median {statistics.median(floor.follow):.2f} s, p95 {floor.p(0.95):.2f} s, CPU per update "
@@ -576,13 +618,17 @@ async def main_async(args) -> list[str]:
         floor = None
         if args.floor:  # the same class on the same setup, following the minimal room app
             floor = await in_cluster(2, "redis", args.followers, args.browsers, args.presses, browser, floor=True)
+        slow_run = None
+        if args.slow_run_ms:
+            slow_run = await in_cluster(2, "redis", args.followers, args.browsers, args.presses, browser,
+                                        alone=False, slow_run_ms=args.slow_run_ms)
         slow = None
         if args.slow_ms:
             slow = await in_cluster(2, "redis", args.followers, args.browsers, args.presses, browser, args.slow_ms,
                                     poll_answers=args.followers)
         await browser.close()
     baseline = await minimal_run_ms(args.followers // 2, args.presses)
-    return report(runs, args.presses, slow, baseline, floor)
+    return report(runs, args.presses, slow, baseline, floor, slow_run)
 
 
 def main() -> int:
@@ -592,6 +638,7 @@ def main() -> int:
     parser.add_argument("--presses", type=int, default=20)
     parser.add_argument("--slow-ms", type=float, default=100.0)
     parser.add_argument("--quick", action="store_true", help="only the replicas with Redis (and the slowed store)")
+    parser.add_argument("--slow-run-ms", type=int, default=30, help="the slowed page run's check (0: none)")
     parser.add_argument("--floor", action="store_true",
                         help="also the class following benchmarks/minimal_room_app.py (what the architecture costs)")
     parser.add_argument("--write", action="store_true", help="write benchmarks/ROOM.md")

@@ -195,6 +195,23 @@ def test_following_students_share_one_computation_and_an_explorer_computes_their
     assert [key for key in shared._results if key[0] == "one-query"] == made  # an explorer's is their own
 
 
+def test_a_followers_beat_says_which_step_their_last_full_run_drew_and_an_explorers_does_not():
+    """The watchdog (ui/lecture/watchdog.js, tests/browser/test_watchdog.py) compares it with the line's step."""
+    projection, room = lecture(walk="4")
+    pupil = student(room)
+
+    def drawn(at: AppTest) -> list[str]:
+        return re.findall(r'data-beat="\d+" data-behind="\d"(?: data-step="(\d+)")?', "".join(
+            h.proto.body for h in at.get("html")))
+
+    assert drawn(pupil) == ["4"]
+    press_next(projection)
+    poll(pupil)
+    assert step_on(pupil) == "5" and drawn(pupil) == ["5"]
+    pupil.switch_page(BY_ID["dropout"].file).run()  # exploring: no line with a step to compare
+    assert status(pupil) == "exploring" and drawn(pupil) == [""]
+
+
 def test_another_page_is_exploring_and_rejoin_comes_back_to_the_lecture():
     projection, room = lecture(walk="9")
     pupil = student(room)

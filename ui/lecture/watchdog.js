@@ -9,7 +9,9 @@
 // - no new beat for `heal` ms (plus a random share, so a class does not press at once): the hidden Heal button
 //   reruns the app, which restarts the heartbeat; each further try waits twice as long, and after 3 tries
 //   without a beat the page is reloaded (the address holds the room; a lecturer's seat is in a cookie);
-// - the main area blank while the window is in a room: reloaded after `stale` ms.
+// - the main area blank while the window is in a room: reloaded after `stale` ms;
+// - a following student's line on another step than the one their beat says was drawn (a run's output lost on
+//   the way): Heal after `stale` ms.
 // A run in progress is not a stop (up to 15 s), but one longer than `stale` says "Catching up" too. A lost
 // connection is Streamlit's own to restore. Outside a room (no watchdog element for 10 s) the script stops itself.
 (() => {
@@ -27,6 +29,25 @@
     window.location.reload();
   };
   W.reloaded = Number(sessionStorage.getItem('attentionWatchdogReloaded')) || 0;
+  // A following student's beat says which step the session's last full run drew (data-step); their line says which
+  // step this page shows (its key, class-step-<k>). Different for `stale` ms: that run's output never arrived
+  // (Streamlit drops a run's unsent messages when the next run starts, and a busy server sends late), and no
+  // later beat redraws the line: Heal reruns the app, once every `heal` ms while they differ.
+  const lost = (marker, now) => {
+    const want = marker && marker.dataset.step;
+    const line = want && document.querySelector('[class*="st-key-class-step-"]');
+    const shown = line && (/st-key-class-step-(\d+)/.exec(line.className) || [])[1];
+    if (!want || shown === want) { W.lostSince = null; return false; }
+    W.lostSince = W.lostSince || now;
+    if (now - W.lostSince < W.stale) return false;
+    behind(true);
+    if (now - (W.lostHealed || 0) >= W.heal) {
+      W.lostHealed = now;
+      const heal = document.querySelector('.st-key-heal button');
+      if (heal) heal.click();
+    }
+    return true;
+  };
   W.timer = setInterval(() => {
     const now = Date.now();
     const app = document.querySelector('[data-testid="stApp"]');
@@ -64,6 +85,7 @@
     }
     const present = !cfg.dataset.expect || document.querySelector(cfg.dataset.expect);
     const marker = document.querySelector('.st-key-heartbeat [data-beat]');
+    if (lost(marker, now)) return;
     const beat = cfg.dataset.beats === '1' ? (marker ? marker.dataset.beat : '') : 'none';
     if (present && (beat !== W.beat || beat === 'none')) {  // alive: a new beat (or a window without one)
       W.beat = beat;

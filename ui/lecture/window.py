@@ -250,5 +250,7 @@ def _lecturer_heartbeat(page: str) -> None:
 def _class_heartbeat(page: str) -> None:
     see(Moment.BEAT, page)  # a move to take reruns the app here (and the full run draws the new step)
     student = current()
-    behind = isinstance(student, Student) and student.following and student.waiting is not None
-    watchdog.beat(time.monotonic_ns(), behind)  # waiting for the projection to draw the lecture's new step
+    following = isinstance(student, Student) and student.following
+    behind = following and student.waiting is not None  # waiting for the projection to draw the lecture's new step
+    drawn = walk_state.walk_position() + 1 if following and page == protocol.WALK_PAGE else None
+    watchdog.beat(time.monotonic_ns(), behind, drawn)

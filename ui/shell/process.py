@@ -15,6 +15,9 @@ Two settings, both about sharing a few cores between many short script runs:
 * **A frozen import heap** (:mod:`ui.shell.heap`): Streamlit's after-run garbage collection then
   skips the libraries' objects.
 
+And one benchmark's lever: ``ATTENTION_BENCH_SLOW_RUN_MS`` adds that much CPU to every full run
+(:func:`slowed_run`), so that ``make bench-room`` can prove it sees a slower page run.
+
 And one check: a malformed ``ATTENTION_ROOMS`` (:func:`ui.settings.rooms_url`) stops the app at its first run,
 saying what it accepts, rather than when a lecture begins.
 """
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 
 from ui.settings import rooms_url
 from ui.shell.heap import freeze_import_heap
@@ -30,6 +34,7 @@ from ui.shell.heap import freeze_import_heap
 _lock = threading.Lock()
 _prepared = False
 THREADS_VAR = "ATTENTION_TORCH_THREADS"
+SLOW_RUN_VAR = "ATTENTION_BENCH_SLOW_RUN_MS"  # benchmarks only: CPU added to every full run
 
 
 def torch_threads() -> int:
@@ -52,3 +57,14 @@ def prepare_process() -> bool:
         freeze_import_heap()
         _prepared = True
         return True
+
+
+def slowed_run() -> None:
+    """A benchmark's deliberately slower page run: ``ATTENTION_BENCH_SLOW_RUN_MS`` of Python work, holding the
+    interpreter as a page's own drawing does (a sleep would let the other sessions' runs go on meanwhile)."""
+    raw = os.environ.get(SLOW_RUN_VAR, "").strip()
+    if not raw.isdigit() or int(raw) == 0:
+        return
+    deadline = time.perf_counter() + int(raw) / 1000
+    while time.perf_counter() < deadline:
+        pass
