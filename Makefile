@@ -87,9 +87,10 @@ bench-failover: $(DEV_STAMP) browser-deps balancer-deps redis-deps
 	$(BIN)/python benchmarks/bench_failover_room.py --students 8
 
 # A class of 60 follows the lecturer's PageDown: 2 replicas + Redis behind HAProxy, one process at 30 and 60,
-# and a deliberately slowed store (benchmarks/ROOM.md).
+# a deliberately slowed store and page run, and the floor: the same class following a minimal room app
+# (benchmarks/ROOM.md).
 bench-room: $(DEV_STAMP) browser-deps balancer-deps redis-deps
-	$(BIN)/python benchmarks/bench_room.py --write
+	$(BIN)/python benchmarks/bench_room.py --floor --write
 
 # Edits per second with 1, 2 and 3 replicas: without a browser (the servers), then with Chromium.
 bench-capacity: $(DEV_STAMP) browser-deps balancer-deps

@@ -16,7 +16,12 @@ PageDown ``--presses`` times, one move at a time.
 - Setups: two replicas and a real redis-server behind HAProxy (the deployment with replicas); one
   process with the in-process store, at 30 and at 60 students; and the two replicas again with the
   store deliberately slowed (a TCP proxy that holds each of Redis's replies ``--slow-ms``), which the
-  follow times must show.
+  follow times must show; and (``--slow-run-ms``) every full run of the app made that much slower with Python work
+  (ui/shell/process.py slowed_run), which the CPU per update and the follow times must show.
+- The floor (``--floor``): the same class on the same setup following benchmarks/minimal_room_app.py, what following
+  a room costs any Streamlit app with documented means (a timed fragment, then a full run); the app's row beside it.
+- A protocol student does what a browser's watchdog does when a run's output never arrived (ui/lecture/watchdog.js):
+  its beat says the session drew step k, its line shows another for 1.5 s: a full run. Those are counted (healed).
 - An idle class: the servers' CPU over ``IDLE_SECONDS`` with every student polling and nothing moving.
 - A class poll (with replicas and Redis, and with the slowed store): a new room, its console in Chromium,
   ``--followers`` protocol students; the console asks, every student answers at once (one fragment run
