@@ -253,6 +253,8 @@ class Run:
 
     @property
     def lecturer_ratio(self) -> float:
+        if not self.lecturer_alone or not self.lecturer_with_class:  # a run without the lecturer-alone walk
+            return float("nan")
         return statistics.median(self.lecturer_with_class) / statistics.median(self.lecturer_alone)
 
 
@@ -523,6 +525,7 @@ async def in_cluster(replicas: int, store: str, followers: int, browsers: int, p
         try:
             run = await measure(label, cluster.url, pids, followers, browsers, presses, browser, idle_seconds, alone,
                                 FLOOR_LECTURER_PATH if floor else LECTURER_PATH)
+            print(row(run), file=sys.stderr, flush=True)  # as it is measured: a later failure keeps it
             if poll_answers:
                 run.poll_seconds, run.poll_closed = await measure_poll(cluster.url, browser, poll_answers, poll_repeats)
             return run
@@ -554,11 +557,15 @@ async def minimal_run_ms(sessions: int, rounds: int) -> float:
         server.stop()
 
 
+def _median(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f}" if values else "–"
+
+
 def row(run: Run) -> str:
     browsers = f"{statistics.median(run.browser_follow):.2f}" if run.browser_follow else "–"
     return (f"| {run.setup} | {run.followers} | **{statistics.median(run.follow):.2f}** | **{run.p(0.95):.2f}** | "
-            f"{run.p(1.0):.2f} | {browsers} | {statistics.median(run.lecturer_alone):.2f} / "
-            f"{statistics.median(run.lecturer_with_class):.2f} = {run.lecturer_ratio:.2f}× | {run.idle_cores:.2f} | "
+            f"{run.p(1.0):.2f} | {browsers} | {_median(run.lecturer_alone)} / "
+            f"{_median(run.lecturer_with_class)} = {run.lecturer_ratio:.2f}× | {run.idle_cores:.2f} | "
             f"{run.update_ms:.1f} | {run.missed} | {run.heals} | {run.exploring} |")
 
 

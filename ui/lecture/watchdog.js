@@ -37,7 +37,7 @@
     const want = marker && marker.dataset.step;
     const line = want && document.querySelector('[class*="st-key-class-step-"]');
     const shown = line && (/st-key-class-step-(\d+)/.exec(line.className) || [])[1];
-    if (!want || shown === want) { W.lostSince = null; return false; }
+    if (!want || !line || shown === want) { W.lostSince = null; return false; }  // no line: nothing to compare
     W.lostSince = W.lostSince || now;
     if (now - W.lostSince < W.stale) return false;
     behind(true);
