@@ -595,10 +595,15 @@ def report(runs: list[Run], presses: int, slow: Run | None, baseline_ms: float =
         slowed = statistics.median(slow.follow)
         lines += ["", f"Slowed store check: follow median {median:.2f} s → {slowed:.2f} s with each Redis reply "
                       f"held back ({'caught' if slowed > median + 0.1 else 'NOT caught'})."]
-    if baseline_ms:
+    if floor is not None:  # the baseline measured the same way, on the same setup: the floor
         lines += ["", f"CPU per follower update: {main.update_ms:.1f} ms on the servers (the idle class's heartbeats "
-                      f"taken out); the minimal app's full run, {main.followers // 2} sessions at once on one server: "
-                      f"{baseline_ms:.1f} ms; ratio {main.update_ms / baseline_ms:.2f}x"]
+                      f"taken out); the floor's, measured the same way: {floor.update_ms:.1f} ms; ratio "
+                      f"{main.update_ms / floor.update_ms:.2f}x"]
+    if baseline_ms:
+        lines += ["", f"The latency bench's minimal app, its full runs asked for directly ({main.followers // 2} "
+                      f"sessions at once on one server): {baseline_ms:.1f} ms a run (ratio "
+                      f"{main.update_ms / baseline_ms:.2f}x). It draws a data editor, which a follower's run no "
+                      "longer does: the floor is the baseline to compare with."]
     lines += ["", f"room: {main.followers} followers, 2 replicas, follow median {median:.2f} s, "
                   f"p95 {main.p(0.95):.2f} s, lecturer {main.lecturer_ratio:.2f}x"]
     if main.poll_seconds:
