@@ -33,8 +33,8 @@ st.set_page_config(page_title=app_text("page_title"), page_icon="🔦", layout="
                    initial_sidebar_state="collapsed" if lecture_requested() else "auto")
 
 
-def build_pages() -> tuple[dict[str, list], dict[str, PageInfo], dict[str, st.Page]]:
-    """The pages by the chapter's headings, and each page by its URL path and by its id."""
+def build_pages(titles: tuple[str, ...]) -> tuple[dict[str, list], dict[str, PageInfo], dict[str, st.Page]]:
+    """The pages, titled ``titles``, by the chapter's headings, and each page by its URL path and by its id."""
     page_of: dict[str, PageInfo] = {}  # a page's URL path -> the page
     page_by_id: dict[str, st.Page] = {}
     pages: dict[str, list] = {}
@@ -46,7 +46,7 @@ def build_pages() -> tuple[dict[str, list], dict[str, PageInfo], dict[str, st.Pa
 
 
 titles = tuple(nav_title(info.page_id, info.title) for info in PAGES)  # ✓ once checked; in the learner's language
-pages, page_of, page_by_id = navigation_pages((language(), *titles), build_pages)  # once per session and titles
+pages, page_of, page_by_id = navigation_pages((language(), *titles), lambda: build_pages(titles))  # once per titles
 current = st.navigation(pages, expanded=True)  # every page listed: no "View more" (Streamlit's own English)
 shown = page_of.get(current.url_path, PAGES[0])
 set_current_page(shown.page_id)
