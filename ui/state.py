@@ -94,6 +94,7 @@ class Key:
     DETAILS_BUTTON = "projection_details"
     CONSOLE_OPENED = "console_opened"  # hidden: the projection's script presses it when it opens a console
     PROJECTION_BAR = "projection-bar"  # the projection's one slim line (a container)
+    WALK_AT_PREFIX = "walk-at-"  # walk-at-<k>: "Step k of n" on a lecturer's window (the watchdog compares it)
     STAGE = "projection-stage"  # the step on the projection: what follows it is hidden (ui/shell/projection.css)
     STAGE_DETAILS = "stage-with-details"  # the same, with the details shown
     # The console's list of steps (a radio), one widget per step on screen: console_steps:<index>. A rerun the

@@ -1,10 +1,10 @@
 """The lecture window's watchdog script (ui/lecture/watchdog.js), on a page built to its selectors.
 
-A following student's beat says which step their session's last full run drew; their line says which step the
-page shows. Under load Streamlit can drop a finished run's messages before they are sent (the next run clears a
-session's unsent queue), and no later beat redraws the line: the student would sit on the old step while their
-line says "Following". The script must notice the difference and press Heal (a full run) once it has lasted
-STALE_MS, and leave a page alone whose line matches its beat.
+A following student's beat (or a lecturer window's) says which step the session's last full run drew; the
+window's line says which step the page shows. Under load Streamlit can drop a finished run's messages before
+they are sent (the next run clears a session's unsent queue), and no later beat redraws the line: the window
+would sit on the old step while its line says "Following". The script must notice the difference and press
+Heal (a full run) once it has lasted STALE_MS, and leave a page alone whose line matches its beat.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from ui.lecture import watchdog
+from ui.state import Key
 
 pytestmark = pytest.mark.browser
 
@@ -19,16 +20,16 @@ URL = "http://watchdog.test/"
 PAGE = """<div data-testid="stApp" data-test-connection-state="CONNECTED" data-test-script-state="notRunning">
   <div data-testid="stMain"><div data-testid="stElementContainer">
     <div class="st-key-heartbeat">{watch}<span id="beat" data-beat="1" data-behind="0" data-step="{want}"></span></div>
-    <div id="line" class="st-key-class-step-{shown}">Step {shown} of 33</div>
+    <div id="line" class="st-key-{line}{shown}">Step {shown} of 33</div>
     <div class="st-key-heal"><button onclick="window.heals = (window.heals || 0) + 1">heal</button></div>
   </div></div>
 </div>"""
 
 
-def _open(page, want: int, shown: int) -> None:
-    watch = (f'<span class="attention-watch" data-expect=".st-key-class-step-{shown}" data-beats="1" '
+def _open(page, want: int, shown: int, line: str) -> None:
+    watch = (f'<span class="attention-watch" data-expect=".st-key-{line}{shown}" data-beats="1" '
              f'data-stale="{watchdog.STALE_MS}" data-heal="{watchdog.HEAL_MS}"></span>')
-    html = PAGE.format(watch=watch, want=want, shown=shown) + f"<script>{watchdog._script()}</script>"
+    html = PAGE.format(watch=watch, want=want, shown=shown, line=line) + f"<script>{watchdog._script()}</script>"
     page.route(URL, lambda route: route.fulfill(body=html, content_type="text/html"))  # an origin: sessionStorage
     page.goto(URL)
     page.unroute(URL)
@@ -39,15 +40,16 @@ def _beat(page, k: int) -> None:
     page.evaluate("(k) => { document.getElementById('beat').dataset.beat = String(k); }", k)
 
 
-def test_a_line_behind_the_step_its_session_drew_is_healed_and_a_matching_one_is_left_alone(page):
-    _open(page, want=5, shown=4)  # the run that drew step 5 never reached this browser
+@pytest.mark.parametrize("line", [Key.CLASS_STEP_PREFIX, Key.WALK_AT_PREFIX])  # a student's line, a lecturer's
+def test_a_line_behind_the_step_its_session_drew_is_healed_and_a_matching_one_is_left_alone(page, line):
+    _open(page, want=5, shown=4, line=line)  # the run that drew step 5 never reached this browser
     for k in range(2, 2 + int(watchdog.STALE_MS / 250) + 4):
         _beat(page, k)
         page.wait_for_timeout(250)
     assert page.evaluate("window.heals || 0") == 1, "the lost step was not healed"
     assert page.evaluate("document.body.classList.contains('attention-behind')"), "the line still said following"
 
-    _open(page, want=5, shown=5)
+    _open(page, want=5, shown=5, line=line)
     page.evaluate("window.heals = 0")
     for k in range(2, 2 + int(watchdog.STALE_MS / 250) + 4):
         _beat(page, k)

@@ -29,14 +29,15 @@
     window.location.reload();
   };
   W.reloaded = Number(sessionStorage.getItem('attentionWatchdogReloaded')) || 0;
-  // A following student's beat says which step the session's last full run drew (data-step); their line says which
-  // step this page shows (its key, class-step-<k>). Different for `stale` ms: that run's output never arrived
-  // (Streamlit drops a run's unsent messages when the next run starts, and a busy server sends late), and no
-  // later beat redraws the line: Heal reruns the app, once every `heal` ms while they differ.
+  // A following student's or a lecturer's beat says which step the session's last full run drew (data-step);
+  // the window's line says which step this page shows (its key: class-step-<k>, or walk-at-<k> on a lecturer's).
+  // Different for `stale` ms: that run's output never arrived (Streamlit drops a run's unsent messages when the
+  // next run starts, and a busy server sends late), and no later beat redraws the line: Heal reruns the app,
+  // once every `heal` ms while they differ.
   const lost = (marker, now) => {
     const want = marker && marker.dataset.step;
-    const line = want && document.querySelector('[class*="st-key-class-step-"]');
-    const shown = line && (/st-key-class-step-(\d+)/.exec(line.className) || [])[1];
+    const line = want && document.querySelector('[class*="st-key-class-step-"], [class*="st-key-walk-at-"]');
+    const shown = line && (/st-key-(?:class-step|walk-at)-(\d+)/.exec(line.className) || [])[1];
     if (!want || !line || shown === want) { W.lostSince = null; return false; }  // no line: nothing to compare
     W.lostSince = W.lostSince || now;
     if (now - W.lostSince < W.stale) return false;

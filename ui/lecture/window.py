@@ -239,7 +239,7 @@ def heartbeat(page: str) -> None:
 
 @st.fragment(run_every=HEARTBEAT_SECONDS)
 def _lecturer_heartbeat(page: str) -> None:
-    watchdog.beat(time.monotonic_ns())
+    watchdog.beat(time.monotonic_ns(), step=walk_state.walk_position() + 1)  # the step its last full run drew
     moved = walk_state.take_press()  # a press whose own request was dropped comes with a beat: published here,
     see(Moment.BEAT, page)
     if moved:

@@ -142,7 +142,8 @@ def _slim_navigation(keys: str, position: Position) -> None:
     """The projection's one line: the section, "Step k of n", small Back/Next, and the projection's tools."""
     with st.container(key=Key.PROJECTION_BAR, horizontal=True, vertical_alignment="center", gap="small"):
         st.markdown(position.title, width="stretch")
-        st.markdown(app_text("step_of", k=position.index + 1, n=position.total), width="content")
+        with st.container(key=_where_key(keys, position), width="content"):
+            st.markdown(app_text("step_of", k=position.index + 1, n=position.total), width="content")
         _arrows(keys, position, app_text("step_back"), app_text("step_next"))
         if position.tools is not None:
             position.tools()
@@ -165,6 +166,12 @@ def _arrows(keys: str, position: Position, back_help: str, next_help: str) -> No
               disabled=position.index == position.total - 1, type="tertiary", help=next_help)
 
 
+def _where_key(keys: str, position: Position) -> str | None:
+    """The walkthrough's "Step k of n" names its step (walk-at-<k>): a lecturer window's watchdog compares it with
+    the step its session drew (ui/lecture/watchdog.js). A page's own step-through needs no key."""
+    return f"{Key.WALK_AT_PREFIX}{position.index + 1}" if keys == WALK_KEYS else None
+
+
 def _shortcut(keys: str, position: Position, key: str) -> str | None:
     """A step button's key: none on the walkthrough, whose clicker takes the keys; a page's own, and a following
     student's (they step on their own, and their device has no clicker)."""
@@ -178,7 +185,8 @@ def _row_navigation(keys: str, position: Position) -> None:
     back.button(app_text("step_back"), key=f"{Key.STEP_BACK_PREFIX}{keys}", shortcut=_shortcut(keys, position, "Left"),
                 icon=":material/arrow_back:" if walk else None, width="stretch", on_click=position.move, args=(-1,),
                 disabled=position.index == 0)
-    where.markdown(app_text("step_of", k=position.index + 1, n=position.total))
+    where.container(key=_where_key(keys, position)).markdown(app_text("step_of", k=position.index + 1,
+                                                                       n=position.total))
     forward.button(app_text("step_next"), key=f"{Key.STEP_NEXT_PREFIX}{keys}",
                    shortcut=_shortcut(keys, position, "Right"), icon=":material/arrow_forward:" if walk else None,
                    width="stretch", on_click=position.move, args=(1,), type="primary",
