@@ -49,7 +49,7 @@ class Key:
     FLASH = "_flash"
     LAST_GOOD = "_last_good"
     WALK_CONTROLS = "_walk_controls"  # page id -> the walkthrough's own control values
-    NAVIGATION = "_navigation"  # (the titles, the st.Page objects): app.py's pages, built again when a title changes
+    NAVIGATION = "_navigation"  # (language and titles, the st.Page objects): app.py's pages, built again on a change
     # ui/inputs/state.py: the shared input matrix
     MATRIX = "matrix"
     EDITOR_VERSION = "editor_version"
@@ -162,13 +162,14 @@ def fold_key(what: str) -> str:
     return f"{Key.FOLD_PREFIX}{what}"
 
 
-def navigation_pages(titles: tuple[str, ...], build: Callable[[], Any]) -> Any:
-    """This session's ``st.Page`` objects, built again only when a title changes (a ✓ once a page is checked).
+def navigation_pages(key: tuple[str, ...], build: Callable[[], Any]) -> Any:
+    """This session's ``st.Page`` objects, built again only when ``key`` (the language and the titles) changes (a
+    ✓ once a page is checked, another language).
     Each one resolves its file's path when made: about 5% of a following student's run, rebuilt every run
     (benchmarks/PROFILE-ROOM.md). They are kept per session: a page object carries its session's navigation flags."""
     held = st.session_state.get(Key.NAVIGATION)
-    if held is None or held[0] != titles:
-        held = (titles, build())
+    if held is None or held[0] != key:
+        held = (key, build())
         st.session_state[Key.NAVIGATION] = held
     return held[1]
 
