@@ -56,9 +56,17 @@ lint: $(DEV_STAMP)
 unit: $(DEV_STAMP)
 	$(BIN)/pytest -m "not browser"
 
+# The unit tests (CPU-bound, about 3 minutes) run beside the browser tests, which mostly wait on servers and
+# browsers (half a core on average over a run): the browser tests that time something run last, once the unit
+# tests are done (tests/conftest.py orders them). Either run failing fails make test.
 test: $(DEV_STAMP) browser-deps balancer-deps redis-deps
 	$(BIN)/ruff check .
-	$(BIN)/pytest --durations=15
+	@mkdir -p artifacts
+	@$(BIN)/pytest -m "not browser" -p no:cacheprovider --durations=10 > artifacts/unit-tests.log 2>&1 & unit=$$!; \
+	$(BIN)/pytest -m browser --durations=15; browser=$$?; \
+	wait $$unit; units=$$?; echo "--- the unit tests, run beside the browser tests (artifacts/unit-tests.log):"; \
+	cat artifacts/unit-tests.log; echo "browser tests: exit $$browser; unit tests: exit $$units"; \
+	test $$browser -eq 0 && test $$units -eq 0
 
 # A lecture at a lecturer's pace: projection, console, 4 students (2 phones), 60 PageDown/PageUp and 2 polls,
 # every window watched throughout (make test runs a short one: tests/browser/test_soak_class.py).

@@ -12,6 +12,20 @@ import torch
 os.environ["ATTENTION_ROOMS"] = "memory"
 
 
+# make test runs the unit tests beside the browser tests (Makefile): the browser tests that only look at pages
+# go first, while the unit tests hold a core; those that time something (benchmarks, the soak) go last.
+_LOOK_FIRST = ("test_accessibility", "test_screens", "test_e2e", "test_languages", "test_editor")
+_TIME_LAST = ("test_bench_latency", "test_bench_room", "test_soak_class")
+
+
+def pytest_collection_modifyitems(items):
+    def rank(item) -> int:
+        name = item.path.stem if item.path.parent.name == "browser" else ""
+        return 0 if name in _LOOK_FIRST else 2 if name in _TIME_LAST else 1
+
+    items.sort(key=rank)  # stable: each module's tests stay together and in their order
+
+
 @pytest.fixture(autouse=True, scope="module")
 def _one_torch_thread():
     """Tiny tensors gain nothing from threads, and idle OpenMP threads spin on a busy machine."""

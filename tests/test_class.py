@@ -94,7 +94,7 @@ def test_a_follower_sees_the_step_first_and_the_notes_only_once_the_lecturer_sha
     pupil = student(room)
     note = load_bundled().steps[3].note
     words = texts(pupil)
-    assert pupil.session_state[Key.ROOM].following and step_on(pupil) == "4"
+    assert pupil.session_state[Key.ROOM].record.following and step_on(pupil) == "4"
     assert page_text("walkthrough").title not in words and page_text("walkthrough").intro not in words  # no header
     assert note not in words and Key.CLASS_NOTE not in str(pupil)  # the speaker note is the lecturer's
     assert not [b for b in pupil.button if (b.key or "").startswith("step_pagedown:")]  # PageDown scrolls the page
@@ -102,7 +102,7 @@ def test_a_follower_sees_the_step_first_and_the_notes_only_once_the_lecturer_sha
     assert not console.exception
     poll(projection)
     poll(pupil)
-    assert note in texts(pupil) and pupil.session_state[Key.ROOM].following  # shared: under the step
+    assert note in texts(pupil) and pupil.session_state[Key.ROOM].record.following  # shared: under the step
     console.toggle(key=Key.CONSOLE_SHARE_NOTES).set_value(False).run()
     poll(projection)
     poll(pupil)
@@ -113,7 +113,7 @@ def test_an_explorers_line_says_where_the_lecture_is():
     projection, room = lecture(walk="4")
     pupil = student(room)
     press_next(pupil)  # their own step 5
-    assert not pupil.session_state[Key.ROOM].following and app_text("class_lecture_at", k=4) in texts(pupil)
+    assert not pupil.session_state[Key.ROOM].record.following and app_text("class_lecture_at", k=4) in texts(pupil)
     press_next(projection)
     press_next(projection)
     poll(pupil)
@@ -228,7 +228,7 @@ def test_another_page_is_exploring_and_rejoin_comes_back_to_the_lecture():
 def test_a_student_holds_no_key_and_cannot_move_the_room():
     projection, room = lecture(walk="4")
     pupil = student(room)
-    member = pupil.session_state[Key.ROOM]
+    member = pupil.session_state[Key.ROOM].record
     assert isinstance(member, Student) and not hasattr(member, "secret")
     from ui.lecture.window import rooms
 
@@ -284,7 +284,7 @@ def test_a_reloaded_projection_follows_its_room_instead_of_opening_another():
     from ui.lecture.window import rooms
 
     reloaded = walk_app(lecture="1", room=room)  # a reload, or a reconnect after its replica died: no key
-    assert reloaded.query_params["room"] == room and isinstance(reloaded.session_state[Key.ROOM], Student)
+    assert reloaded.query_params["room"] == room and isinstance(reloaded.session_state[Key.ROOM].record, Student)
     assert step_on(reloaded) == "4" and not reloaded.warning  # nothing about keys or rooms is projected
     assert app_text("room_joined") not in texts(reloaded)
     press_next(projection)
@@ -313,3 +313,33 @@ def test_a_full_server_refuses_a_new_room_with_a_message_and_keeps_the_open_ones
         assert status(pupil) == "following"
     finally:
         store._max_rooms = saved
+
+
+class _Stopped(Exception):
+    """Stands for Streamlit stopping a run at a session write, for the rerun a browser asked for meanwhile."""
+
+
+def test_a_take_stopped_half_way_is_taken_again_and_the_student_still_follows(monkeypatch):
+    """Every session write is a point where a run may stop. A student's run stopped while it put the lecture's new
+    step on screen (the step set, its controls not yet) must leave a record that says the deck is still to take:
+    set first, the half-taken screen would read as the student's own change, and they would silently explore."""
+    from ui.lecture import state as walk_state
+
+    projection, room = lecture(walk="22")
+    pupil = student(room)
+    press_next(projection)  # to 3.5.2's dropout, whose step sets the rate: the step's controls differ
+    real, calls = walk_state.replace_walk_controls, []
+
+    def stopped_once(new):
+        calls.append(new)
+        if len(calls) == 1:
+            raise _Stopped
+        real(new)
+
+    monkeypatch.setattr(walk_state, "replace_walk_controls", stopped_once)
+    pupil.run()
+    assert calls and pupil.exception  # the run stopped inside the take
+    monkeypatch.setattr(walk_state, "replace_walk_controls", real)
+    poll(pupil)
+    assert pupil.session_state[Key.ROOM].record.following and status(pupil) == "following"
+    assert step_on(pupil) == "23" and printed_tensors(pupil) == printed_tensors(projection)

@@ -127,7 +127,7 @@ def test_the_projection_never_shows_a_speaker_note(lang):
     for k, step in enumerate(walk.steps):
         if k % 4 == 0 or k == len(walk.steps) - 1:  # a spread of steps over every page of the walkthrough
             projection.query_params["walk"] = str(k + 1)
-            projection.session_state[Key.WALK_POSITION] = k
+            projection.session_state[Key.WALK_POSITION].position = k
             projection.run()
             assert not projection.exception
             shown = texts(projection)
@@ -156,7 +156,7 @@ def test_the_console_keeps_the_talks_clock_and_shares_it():
     clock = texts(console)
     assert 'class="talk-clock"' in clock and 'data-budget="90"' in clock and "{minutes} min ahead" in clock
     projection_follows(projection)
-    member = projection.session_state[Key.ROOM]
+    member = projection.session_state[Key.ROOM].record
     assert member.budget_min == 90 and member.clock_start is not None  # the deck carries the clock
 
 

@@ -53,7 +53,7 @@ def ask(console: AppTest, projection: AppTest, students: list[AppTest]) -> None:
 
 
 def send(at: AppTest, typed: str) -> None:
-    member = at.session_state[Key.ROOM]
+    member = at.session_state[Key.ROOM].record
     at.text_input(key=f"{Key.POLL_ANSWER_PREFIX}{member.poll.number}").set_value(typed)
     at.button(key=Key.POLL_SEND).click().run()
     assert not at.exception, at.exception
@@ -136,7 +136,7 @@ def test_a_student_exploring_on_their_own_gets_the_question_folded_and_can_answe
     at.switch_page("pages/352_dropout.py").run()  # another page: exploring now
     ask(console, projection, [at])
     (fold,) = [e for e in at.expander if e.label == app_text("poll_asks_exploring")]
-    assert at.session_state[Key.ROOM].following is False
+    assert at.session_state[Key.ROOM].record.following is False
     send(at, "1")
     console.run()
     assert app_text("poll_answered", n=1, of=1) in texts(console)
@@ -161,9 +161,9 @@ def test_answers_never_enter_a_link_and_a_room_out_of_polls_says_so():
     assert set(at.query_params) <= {"room", "walk", "s", "lang", "away"}
     from ui.lecture.window import rooms
 
-    member = console.session_state[Key.ROOM]
+    member = console.session_state[Key.ROOM].record
     console.button(key=Key.POLL_CLOSE).click().run()
     rooms()._rooms[member.room].poll = MAX_POLLS  # this room has asked all it may
     console.button(key=Key.POLL_ASK).click().run()
     assert app_text("poll_too_many", limit=MAX_POLLS) in texts(console)
-    assert console.session_state[Key.ROOM].poll is None
+    assert console.session_state[Key.ROOM].record.poll is None

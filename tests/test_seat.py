@@ -38,7 +38,7 @@ def seat_script(at: AppTest) -> str:
 
 def test_a_projection_writes_its_seat_and_a_student_does_not():
     projection, room = lecture()
-    secret = projection.session_state[Key.ROOM].secret
+    secret = projection.session_state[Key.ROOM].record.secret
     script = seat_script(projection)
     assert f'data-name="attention_seat_{room}"' in script and f'data-value="{secret}"' in script
     assert "SameSite=Strict" in script and seat.SEAT_PARAM not in projection.query_params
@@ -49,9 +49,9 @@ def test_a_projection_writes_its_seat_and_a_student_does_not():
 def test_a_reloaded_projection_takes_its_seat_back_and_moves_the_class(kept):
     projection, room = lecture(walk="4")
     pupil = student(room)
-    kept[room] = projection.session_state[Key.ROOM].secret
+    kept[room] = projection.session_state[Key.ROOM].record.secret
     reloaded = walk_app(lecture="1", room=room, walk="4")  # F5 on the projection: its browser sends the cookie
-    member = reloaded.session_state[Key.ROOM]
+    member = reloaded.session_state[Key.ROOM].record
     assert isinstance(member, Lecturer) and not member.console and member.follows and step_on(reloaded) == "4"
     assert app_text("class_exploring") not in texts(reloaded) and not reloaded.warning
     assert any(b.key == Key.JOIN_BUTTON for b in reloaded.button)  # J, and the console's opener (P), are back
@@ -66,9 +66,9 @@ def test_a_projection_reopened_from_an_older_address_takes_the_rooms_step(kept):
     pupil = student(room)
     for _ in range(3):
         press_next(projection)
-    kept[room] = projection.session_state[Key.ROOM].secret
+    kept[room] = projection.session_state[Key.ROOM].record.secret
     reopened = walk_app(lecture="1", room=room, walk="2")  # from the browser's history, at step 2
-    assert isinstance(reopened.session_state[Key.ROOM], Lecturer) and step_on(reopened) == "5"
+    assert isinstance(reopened.session_state[Key.ROOM].record, Lecturer) and step_on(reopened) == "5"
     poll(pupil)
     assert step_on(pupil) == "5"  # the class stays where the lecture is
 
@@ -78,9 +78,9 @@ def test_a_reloaded_console_takes_its_seat_back(kept):
     console = open_console(token_of(projection))
     assert console.query_params[seat.SEAT_PARAM] == seat.CONSOLE_SEAT  # the console marks its address
     assert seat_script(console) != ""  # its browser had no seat for the room yet
-    kept[room] = console.session_state[Key.ROOM].secret
+    kept[room] = console.session_state[Key.ROOM].record.secret
     reloaded = walk_app(room=room, seat=seat.CONSOLE_SEAT)  # its token is long gone from the address
-    member = reloaded.session_state[Key.ROOM]
+    member = reloaded.session_state[Key.ROOM].record
     assert isinstance(member, Lecturer) and member.console
     assert seat_script(reloaded) == ""  # the seat its browser sent is kept as it is
     press_next(reloaded)
@@ -90,9 +90,9 @@ def test_a_reloaded_console_takes_its_seat_back(kept):
 
 def test_the_lecturers_own_tab_on_the_class_link_joins_as_a_student(kept):
     projection, room = lecture()
-    kept[room] = projection.session_state[Key.ROOM].secret
-    assert isinstance(student(room).session_state[Key.ROOM], Student)  # no ?lecture=1, no seat=console
-    assert isinstance(walk_app(room=room).session_state[Key.ROOM], Student)
+    kept[room] = projection.session_state[Key.ROOM].record.secret
+    assert isinstance(student(room).session_state[Key.ROOM].record, Student)  # no ?lecture=1, no seat=console
+    assert isinstance(walk_app(room=room).session_state[Key.ROOM].record, Student)
 
 
 @pytest.mark.parametrize("wrong", ["", "x" * 32, "not a secret", "<script>"])
@@ -100,7 +100,7 @@ def test_a_seat_that_does_not_drive_the_room_is_no_seat(kept, wrong):
     projection, room = lecture()
     kept[room] = wrong
     reloaded = walk_app(lecture="1", room=room)
-    assert isinstance(reloaded.session_state[Key.ROOM], Student)  # it follows the room, a student's way
+    assert isinstance(reloaded.session_state[Key.ROOM].record, Student)  # it follows the room, a student's way
     assert not reloaded.warning and not reloaded.info  # and says nothing about it on the screen
     shown = [m.value for m in reloaded.markdown] + [b.label for b in reloaded.button]  # nor a student's line
     assert not any(app_text(k) in t for t in shown for k in ("class_following", "class_exploring", "class_rejoin"))
@@ -117,7 +117,7 @@ def test_a_console_that_lost_its_seat_is_told_so_and_joins_nothing(kept, cookie)
     assert any(app_text("console_seat_lost", lang="ko") in w.value for w in console.warning)  # in its language
     assert all(k not in console.query_params for k in ("room", seat.SEAT_PARAM, "away"))  # out of the room
     console.switch_page(BY_ID["walkthrough"].file).run()
-    member = console.session_state[Key.ROOM] if Key.ROOM in console.session_state else None
+    member = console.session_state[Key.ROOM].record if Key.ROOM in console.session_state else None
     assert member is None and not console.exception  # never a student of its own lecture: a plain walkthrough
     assert seat_script(console) == "" and "room" not in console.query_params
 

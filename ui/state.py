@@ -81,14 +81,12 @@ class Key:
     CLICKER_KEYS = "clicker_keys"
     CLICKER_TOKEN = "_clicker_token"  # the session's token, which the browser's press counts carry
     # ui/lecture/state.py: the chapter walkthrough
-    WALK_POSITION = "_walk_position"  # index of the walkthrough's current step
-    WALK_PRESS = "_walk_press"  # the sequence number of the last clicker press taken (ui/steps/clicker.py)
-    WALK_ARRIVED = "_walk_arrived"  # the step whose controls were last applied
+    WALK_POSITION = "_walk_position"  # the walkthrough's step, the step whose controls were applied, the presses taken
     WALK_FILE = "_walk_file"  # an uploaded walkthrough's text
     WALK_OPENED = "_walk_opened"  # the walkthrough page has read its ?walk= once
     WALK_UPLOAD = "walk_upload"  # ui/lecture/walk.py: the uploader of a walkthrough of one's own
     PROJECTION_DETAILS = "_projection_details"  # the projection shows the explanation and the controls
-    ROOM = "_room"  # this window in a lecture's room: one frozen record (ui/lecture/records.py), replaced whole
+    ROOM = "_room"  # this window in a lecture's room: a Slot holding one frozen record (ui/lecture/records.py)
     PROJECTION_JOIN = "_projection_join"  # the projection shows the class's join link and QR code (J)
     # ui/lecture/: widgets of the projection's bar and of the presenter console
     DETAILS_BUTTON = "projection_details"

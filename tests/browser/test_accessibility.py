@@ -1,10 +1,14 @@
-"""Accessibility in Chromium: axe-core's WCAG 2.0/2.1/2.2 A and AA rules on every page in the four
-languages, in lecture mode, and on a projected walkthrough step; every chart named (its kind and size),
+"""Accessibility in Chromium: axe-core's WCAG 2.0/2.1/2.2 A and AA rules on every page in English, on every
+page in one of the three other languages (taking turns, so each language shows a third of the pages and each
+page shows in a translation), on every page in lecture mode (the four languages taking turns), and on a
+projected walkthrough step; every chart named (its kind and size),
 its cells read as sentences and its values as a table; the colours Vega paints are the ones
 ui/draw/colours.py computes (so tests/test_colours.py checks what the learner sees); and with
 reduced motion asked for, nothing animates.
 
-One server and one browser page walk all 76 views once (module fixture); the tests read the walk.
+One server and one browser page walk all 46 views once (module fixture); the tests read the walk. (Every page
+in all four languages and in lecture mode took 76 views, the slowest part of make test; the translated pages
+share their markup with the English ones, and differ only in their words.)
 """
 
 from __future__ import annotations
@@ -52,10 +56,14 @@ def url(server, path: str, lang: str) -> str:
 
 
 def views() -> list[tuple[str, str]]:
-    """(path, lang): every page in every language, every page in lecture mode, a projected step."""
+    """(path, lang): every page in English and in one other language, every page in lecture mode (in one of the
+    four), a projected step; and 3.5.1 in Korean (its cells' sentences are read below)."""
     paths = ["" if p.page_id == "home" else p.page_id for p in PAGES]
-    return ([(path, lang) for lang in LANGUAGES for path in paths]
-            + [(f"{path}?lecture=1", "en") for path in paths] + [(WALK_STEP, "en")])
+    others = [lang for lang in LANGUAGES if lang != "en"]
+    found = ([(path, "en") for path in paths] + [(path, others[i % len(others)]) for i, path in enumerate(paths)]
+             + [(f"{path}?lecture=1", list(LANGUAGES)[i % len(LANGUAGES)]) for i, path in enumerate(paths)]
+             + [(WALK_STEP, "en"), ("causal-mask", "ko")])
+    return list(dict.fromkeys(found))
 
 
 def axe_run(axe, page) -> dict[str, list]:
@@ -97,8 +105,8 @@ def walk(browser, app_server):
     return seen
 
 
-def test_no_axe_violation_on_any_page_in_any_language_in_lecture_mode_or_a_projected_step(walk):
-    assert len(walk) == len(PAGES) * (len(LANGUAGES) + 1) + 1
+def test_no_axe_violation_on_any_page_in_each_language_in_lecture_mode_or_a_projected_step(walk):
+    assert len(walk) >= 3 * len(PAGES) + 1 and {lang for _, lang in walk} == set(LANGUAGES)
     left = {f"{path or 'home'} [{lang}]": found["left"] for (path, lang), found in walk.items() if found["left"]}
     assert not left
 
@@ -122,7 +130,7 @@ def test_every_chart_has_a_name_of_its_own_saying_its_kind_and_size(walk):
             name = chart["name"] or ""
             assert name != "Vega visualization" and NAME.search(name), (path, lang, name)
             assert any(kind in name for kind in KINDS[lang]), (path, lang, name)
-    assert charts >= 4 * 28  # the issue counted 28 charts on the 15 pages
+    assert charts >= 2 * 28  # the issue counted 28 charts on the 15 pages: English, and the translated turns
 
 
 def test_each_cell_reads_as_a_sentence_in_the_pages_language(walk):

@@ -2,10 +2,17 @@
 
 The window's place in a lecture's room is its own record (ui/lecture/window.py). Only this module touches
 these keys (ui/state.py lists them).
+
+Every read or write of ``st.session_state`` is a point where Streamlit may stop the run, to start the one the
+browser asked for meanwhile (a lecturer's next PageDown). Two writes in a row can be cut between them: a press
+taken but the step not moved, or a deck published but the window's record not told. Values that must change
+together are therefore fields of one holder (:class:`Walk`, :class:`Slot`): it is fetched before the change,
+and setting its fields is plain Python, which nothing stops half-way.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
@@ -13,29 +20,53 @@ import streamlit as st
 from ..state import Key
 from ..steps import clicker
 
-__all__ = ["arrive_at_walk_step", "arrived_at", "custom_walkthrough", "details_shown", "first_run_of_walkthrough",
-           "join_shown", "replace_walk_controls", "reset_walk_controls", "set_arrived_at", "set_custom_walkthrough",
+__all__ = ["Slot", "Walk", "arrive_at_walk_step", "arrived_at", "custom_walkthrough", "details_shown",
+           "first_run_of_walkthrough",
+           "join_shown", "replace_walk_controls", "reset_walk_controls", "set_place", "set_custom_walkthrough",
            "set_walk_position", "take_press",
-           "toggle_details", "toggle_join", "walk_controls", "walk_drift", "walk_position"]
+           "toggle_details", "toggle_join", "walk_controls", "walk_drift", "walk_position", "window_slot"]
+
+
+@dataclass
+class Walk:
+    """Where this session's walkthrough is, the step whose controls were last applied, and the clicker's presses
+    taken so far (their seq and net): a press taken is a step moved, and a deck taken sets both steps."""
+
+    position: int = 0
+    press: tuple[int, int] = (0, 0)
+    arrived: int | None = None
+
+
+@dataclass
+class Slot:
+    """This window's record in a lecture's room (ui/lecture/records.py), in a holder fetched before a moment's
+    effects, so that publishing a deck and noting it in the record are not cut apart. ``pending``: a take begun
+    and not finished (the record it leads to, and the decks to put on screen), done again by the next moment."""
+
+    record: Any = None
+    pending: Any = None
+
+
+def _walk() -> Walk:
+    return st.session_state.setdefault(Key.WALK_POSITION, Walk())
 
 
 def walk_position() -> int:
-    return int(st.session_state.get(Key.WALK_POSITION, 0))
+    return _walk().position
 
 
 def set_walk_position(index: int) -> None:
-    st.session_state[Key.WALK_POSITION] = index
+    _walk().position = index
 
 
 def take_press() -> bool:
     """The clicker's presses (ui/steps/clicker.py) that no run has taken yet move the walkthrough from the step it is
     at, within its length. True if it moved; taken before anything is drawn."""
-    taken, target = clicker.advance(clicker.pressed(), st.session_state.get(Key.WALK_PRESS, (0, 0)), walk_position())
-    st.session_state[Key.WALK_PRESS] = taken
-    if target == walk_position():
-        return False
-    set_walk_position(target)
-    return True
+    press, walk = clicker.pressed(), _walk()
+    taken, target = clicker.advance(press, walk.press, walk.position)
+    moved = target != walk.position
+    walk.press, walk.position = taken, target  # one plain assignment: nothing stops the run between the two
+    return moved
 
 
 def first_run_of_walkthrough() -> bool:
@@ -59,9 +90,10 @@ def arrive_at_walk_step(index: int, page_id: str, values: dict[str, Any]) -> Non
     control of its page at its default (nothing carries over from an earlier step or an earlier change, so a
     step shows what ``/walkthrough?walk=<k>`` shows). A change the lecturer makes on the step stays until
     they leave it (the console says the live values differ, and resets them: :func:`reset_walk_controls`)."""
-    if st.session_state.get(Key.WALK_ARRIVED) == index:
+    walk = _walk()
+    if walk.arrived == index:
         return
-    st.session_state[Key.WALK_ARRIVED] = index
+    walk.arrived = index
     reset_walk_controls(page_id, values)
 
 
@@ -92,11 +124,13 @@ def replace_walk_controls(new: dict[str, dict[str, Any]]) -> None:
 
 
 def arrived_at() -> int | None:
-    return st.session_state.get(Key.WALK_ARRIVED)
+    return _walk().arrived
 
 
-def set_arrived_at(index: int | None) -> None:
-    st.session_state[Key.WALK_ARRIVED] = index
+def set_place(position: int, arrived: int | None) -> None:
+    """The step on screen and the step whose controls were applied, set together (a deck taken)."""
+    walk = _walk()
+    walk.position, walk.arrived = position, arrived
 
 
 # ----- the projection's folds: its details (explanation, controls) are one key away ----------------
@@ -119,16 +153,27 @@ def toggle_details() -> None:
 
 # ----- this window in a lecture's room: one frozen record, replaced whole (ui/lecture/window.py) ----------
 
+def window_slot() -> Slot | None:
+    """The holder of the window's record, or None outside a room."""
+    slot = st.session_state.get(Key.ROOM)
+    return slot if slot is not None and slot.record is not None else None
+
+
 def window_record() -> Any:
     """The window's record (ui/lecture/records.py Lecturer or Student), or None outside a room."""
-    return st.session_state.get(Key.ROOM)
+    slot = window_slot()
+    return None if slot is None else slot.record
 
 
 def set_window_record(record: Any) -> None:
+    """The record replaced whole: in the window's holder if it has one (a moment may hold it already)."""
+    slot = st.session_state.get(Key.ROOM)
     if record is None:
         st.session_state.pop(Key.ROOM, None)
+    elif slot is None:
+        st.session_state[Key.ROOM] = Slot(record)
     else:
-        st.session_state[Key.ROOM] = record
+        slot.record = record
 
 
 def console_token() -> str | None:

@@ -127,75 +127,112 @@ def look(window: Window) -> Room:
 def see(moment: Moment, page: str) -> str | None:
     """One moment of this window's run: what it sees goes through the protocol, and its actions are carried out.
     Returns the page to switch to, if the protocol says so (before anything is drawn)."""
-    window = current()
-    if window is None:
+    slot = walk_state.window_slot()  # held from here: the record is set in it, not written to the session again
+    if slot is None:
         return None
+    if slot.pending is not None:  # the last moment's take was stopped half-way: finished first
+        _take(slot, *slot.pending)
+    window = slot.record
     room = look(window)
     quiet = isinstance(window, Student) and moment is Moment.BEAT and (room.version == window.seen
                                                                        or not room.reachable)
     mine = None if quiet else snapshot(window)  # a student's heartbeat that finds nothing new encodes nothing
-    actions = dispatch(Seen(moment, page, mine, room, time.time()))
-    if isinstance(window, Student) and window.following and not getattr(current(), "following", True):
+    after, actions = protocol.transition(window, Seen(moment, page, mine, room, time.time()))
+    goto = carry_out(actions, slot, after)
+    if isinstance(window, Student) and window.following and not getattr(slot.record, "following", True):
         mine_now = mine.__dict__ if mine else {}
         changed = sorted(k for k, v in mine_now.items() if v != getattr(window.last, k, None))
         _log.info("a student explores (%s on %s): their own %s", moment.name, page, changed)
-    if moment is Moment.BEAT and isinstance(window, Student) and window.following and any(
-            isinstance(a, Rerun) for a in actions):  # the run this starts draws the lecture's step: till then, say so
-        watchdog.beat(time.monotonic_ns(), behind=True)
-    return carry_out(actions)
-
-
-def carry_out(actions: tuple[Action, ...]) -> str | None:
-    goto = None
-    for action in actions:
-        if isinstance(action, Publish):
-            _publish(action)
-        elif isinstance(action, Take | Restore):
-            _apply(action.deck)
-            if isinstance(action, Restore) or action.whole:  # what the session holds now is what it took
-                dispatch(Took(snapshot()))
-        elif isinstance(action, Attend):
-            _attend()
-        elif isinstance(action, Goto):
-            goto = action.page
-        elif isinstance(action, Rerun):
-            st.rerun(scope="app")
-        # Leave: nothing to carry out; the window's record is already gone, and the address's room= leads a
-        # reload to the room's "no such room" message
+    if any(isinstance(a, Rerun) for a in actions):
+        if moment is Moment.BEAT and isinstance(window, Student) and window.following:
+            watchdog.beat(time.monotonic_ns(), behind=True)  # the run this starts draws the lecture's step: say so
+        st.rerun(scope="app")
     return goto
 
 
-def _publish(action: Publish) -> None:
-    window = current()
+def carry_out(actions: tuple[Action, ...], slot: walk_state.Slot | None = None,
+              after: Window | None = None) -> str | None:
+    """Carry out a transition's actions, a Rerun excepted (the caller's, last). With ``slot`` (held since before the
+    transition) and ``after`` (the record it gave): the decks to take first (:func:`_take`), then the rest."""
+    goto = None
+    decks = tuple((a.deck, isinstance(a, Restore) or a.whole) for a in actions if isinstance(a, Take | Restore))
+    if slot is None:
+        for deck, whole in decks:
+            _apply(deck)
+            if whole:  # what the session holds now is what it took
+                dispatch(Took(snapshot()))
+    else:
+        _take(slot, after, decks)
+    for action in actions:
+        if isinstance(action, Publish):
+            _publish(action, slot)
+        elif isinstance(action, Attend):
+            _attend(slot)
+        elif isinstance(action, Goto):
+            goto = action.page
+        # Leave: nothing to carry out; the window's record is already gone, and the address's room= leads a
+        # reload to the room's "no such room" message. Rerun: the caller's, once all else is done.
+    return goto
+
+
+def _take(slot: walk_state.Slot, after: Window | None, decks: tuple[tuple[Deck, bool], ...]) -> None:
+    """Put ``decks`` on screen, then set the record to ``after``. Any session write is a point where Streamlit may
+    stop the run (for the rerun a browser asked for): the take is noted as pending first, and done again by the
+    next moment if it was stopped. Set before it, the record would say the deck was taken, and a half-taken screen
+    would read as the window's own change (a student then explores, a lecturer publishes it)."""
+    slot.pending = (after, decks)
+    for deck, whole in decks:
+        _apply(deck)
+        if whole:  # what the session holds now is what it took
+            after = protocol.transition(after, Took(snapshot(after)))[0]
+    slot.pending = None
+    _set(slot, after)
+
+
+def _dispatch_in(slot: walk_state.Slot | None, event: Event) -> None:
+    """An outcome noted in the record: in the held slot (no session write), or in the session."""
+    if slot is None:
+        dispatch(event)
+    else:
+        _set(slot, protocol.transition(slot.record, event)[0])
+
+
+def _set(slot: walk_state.Slot, record: Window | None) -> None:
+    slot.record = record
+    if record is None:  # out of the room: no holder left in the session
+        walk_state.set_window_record(None)
+
+
+def _publish(action: Publish, slot: walk_state.Slot | None) -> None:
+    window = slot.record if slot is not None else current()
     if not isinstance(window, Lecturer):
         return
     deck = replace(action.deck, shown=action.shown)
     try:  # compare and set: a window that has not seen another's newer deck must not undo it
         version = rooms().publish(window.room, window.secret, deck.to_json(), expected=action.expected)
     except RoomsUnavailable:  # the next run publishes again
-        dispatch(Published(action.deck, None, reachable=False))
+        _dispatch_in(slot, Published(action.deck, None, reachable=False))
         return
     except RoomError:  # the room is gone (a restart, or hours idle): this window goes on alone
-        dispatch(Gone())
+        _dispatch_in(slot, Gone())
         return
-    dispatch(Published(action.deck, version, action.shown))
+    _dispatch_in(slot, Published(action.deck, version, action.shown))
 
 
-def _attend() -> None:
-    window = current()
+def _attend(slot: walk_state.Slot | None) -> None:
+    window = slot.record if slot is not None else current()
     try:
         rooms().attend(window.room, window.student)  # False (the class filled up meanwhile): they still follow
     except RoomsUnavailable:
         return
     except RoomError:  # the room is gone: the lecture has ended
-        dispatch(Gone())
+        _dispatch_in(slot, Gone())
 
 
 def _apply(deck: Deck) -> None:
     """Put a deck on this window's screen: the walkthrough's place and controls, the matrix, the walkthrough."""
     shared = deck.state()
-    walk_state.set_walk_position(deck.position)
-    walk_state.set_arrived_at(deck.arrived)
+    walk_state.set_place(deck.position, deck.arrived)
     walk_state.replace_walk_controls(shared.controls)
     if shared.matrix is not None and shared.matrix != matrix_state.get_matrix():
         matrix_state.set_matrix(shared.matrix)
