@@ -86,6 +86,7 @@ class Key:
     WALK_OPENED = "_walk_opened"  # the walkthrough page has read its ?walk= once
     WALK_UPLOAD = "walk_upload"  # ui/lecture/walk.py: the uploader of a walkthrough of one's own
     PROJECTION_DETAILS = "_projection_details"  # the projection shows the explanation and the controls
+    LECTURE_LOCK = "_lecture_lock"  # one run at a time reads and writes the lecture's state (ui/lecture/state.py)
     ROOM = "_room"  # this window in a lecture's room: a Slot holding one frozen record (ui/lecture/records.py)
     PROJECTION_JOIN = "_projection_join"  # the projection shows the class's join link and QR code (J)
     # ui/lecture/: widgets of the projection's bar and of the presenter console

@@ -12,6 +12,7 @@ and setting its fields is plain Python, which nothing stops half-way.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +21,7 @@ import streamlit as st
 from ..state import Key
 from ..steps import clicker
 
-__all__ = ["Slot", "Walk", "arrive_at_walk_step", "arrived_at", "custom_walkthrough", "details_shown",
+__all__ = ["Slot", "Walk", "arrive_at_walk_step", "arrived_at", "custom_walkthrough", "details_shown", "lecture_lock",
            "first_run_of_walkthrough",
            "join_shown", "replace_walk_controls", "reset_walk_controls", "set_place", "set_custom_walkthrough",
            "set_walk_position", "take_press",
@@ -47,6 +48,11 @@ class Slot:
     pending: Any = None
 
 
+def lecture_lock() -> threading.RLock:
+    """This session's lock on its lecture state (a run stopped while it holds it lets it go as it unwinds)."""
+    return st.session_state.setdefault(Key.LECTURE_LOCK, threading.RLock())
+
+
 def _walk() -> Walk:
     return st.session_state.setdefault(Key.WALK_POSITION, Walk())
 
@@ -62,10 +68,11 @@ def set_walk_position(index: int) -> None:
 def take_press() -> bool:
     """The clicker's presses (ui/steps/clicker.py) that no run has taken yet move the walkthrough from the step it is
     at, within its length. True if it moved; taken before anything is drawn."""
-    press, walk = clicker.pressed(), _walk()
-    taken, target = clicker.advance(press, walk.press, walk.position)
-    moved = target != walk.position
-    walk.press, walk.position = taken, target  # one plain assignment: nothing stops the run between the two
+    press, walk, lock = clicker.pressed(), _walk(), lecture_lock()
+    with lock:  # another run of this session, overlapping, takes the same press after this one: it moves nothing
+        taken, target = clicker.advance(press, walk.press, walk.position)
+        moved = target != walk.position
+        walk.press, walk.position = taken, target  # one plain assignment: nothing stops the run between the two
     return moved
 
 

@@ -127,9 +127,14 @@ def look(window: Window) -> Room:
 def see(moment: Moment, page: str) -> str | None:
     """One moment of this window's run: what it sees goes through the protocol, and its actions are carried out.
     Returns the page to switch to, if the protocol says so (before anything is drawn)."""
-    slot = walk_state.window_slot()  # held from here: the record is set in it, not written to the session again
-    if slot is None:
+    slot, lock = walk_state.window_slot(), walk_state.lecture_lock()
+    if slot is None:  # held from here: the record is set in it, not written to the session again
         return None
+    with lock:  # another run of this session, overlapping this one, sees the room after this one's moment
+        return _see(slot, moment, page)
+
+
+def _see(slot: walk_state.Slot, moment: Moment, page: str) -> str | None:
     if slot.pending is not None:  # the last moment's take was stopped half-way: finished first
         _take(slot, *slot.pending)
     window = slot.record
