@@ -86,6 +86,8 @@ def test_a_students_own_step_moves_no_one_and_rejoin_brings_the_lecture_back():
     press_next(projection)
     poll(one)
     assert step_on(one) == "6" and "away" not in one.query_params
+    one.button(key=Key.CLASS_BACK).click().run()  # their own exploration back, where they left it
+    assert not one.exception and status(one) == "exploring" and step_on(one) == "5"
 
 
 def test_a_follower_sees_the_step_first_and_the_notes_only_once_the_lecturer_shares_them():

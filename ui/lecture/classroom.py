@@ -83,7 +83,7 @@ def _rejoin(page_id: str) -> None:
 
 
 def _back_to_exploration() -> None:
-    window.carry_out(window.dispatch(BackToExploration()))
+    window.act(BackToExploration())
 
 
 def write_address() -> None:

@@ -21,11 +21,10 @@ import streamlit as st
 from ..state import Key
 from ..steps import clicker
 
-__all__ = ["Slot", "Walk", "arrive_at_walk_step", "arrived_at", "custom_walkthrough", "details_shown", "lecture_lock",
-           "first_run_of_walkthrough",
-           "join_shown", "replace_walk_controls", "reset_walk_controls", "set_place", "set_custom_walkthrough",
-           "set_walk_position", "take_press",
-           "toggle_details", "toggle_join", "walk_controls", "walk_drift", "walk_position", "window_slot"]
+__all__ = ["Slot", "Walk", "arrive_at_walk_step", "arrived_at", "custom_walkthrough", "details_shown",
+           "first_run_of_walkthrough", "join_shown", "lecture_lock", "replace_walk_controls", "reset_walk_controls",
+           "set_custom_walkthrough", "set_place", "set_walk_position", "take_press", "toggle_details", "toggle_join",
+           "walk_controls", "walk_drift", "walk_position", "window_slot"]
 
 
 @dataclass
@@ -158,7 +157,7 @@ def toggle_details() -> None:
     st.session_state[Key.PROJECTION_DETAILS] = not details_shown()
 
 
-# ----- this window in a lecture's room: one frozen record, replaced whole (ui/lecture/window.py) ----------
+# ----- this window in a lecture's room: one frozen record in a holder, replaced whole (ui/lecture/window.py) --
 
 def window_slot() -> Slot | None:
     """The holder of the window's record, or None outside a room."""

@@ -47,7 +47,7 @@ from .records import (
 from .rooms import RoomError, Rooms, RoomsUnavailable
 from .walkthrough import FILE_PARAM, WalkthroughError, decode_text, encode
 
-__all__ = ["CLASS_HEARTBEAT_SECONDS", "HEARTBEAT_SECONDS", "attendance", "current", "dispatch", "heartbeat",
+__all__ = ["CLASS_HEARTBEAT_SECONDS", "HEARTBEAT_SECONDS", "act", "attendance", "current", "dispatch", "heartbeat",
            "rooms", "see", "snapshot"]
 
 HEARTBEAT_SECONDS = limits().heartbeat_ms / 1000  # a lecturer's window: half of it on average is added to a move
@@ -155,19 +155,23 @@ def _see(slot: walk_state.Slot, moment: Moment, page: str) -> str | None:
     return goto
 
 
-def carry_out(actions: tuple[Action, ...], slot: walk_state.Slot | None = None,
-              after: Window | None = None) -> str | None:
-    """Carry out a transition's actions, a Rerun excepted (the caller's, last). With ``slot`` (held since before the
-    transition) and ``after`` (the record it gave): the decks to take first (:func:`_take`), then the rest."""
-    goto = None
-    decks = tuple((a.deck, isinstance(a, Restore) or a.whole) for a in actions if isinstance(a, Take | Restore))
+def act(event: Event) -> None:
+    """A person's request that puts a deck on screen (Back to my exploration), carried out as a moment's actions:
+    the deck taken first, then the record (:func:`_take`)."""
+    slot, lock = walk_state.window_slot(), walk_state.lecture_lock()
     if slot is None:
-        for deck, whole in decks:
-            _apply(deck)
-            if whole:  # what the session holds now is what it took
-                dispatch(Took(snapshot()))
-    else:
-        _take(slot, after, decks)
+        return
+    with lock:
+        after, actions = protocol.transition(slot.record, event)
+        carry_out(actions, slot, after)
+
+
+def carry_out(actions: tuple[Action, ...], slot: walk_state.Slot, after: Window | None) -> str | None:
+    """Carry out a transition's actions, a Rerun excepted (the caller's, last): ``slot`` is held since before the
+    transition, and ``after`` is the record it gave. The decks to take go first (:func:`_take`), then the rest."""
+    goto = None
+    _take(slot, after, tuple((a.deck, isinstance(a, Restore) or a.whole) for a in actions
+                             if isinstance(a, Take | Restore)))
     for action in actions:
         if isinstance(action, Publish):
             _publish(action, slot)
@@ -194,12 +198,9 @@ def _take(slot: walk_state.Slot, after: Window | None, decks: tuple[tuple[Deck, 
     _set(slot, after)
 
 
-def _dispatch_in(slot: walk_state.Slot | None, event: Event) -> None:
-    """An outcome noted in the record: in the held slot (no session write), or in the session."""
-    if slot is None:
-        dispatch(event)
-    else:
-        _set(slot, protocol.transition(slot.record, event)[0])
+def _note(slot: walk_state.Slot, event: Event) -> None:
+    """An outcome noted in the held slot's record (no session write, so no run is stopped before it)."""
+    _set(slot, protocol.transition(slot.record, event)[0])
 
 
 def _set(slot: walk_state.Slot, record: Window | None) -> None:
@@ -208,30 +209,30 @@ def _set(slot: walk_state.Slot, record: Window | None) -> None:
         walk_state.set_window_record(None)
 
 
-def _publish(action: Publish, slot: walk_state.Slot | None) -> None:
-    window = slot.record if slot is not None else current()
+def _publish(action: Publish, slot: walk_state.Slot) -> None:
+    window = slot.record
     if not isinstance(window, Lecturer):
         return
     deck = replace(action.deck, shown=action.shown)
     try:  # compare and set: a window that has not seen another's newer deck must not undo it
         version = rooms().publish(window.room, window.secret, deck.to_json(), expected=action.expected)
     except RoomsUnavailable:  # the next run publishes again
-        _dispatch_in(slot, Published(action.deck, None, reachable=False))
+        _note(slot, Published(action.deck, None, reachable=False))
         return
     except RoomError:  # the room is gone (a restart, or hours idle): this window goes on alone
-        _dispatch_in(slot, Gone())
+        _note(slot, Gone())
         return
-    _dispatch_in(slot, Published(action.deck, version, action.shown))
+    _note(slot, Published(action.deck, version, action.shown))
 
 
-def _attend(slot: walk_state.Slot | None) -> None:
-    window = slot.record if slot is not None else current()
+def _attend(slot: walk_state.Slot) -> None:
+    window = slot.record
     try:
         rooms().attend(window.room, window.student)  # False (the class filled up meanwhile): they still follow
     except RoomsUnavailable:
         return
     except RoomError:  # the room is gone: the lecture has ended
-        _dispatch_in(slot, Gone())
+        _note(slot, Gone())
 
 
 def _apply(deck: Deck) -> None:
