@@ -217,6 +217,17 @@ def test_a_merge_keeps_each_windows_own_changes_and_theirs_wins_where_both_chang
     assert base.merged(base, theirs) == theirs  # nothing of its own: theirs, whole
 
 
+def test_the_other_windows_echo_of_a_step_does_not_undo_a_press_made_meanwhile():
+    """The console drew the step the projection published and published it again, its controls now applied
+    (arrived); the projection's next PageDown, taken meanwhile, stands (a lost press in CI)."""
+    base = a_deck(position=11, arrived=10)  # the projection's own publish: step 12, not yet drawn
+    echo = a_deck(position=11, arrived=11)  # the console drew it
+    pressed = a_deck(position=12, arrived=11)  # the projection drew it too, then took the next press
+    merged = pressed.merged(base, echo)
+    assert (merged.position, merged.arrived) == (12, 11)
+    assert a_deck(position=11, arrived=11).merged(base, echo) == echo  # nothing moved: the echo, whole
+
+
 def test_each_step_shown_takes_its_full_set_of_values_and_the_console_says_when_they_differ():
     """A change the lecturer makes on a step stays on that step, and the console says the numbers now differ
     from the walkthrough's (one click puts them back); leaving the step and coming back shows the walkthrough's

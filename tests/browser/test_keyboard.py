@@ -116,3 +116,32 @@ def test_a_learner_without_a_mouse_edits_the_matrix_changes_a_control_answers_an
     assert steps == [2, 3, 4] and where["visible"]
 
     assert page.evaluate("window.__mouse") == 0
+
+
+CLICKER_JS = """async (source) => {
+    const url = URL.createObjectURL(new Blob([source], {type: 'text/javascript'}));
+    const mount = (await import(url)).default;
+    window.sent = [];
+    const args = (n) => ({data: {n, s: 'session'}, setStateValue: (name, value) => window.sent.push(value)});
+    window.first = mount(args(33));
+    window.second = mount(args(33)); }"""
+
+
+def test_a_late_cleanup_of_an_older_clicker_mount_leaves_the_keys_working(browser):
+    """Streamlit may run a clicker mount's cleanup after a newer mount (two runs drawn while its script loaded: the
+    console's first PageDown was lost in CI). Only the newest mount's cleanup, on a real unmount, frees the keys."""
+    from pathlib import Path
+
+    source = (Path(__file__).parents[2] / "ui" / "steps" / "clicker.js").read_text(encoding="utf-8")
+    page = browser.new_page()
+    try:
+        page.set_content("<main>slides</main>")
+        page.evaluate(CLICKER_JS, source)
+        page.evaluate("() => window.first()")  # the older mount's cleanup, late
+        page.keyboard.press("PageDown")
+        assert page.evaluate("() => window.sent") == [{"seq": 1, "net": 1, "n": 33, "s": "session"}]
+        page.evaluate("() => window.second()")  # unmounted for real
+        page.keyboard.press("PageDown")
+        assert len(page.evaluate("() => window.sent")) == 1  # the key is the page's again
+    finally:
+        page.close()

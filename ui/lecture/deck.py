@@ -115,13 +115,16 @@ class Deck:
         """This window's deck (``self``) merged into ``theirs``, the newer one another window published since
         this window last saw the room's (``base``): each part this window changed and the other did not keeps
         this window's value; every other part is theirs. The step and the step whose controls were applied
-        are one part, as are the matrix and the controls (they travel as one link)."""
+        are one part, as are the matrix and the controls (they travel as one link). The other window arriving
+        at the step it was already on (its controls applied: its echo of a move) is no move of its own: a step
+        this window moved to meanwhile (a lecturer's PageDown) stands."""
         if base is None:
             return theirs
         out = theirs
         for part in _PARTS:
             mine_changed = any(getattr(self, f) != getattr(base, f) for f in part)
-            if mine_changed and all(getattr(theirs, f) == getattr(base, f) for f in part):
+            theirs_changed = any(getattr(theirs, f) != getattr(base, f) for f in (_MOVE if part == _STEP else part))
+            if mine_changed and not theirs_changed:
                 out = replace(out, **{f: getattr(self, f) for f in part})
         return out
 
@@ -180,7 +183,8 @@ class Deck:
 
 MAX_SHARED = 40_000  # characters of the encoded matrix and controls (a room's document is at most 64,000)
 _FIELDS = {"position", "arrived", "shared", "walkthrough", "clock_start", "budget_min", "shown", "poll", "notes_shared"}
-_PARTS = (("position", "arrived"), ("shared",), ("walkthrough",), ("clock_start",), ("budget_min",), ("poll",),
+_STEP, _MOVE = ("position", "arrived"), ("position",)
+_PARTS = (_STEP, ("shared",), ("walkthrough",), ("clock_start",), ("budget_min",), ("poll",),
           ("notes_shared",))
 _POLL_FIELDS = {"number", "position", "page", "question", "revealed", "fields", "options", "labels"}
 

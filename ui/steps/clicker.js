@@ -10,7 +10,9 @@
 export default function ({ data, setStateValue }) {
   const C = window.attentionClicker || (window.attentionClicker = { seq: 0, net: 0, s: null });
   if (data.s !== C.s) Object.assign(C, { seq: 0, net: 0, s: data.s });
+  const mount = {};  // this mount, to tell its cleanup from a newer one's
   C.data = data;
+  C.mount = mount;
   C.send = setStateValue;
   const move = (dir) => {
     C.seq += 1;
@@ -39,5 +41,7 @@ export default function ({ data, setStateValue }) {
       move(box.classList.contains('st-key-step_next-walk') ? 1 : -1);
     }, true);
   }
-  return () => { C.data = null; };  // unmounted (another page, or the window left the walkthrough): keys are free
+  // Unmounted (another page, or the window left the walkthrough): the keys are free. Streamlit may call a mount's
+  // cleanup after a newer mount of the clicker (two runs drawn while its script loaded): the newer one's data stays.
+  return () => { if (C.mount === mount) C.data = null; };
 }
