@@ -20,6 +20,12 @@ def wait_step(page, k: int, timeout_ms: float = 20_000, selector: str = BAR) -> 
     page.wait_for_function(_STEP_IN, arg=[selector, k], timeout=timeout_ms, polling="raf")
 
 
+def wait_keys(page, timeout_ms: float = 20_000) -> None:
+    """Until the walkthrough's clicker listens for PageDown and PageUp: its script loads after the window is drawn
+    (ui/steps/clicker.js), so a key pressed the moment a window appears can come before it."""
+    page.wait_for_function("() => !!window.attentionClicker?.data", timeout=timeout_ms, polling="raf")
+
+
 def step_of(page, selector: str = BAR) -> int | None:
     text = page.locator(selector).first.inner_text() if page.locator(selector).count() else ""
     digits = text.split("Step", 1)[-1].split("of", 1)[0].strip()
@@ -39,6 +45,7 @@ def open_projection(context, url: str, walk_to: int = 1, new_room: bool = False)
     projection.goto(url + f"/walkthrough?lecture=1&walk={walk_to}" + ("&room=new" if new_room else ""))
     wait_step(projection, walk_to, 60_000)
     wait_idle(projection)
+    wait_keys(projection)
     return projection, projection.evaluate("new URL(location.href).searchParams.get('room')")
 
 
@@ -51,6 +58,8 @@ def open_console(context, projection, ready: str = ".st-key-console-note"):
     console.set_viewport_size({"width": 1440, "height": 900})
     console.wait_for_selector(ready, timeout=60_000)
     wait_idle(console)
+    if ready == ".st-key-console-note":  # the console's walkthrough, drawn
+        wait_keys(console)
     return console
 
 

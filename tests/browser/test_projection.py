@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.harness import ROOT, choose_option, sized_page, wait_idle
-from tests.browser.lecture import open_console, open_projection, step_of, wait_step
+from tests.browser.lecture import open_console, open_projection, step_of, wait_keys, wait_step
 from ui.lecture.walkthrough import load_bundled
 from ui.words.content import page_text
 
@@ -177,6 +177,7 @@ def test_the_console_on_another_replica_drives_the_projection_through_redis(brow
             assert "Step 4 of" in console.inner_text('[data-testid="stMain"]')  # it joined the room
             wait_idle(projection)
             wait_idle(console)
+            wait_keys(console)
             console.keyboard.press("PageDown")
             wait_step(projection, 5)
             projection.keyboard.press("PageDown")
