@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from attention import book_inputs, causal_attention_step_by_step
-from tests.browser.harness import PRINTED_SELECTOR, wait_idle, wait_text
+from tests.browser.harness import PRINTED_SELECTOR, ROOT, wait_idle, wait_text
 
 MOUSE_JS = """() => { window.__mouse = 0;
     for (const kind of ['mousedown', 'mouseup', 'pointerdown', 'pointerup', 'wheel', 'contextmenu'])
@@ -128,11 +128,9 @@ CLICKER_JS = """async (source) => {
 
 
 def test_a_late_cleanup_of_an_older_clicker_mount_leaves_the_keys_working(browser):
-    """Streamlit may run a clicker mount's cleanup after a newer mount (two runs drawn while its script loaded: the
-    console's first PageDown was lost in CI). Only the newest mount's cleanup, on a real unmount, frees the keys."""
-    from pathlib import Path
-
-    source = (Path(__file__).parents[2] / "ui" / "steps" / "clicker.js").read_text(encoding="utf-8")
+    """Streamlit's frontend may run a clicker mount's cleanup after a newer mount (two runs drawn while its script
+    loaded). Only the newest mount's cleanup, on a real unmount, frees the keys."""
+    source = (ROOT / "ui" / "steps" / "clicker.js").read_text(encoding="utf-8")
     page = browser.new_page()
     try:
         page.set_content("<main>slides</main>")
