@@ -4,7 +4,8 @@ The entry point is a frame around every page: it declares the pages with
 st.navigation, grouped by the chapter's headings, restores a shared link's state
 once per session, draws the shared input-matrix panel in the sidebar, runs the page as a
 fragment (its own controls rerun it alone: ui/shell/frame.py), and keeps the URL up to date so
-the address bar is always a shareable link.
+the address bar is always a shareable link. A following student's run first waits its turn in
+the process's queue of the class's runs (ui/lecture/turns.py).
 """
 
 import streamlit as st
@@ -25,13 +26,6 @@ from ui.shell.style import apply_style
 from ui.state import language, lecture_mode, navigation_pages, set_current_page
 from ui.words.content import app_text
 
-prepare_process()  # once per process: one PyTorch thread per run, and a frozen import heap (ui/shell/process.py)
-slowed_run()  # nothing, unless a benchmark asks for a slower page run to prove it sees one
-choose_language_once()  # ?lang=, else the browser's locale; then the sidebar's selector decides
-# A lecture starts with the sidebar collapsed: the main area gets the whole projector.
-st.set_page_config(page_title=app_text("page_title"), page_icon="🔦", layout="wide",
-                   initial_sidebar_state="collapsed" if lecture_requested() else "auto")
-
 
 def build_pages(titles: tuple[str, ...]) -> tuple[dict[str, list], dict[str, PageInfo], dict[str, st.Page]]:
     """The pages, titled ``titles``, by the chapter's headings, and each page by its URL path and by its id."""
@@ -45,32 +39,10 @@ def build_pages(titles: tuple[str, ...]) -> tuple[dict[str, list], dict[str, Pag
     return pages, page_of, page_by_id
 
 
-titles = tuple(nav_title(info.page_id, info.title) for info in PAGES)  # ✓ once checked; in the learner's language
-pages, page_of, page_by_id = navigation_pages((language(), *titles), lambda: build_pages(titles))  # once per titles
-current = st.navigation(pages, expanded=True)  # every page listed: no "View more" (Streamlit's own English)
-shown = page_of.get(current.url_path, PAGES[0])
-set_current_page(shown.page_id)
-load_link_once()
-# The lecture, before the page: a room the address names is entered, the room is seen and this window's
-# mode decided (a student follows or explores) before anything is drawn; its heartbeat and a student's line.
-if (target := lecture.before_page(shown.page_id)) is not None:  # joined, rejoined, back: that page first
-    st.switch_page(page_by_id[target], query_params=st.query_params.to_dict())
-rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once
-apply_style(get_matrix().dim, lecture=lecture_mode(), lang=language(), view=lecture.style(shown.page_id))
-input_panel(link_note=share_note(), link_tools=copy_link_button, following=lecture.following())
-
-
 def frame_view() -> tuple:
     """What the frame shows that a page could change: if a page run changes it, the whole app reruns."""
     return (get_matrix(), language(), lecture_mode(), tuple(page_complete(p.page_id) for p in PAGES),
             lecture.shown())  # a heartbeat starts; a student's line follows their mode
-
-
-# The header (title, explanation, formula) is drawn here, outside the page's fragment, and the page
-# runs as a fragment: its own controls rerun it alone (ui/shell/frame.py). The walkthrough's projection
-# and presenter console draw their own.
-if lecture.view(shown.page_id) in (None, "plain"):
-    draw_header(shown.page_id)
 
 
 def after_page() -> None:
@@ -78,6 +50,35 @@ def after_page() -> None:
     lecture.after_page(shown.page_id)  # the lecture, after the page: what it changed goes to the room
 
 
-# A lecturer's window runs its page in the app's own run: its commands are never clicks inside a fragment.
-run = run_whole_page if lecture.drives(shown.page_id) else run_page
-run(shown.file, frame_view(), frame_view, on_failure=lambda: st.error(app_text("page_failed")), after=after_page)
+# A following student's run waits its turn in the process's queue of the class's runs (ui/lecture/turns.py).
+with lecture.turn():
+    prepare_process()  # once per process: one PyTorch thread per run, and a frozen import heap (ui/shell/process.py)
+    slowed_run()  # nothing, unless a benchmark asks for a slower page run to prove it sees one
+    choose_language_once()  # ?lang=, else the browser's locale; then the sidebar's selector decides
+    # A lecture starts with the sidebar collapsed: the main area gets the whole projector.
+    st.set_page_config(page_title=app_text("page_title"), page_icon="🔦", layout="wide",
+                       initial_sidebar_state="collapsed" if lecture_requested() else "auto")
+
+    titles = tuple(nav_title(info.page_id, info.title) for info in PAGES)  # ✓ once checked; in the learner's language
+    pages, page_of, page_by_id = navigation_pages((language(), *titles), lambda: build_pages(titles))  # once per titles
+    current = st.navigation(pages, expanded=True)  # every page listed: no "View more" (Streamlit's own English)
+    shown = page_of.get(current.url_path, PAGES[0])
+    set_current_page(shown.page_id)
+    load_link_once()
+    # The lecture, before the page: a room the address names is entered, the room is seen and this window's
+    # mode decided (a student follows or explores) before anything is drawn; its heartbeat and a student's line.
+    if (target := lecture.before_page(shown.page_id)) is not None:  # joined, rejoined, back: that page first
+        st.switch_page(page_by_id[target], query_params=st.query_params.to_dict())
+    rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once
+    apply_style(get_matrix().dim, lecture=lecture_mode(), lang=language(), view=lecture.style(shown.page_id))
+    input_panel(link_note=share_note(), link_tools=copy_link_button, following=lecture.following())
+
+    # The header (title, explanation, formula) is drawn here, outside the page's fragment, and the page
+    # runs as a fragment: its own controls rerun it alone (ui/shell/frame.py). The walkthrough's projection
+    # and presenter console draw their own.
+    if lecture.view(shown.page_id) in (None, "plain"):
+        draw_header(shown.page_id)
+
+    # A lecturer's window runs its page in the app's own run: its commands are never clicks inside a fragment.
+    run = run_whole_page if lecture.drives(shown.page_id) else run_page
+    run(shown.file, frame_view(), frame_view, on_failure=lambda: st.error(app_text("page_failed")), after=after_page)

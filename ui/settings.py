@@ -44,6 +44,7 @@ class Limits:
     max_url_chars: int
     heartbeat_ms: int  # how often a lecturer's window reads its room's version (ui/lecture/window.py)
     class_heartbeat_ms: int  # how often a student's window does
+    class_slots: int  # how many following students' runs a server process runs at once (ui/lecture/turns.py)
 
 
 def limits() -> Limits:
@@ -59,6 +60,7 @@ def limits() -> Limits:
         max_url_chars=_env_int("ATTENTION_MAX_URL_CHARS", 8000),
         heartbeat_ms=_env_int("ATTENTION_HEARTBEAT_MS", 250),
         class_heartbeat_ms=_env_int("ATTENTION_CLASS_HEARTBEAT_MS", 500),
+        class_slots=_env_int("ATTENTION_CLASS_SLOTS", 1),
     )
 
 

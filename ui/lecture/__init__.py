@@ -14,6 +14,8 @@ Its Streamlit side:
 - ``window``: the window's one record in the session, what a run sees of the room, the actions carried out,
   and the heartbeat (a timed fragment that reads the room's version); ``watchdog``: a script in the browser that
   notices a window that stopped following (its heartbeat's timer, or a blank page), says so and heals it;
+- ``store``: the process's rooms, and one look at a room (each new deck read from the store once per process);
+  ``turns``: a following student's runs take turns in a process, first come first served;
 - ``rooms``: where decks are kept between sessions, the contract and its caps; ``memory_rooms``: in this
   process; ``sqlite_rooms`` (the default): in this process and written through to a file, which a restart reads
   again; ``redis_rooms``: in Redis, shared by several replicas;

@@ -15,6 +15,7 @@ window), or noted as the student's own change; and the address bar keeps the roo
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 import time
@@ -29,10 +30,16 @@ from .classroom import AWAY_PARAM, NEW_ROOM, ROOM_PARAM
 from .records import WALK_PAGE, Joined, Lecturer, Moment, Student
 from .rooms import RoomError, RoomsFull, RoomsUnavailable, is_room_id
 
-__all__ = ["CONSOLE_PARAM", "after_page", "before_page", "drives", "following", "refusal", "shown", "style", "view"]
+__all__ = ["CONSOLE_PARAM", "after_page", "before_page", "drives", "following", "refusal", "shown", "style", "turn",
+           "view"]
 
 CONSOLE_PARAM = "console"  # ?console=<one-time token>: this window becomes the room's presenter console
 _log = logging.getLogger("attention_app")
+
+
+def turn() -> contextlib.AbstractContextManager:
+    """A student's whole run waits its turn in the process's queue of the class's runs (ui/lecture/turns.py)."""
+    return window.turn()
 
 
 def before_page(page_id: str) -> str | None:

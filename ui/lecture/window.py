@@ -4,27 +4,29 @@ run sees of the room, and the actions the state machine (ui/lecture/protocol.py)
 Streamlit pushes nothing from one session to another, so a window in a room has a **heartbeat**: a fragment
 that reruns every :data:`HEARTBEAT_SECONDS` (a student's every :data:`CLASS_HEARTBEAT_SECONDS`), reads the
 room's version (a dictionary lookup, or one Redis call) and reruns the app only when the protocol says so.
-The deck itself is taken in the full run that follows, before anything is drawn.
+The deck itself is taken in the full run that follows, before anything is drawn. A heartbeat drawn inside a
+full run does not look again (the run's BEFORE moment has just looked), and a student's AFTER moment does not
+ask the store (ui/lecture/store.py): a following student's update asks the store once.
 
 Every change to the window goes through :func:`dispatch`: the record is replaced whole, never changed in place.
 """
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import logging
+import threading
 import time
 from dataclasses import replace
 
 import streamlit as st
 
 from ..inputs import state as matrix_state
-from ..settings import limits, rooms_url
+from ..settings import limits
 from ..state import Key
 from . import protocol, watchdog
 from . import state as walk_state
-from .deck import DEFAULT_BUDGET_MIN, Deck, DeckError
-from .memory_rooms import MemoryRooms
+from .deck import DEFAULT_BUDGET_MIN, Deck
 from .records import (
     Action,
     Attend,
@@ -37,39 +39,37 @@ from .records import (
     Published,
     Rerun,
     Restore,
-    Room,
     Seen,
     Student,
     Take,
     Took,
     Window,
 )
-from .rooms import RoomError, Rooms, RoomsUnavailable
+from .rooms import RoomError, RoomsUnavailable
+from .store import look, rooms
+from .turns import Turns
 from .walkthrough import FILE_PARAM, WalkthroughError, decode_text, encode
 
 __all__ = ["CLASS_HEARTBEAT_SECONDS", "HEARTBEAT_SECONDS", "act", "attendance", "current", "dispatch", "heartbeat",
-           "rooms", "see", "snapshot"]
+           "rooms", "see", "snapshot", "turn"]
 
 HEARTBEAT_SECONDS = limits().heartbeat_ms / 1000  # a lecturer's window: half of it on average is added to a move
 CLASS_HEARTBEAT_SECONDS = limits().class_heartbeat_ms / 1000  # a student's
 _log = logging.getLogger("attention_app")
+_inline = threading.local()  # full_run: this thread is drawing a heartbeat inside a full run, not beating
 
 
 @st.cache_resource
-def rooms() -> Rooms:
-    """The process's rooms (one object for every session of this server): in Redis when
-    ``ATTENTION_ROOMS`` names one (every replica then sees every room); ``memory``: in this process only; else
-    (unset, or ``sqlite:///path``) in this process and a file beside the app, which a restart reads again."""
-    url = rooms_url()
-    if url == "memory":
-        return MemoryRooms()
-    if url is None or url.startswith("sqlite:"):
-        from .sqlite_rooms import SqliteRooms, rooms_file
+def _turns() -> Turns:
+    """The process's queue of following students' runs (ui/lecture/turns.py)."""
+    return Turns(limits().class_slots)
 
-        return SqliteRooms(rooms_file(url))
-    from .redis_rooms import RedisRooms  # the redis client is imported only where it is used
 
-    return RedisRooms(url)
+def turn() -> contextlib.AbstractContextManager:
+    """This run's turn in the process's queue of following students' runs (ui/lecture/turns.py). A lecturer's
+    window, an exploring student's and a lone learner's never wait there."""
+    window = current()
+    return _turns().turn() if isinstance(window, Student) and window.following else contextlib.nullcontext()
 
 
 def current() -> Window | None:
@@ -99,31 +99,6 @@ def snapshot(window: Window | None = None) -> Deck:
                    talk.notes_shared if talk else False)
 
 
-@functools.lru_cache(maxsize=16)
-def _parse(document: str) -> Deck:
-    """A room's document as a deck, checked once per document (every window of a room reads the same one)."""
-    return Deck.from_json(document)
-
-
-def look(window: Window) -> Room:
-    """The room as this window sees it now: its version, and its deck when the version is new to the window."""
-    try:
-        version = rooms().version(window.room)
-        if version is None or version == window.seen:
-            return Room(version)
-        found = rooms().read(window.room)
-    except RoomsUnavailable:
-        return Room(None, reachable=False)
-    if found is None:
-        return Room(None)
-    version, document = found
-    try:
-        return Room(version, _parse(document))
-    except DeckError as exc:  # written by this app's lecturer windows only, yet checked like a link
-        _log.warning("a room's deck was refused: %s", exc)
-        return Room(version)
-
-
 def see(moment: Moment, page: str) -> str | None:
     """One moment of this window's run: what it sees goes through the protocol, and its actions are carried out.
     Returns the page to switch to, if the protocol says so (before anything is drawn)."""
@@ -138,7 +113,7 @@ def _see(slot: walk_state.Slot, moment: Moment, page: str) -> str | None:
     if slot.pending is not None:  # the last moment's take was stopped half-way: finished first
         _take(slot, *slot.pending)
     window = slot.record
-    room = look(window)
+    room = look(window, moment)
     quiet = isinstance(window, Student) and moment is Moment.BEAT and (room.version == window.seen
                                                                        or not room.reachable)
     mine = None if quiet else snapshot(window)  # a student's heartbeat that finds nothing new encodes nothing
@@ -277,12 +252,18 @@ def heartbeat(page: str) -> None:
     with st.container(key=Key.HEARTBEAT):  # alone in its box: nothing the full run draws comes after it there
         watchdog.draw(expect, beats=beat is not None)
         if beat is not None:
-            beat(page)
+            _inline.full_run = True  # its BEFORE moment has just seen the room and taken a press
+            try:
+                beat(page)
+            finally:
+                _inline.full_run = False
 
 
 @st.fragment(run_every=HEARTBEAT_SECONDS)
 def _lecturer_heartbeat(page: str) -> None:
     watchdog.beat(time.monotonic_ns(), step=walk_state.walk_position() + 1)  # the step its last full run drew
+    if getattr(_inline, "full_run", False):
+        return
     moved = walk_state.take_press()  # a press whose own request was dropped comes with a beat: published here,
     see(Moment.BEAT, page)
     if moved:
@@ -291,7 +272,13 @@ def _lecturer_heartbeat(page: str) -> None:
 
 @st.fragment(run_every=CLASS_HEARTBEAT_SECONDS)
 def _class_heartbeat(page: str) -> None:
-    see(Moment.BEAT, page)  # a move to take reruns the app here (and the full run draws the new step)
+    with turn():
+        _class_beat(page)
+
+
+def _class_beat(page: str) -> None:
+    if not getattr(_inline, "full_run", False):
+        see(Moment.BEAT, page)  # a move to take reruns the app here (and the full run draws the new step)
     student = current()
     following = isinstance(student, Student) and student.following
     behind = following and student.waiting is not None  # waiting for the projection to draw the lecture's new step

@@ -1,0 +1,153 @@
+"""A following class's runs take turns (ui/lecture/turns.py), and a following student's update asks the store
+once (ui/lecture/store.py): the queue's order and bounds, and the lecture's runs through it in AppTest."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from tests.lecture_apptest import lecture, poll, student
+from ui.lecture import store, window
+from ui.inputs.matrix import book_matrix
+from ui.lecture.deck import Deck
+from ui.lecture.memory_rooms import MemoryRooms
+from ui.lecture.records import Lecturer, Moment, Student
+from ui.lecture.turns import Turns
+
+
+def _waiting(turns: Turns, n: int) -> None:
+    deadline = time.monotonic() + 5
+    while len(turns._waiting) < n:
+        assert time.monotonic() < deadline, "the threads never queued"
+        time.sleep(0.001)
+
+
+def test_runs_take_their_turns_in_the_order_they_asked():
+    turns, order = Turns(1), []
+
+    def run(name: int) -> None:
+        with turns.turn():
+            order.append(name)
+
+    with turns.turn():  # the queue is busy while five runs line up, one after the other
+        threads = []
+        for name in range(5):
+            threads.append(threading.Thread(target=run, args=(name,)))
+            threads[-1].start()
+            _waiting(turns, name + 1)
+    for thread in threads:
+        thread.join(5)
+    assert order == [0, 1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("slots", [1, 2])
+def test_no_more_runs_than_slots_at_once(slots):
+    turns, lock = Turns(slots), threading.Lock()
+    inside, most = [0], [0]
+
+    def run() -> None:
+        with turns.turn():
+            with lock:
+                inside[0] += 1
+                most[0] = max(most[0], inside[0])
+            time.sleep(0.01)
+            with lock:
+                inside[0] -= 1
+
+    threads = [threading.Thread(target=run) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(5)
+    assert most[0] == slots
+
+
+def test_a_turn_is_reentrant_and_given_back_when_a_run_is_stopped():
+    turns = Turns(1)
+    with pytest.raises(RuntimeError), turns.turn(), turns.turn():  # a heartbeat drawn inside its full run
+        raise RuntimeError("stopped for a newer run")
+    got = []
+    other = threading.Thread(target=lambda: got.append(turns.turn().__enter__()))
+    other.start()
+    other.join(2)
+    assert not other.is_alive(), "the stopped run kept its turn"
+
+
+class _Counting(MemoryRooms):
+    def __init__(self):
+        super().__init__()
+        self.calls: list[str] = []
+
+    def version(self, room):
+        self.calls.append("version")
+        return super().version(room)
+
+    def read(self, room):
+        self.calls.append("read")
+        return super().read(room)
+
+
+def test_a_new_deck_is_read_once_per_process_and_a_students_after_moment_asks_nothing(monkeypatch):
+    rooms, latest = _Counting(), store.Latest()
+    monkeypatch.setattr(store, "rooms", lambda: rooms)
+    monkeypatch.setattr(store, "_latest", lambda: latest)
+    deck = Deck.of(3, 3, book_matrix(), {}, None, None, 45)
+    room, secret = rooms.create(deck.to_json())
+    first, second = Student(room=room, student="a" * 16), Student(room=room, student="b" * 16)
+    assert store.look(first, Moment.BEFORE).deck == deck
+    assert store.look(second, Moment.BEFORE).deck == deck
+    assert rooms.calls == ["version", "read", "version"]  # the second window took the deck the first one read
+    rooms.calls.clear()
+    assert store.look(first, Moment.AFTER).version == first.seen and rooms.calls == []
+    moved = Deck.of(4, 4, book_matrix(), {}, None, None, 45)
+    rooms.publish(room, secret, moved.to_json())
+    assert store.look(second, Moment.BEFORE).deck == moved and rooms.calls == ["version", "read"]
+    rooms.calls.clear()
+    lecturer = store.look(Lecturer(room=room, secret=secret), Moment.AFTER)  # a lecturer's AFTER publishes: it looks
+    assert lecturer.deck == moved and rooms.calls == ["version"]
+
+
+def test_a_following_students_full_run_asks_the_store_once(monkeypatch):
+    projection, room = lecture()
+    at = student(room)
+    poll(at)
+    assert window.current() is None  # the test's own thread is no window
+    rooms, calls = store.rooms(), []
+
+    class Counting:
+        def __getattr__(self, name):
+            found = getattr(rooms, name)
+            if name not in ("version", "read"):
+                return found
+            return lambda *args: (calls.append(name), found(*args))[1]
+
+    monkeypatch.setattr(store, "rooms", Counting)
+    poll(at)
+    assert calls == ["version"]  # its BEFORE moment; not its heartbeat drawn inside the run, nor its AFTER
+
+
+def test_a_following_students_run_waits_its_turn_and_the_projection_does_not():
+    projection, room = lecture()
+    at = student(room)
+    poll(at)
+    turns = window._turns()
+    released = threading.Event()
+
+    def hold() -> None:
+        with turns.turn():
+            released.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    _waiting(turns, 0)
+    try:
+        projection.run()  # served at once while the class's queue is held
+        assert not projection.exception
+        with pytest.raises(RuntimeError):
+            at.run(timeout=1.5)  # a following student's run waits for the turn
+    finally:
+        released.set()
+        holder.join(5)
+    poll(at)
