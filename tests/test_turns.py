@@ -19,7 +19,7 @@ from ui.lecture.turns import Turns
 
 def _waiting(turns: Turns, n: int) -> None:
     deadline = time.monotonic() + 5
-    while len(turns._waiting) < n:
+    while len(turns._line) < n:
         assert time.monotonic() < deadline, "the threads never queued"
         time.sleep(0.001)
 
@@ -40,6 +40,31 @@ def test_runs_take_their_turns_in_the_order_they_asked():
     for thread in threads:
         thread.join(5)
     assert order == [0, 1, 2, 3, 4]
+
+
+def test_a_newer_run_of_a_student_takes_the_older_ones_place_in_the_line():
+    turns, order, free = Turns(1), [], threading.Event()
+
+    def run(name: str, key: str) -> None:
+        with turns.turn(key):
+            if name == "older" and not free.is_set():
+                free.set()  # let go without a turn: Streamlit stops it at its next call
+            order.append(name)
+
+    with turns.turn():
+        older = threading.Thread(target=run, args=("older", "student-1"))
+        older.start()
+        _waiting(turns, 1)
+        other = threading.Thread(target=run, args=("other", "student-2"))
+        other.start()
+        _waiting(turns, 2)
+        newer = threading.Thread(target=run, args=("newer", "student-1"))
+        newer.start()
+        assert free.wait(5), "the older run kept waiting"
+        assert len(turns._line) == 2  # one place per student
+    for thread in (older, other, newer):
+        thread.join(5)
+    assert order == ["older", "newer", "other"]  # the newer run went where the older one stood
 
 
 @pytest.mark.parametrize("slots", [1, 2])

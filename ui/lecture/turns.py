@@ -30,43 +30,68 @@ __all__ = ["Turns"]
 
 
 class Turns:
-    """At most ``slots`` holders at once, served in the order they asked; reentrant within a thread."""
+    """At most ``slots`` holders at once, served in the order they asked; reentrant within a thread.
+
+    One place in the line per ``key`` (a student): a run that asks while an older run of the same student is
+    still waiting takes that run's place, and the older run goes on without a turn. Streamlit starts a newer run
+    of a session in a new thread and stops the older one at its next Streamlit call, so the older run ends at
+    once; kept in the line, it would hold a place for nothing. Without this, a class of 60 on one process healed
+    a run that waited too long (ui/lecture/watchdog.js) with another run, which queued too: 319 heals in one
+    walk, and moves taken up to 8 s late.
+    """
 
     def __init__(self, slots: int = 1):
         self._free = max(1, slots)  # ATTENTION_CLASS_SLOTS (ui/settings.py), at least one
         self._ready = threading.Condition()
-        self._waiting: collections.deque[object] = collections.deque()
+        self._line: collections.deque[_Ticket] = collections.deque()
         self._held = threading.local()
 
     @contextlib.contextmanager
-    def turn(self) -> Iterator[None]:
+    def turn(self, key: str | None = None) -> Iterator[None]:
         depth = getattr(self._held, "depth", 0)
-        if depth == 0:
-            self._take()
+        took = self._take(key) if depth == 0 else False
         self._held.depth = depth + 1
         try:
             yield
         finally:
             self._held.depth -= 1
-            if self._held.depth == 0:
+            if took:
                 self._give()
 
-    def _take(self) -> None:
-        ticket = object()
+    def _take(self, key: str | None) -> bool:
+        """Wait for this run's turn; False if a newer run of the same key took its place meanwhile."""
         with self._ready:
-            self._waiting.append(ticket)
+            older = next((t for t in self._line if key is not None and t.key == key), None)
+            ticket = _Ticket(key)
+            if older is not None:  # the newer run takes the older one's place; the older one goes
+                self._line[self._line.index(older)] = ticket
+                older.superseded = True
+                self._ready.notify_all()
+            else:
+                self._line.append(ticket)
             try:
-                while not (self._free > 0 and self._waiting[0] is ticket):
+                while not ticket.superseded and not (self._free > 0 and self._line[0] is ticket):
                     self._ready.wait()
             except BaseException:  # stopped while waiting: out of the line, and the next one may go
-                self._waiting.remove(ticket)
+                if not ticket.superseded:
+                    self._line.remove(ticket)
                 self._ready.notify_all()
                 raise
-            self._waiting.popleft()
+            if ticket.superseded:
+                return False
+            self._line.popleft()
             self._free -= 1
             self._ready.notify_all()  # with more than one slot, the next in line may go too
+            return True
 
     def _give(self) -> None:
         with self._ready:
             self._free += 1
             self._ready.notify_all()
+
+
+class _Ticket:
+    __slots__ = ("key", "superseded")
+
+    def __init__(self, key: str | None):
+        self.key, self.superseded = key, False

@@ -69,7 +69,8 @@ def turn() -> contextlib.AbstractContextManager:
     """This run's turn in the process's queue of following students' runs (ui/lecture/turns.py). A lecturer's
     window, an exploring student's and a lone learner's never wait there."""
     window = current()
-    return _turns().turn() if isinstance(window, Student) and window.following else contextlib.nullcontext()
+    following = isinstance(window, Student) and window.following
+    return _turns().turn(window.student) if following else contextlib.nullcontext()
 
 
 def current() -> Window | None:
