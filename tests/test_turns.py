@@ -9,8 +9,8 @@ import time
 import pytest
 
 from tests.lecture_apptest import lecture, poll, student
-from ui.lecture import store, window
 from ui.inputs.matrix import book_matrix
+from ui.lecture import store, window
 from ui.lecture.deck import Deck
 from ui.lecture.memory_rooms import MemoryRooms
 from ui.lecture.records import Lecturer, Moment, Student
@@ -65,6 +65,45 @@ def test_a_newer_run_of_a_student_takes_the_older_ones_place_in_the_line():
     for thread in (older, other, newer):
         thread.join(5)
     assert order == ["older", "newer", "other"]  # the newer run went where the older one stood
+
+
+def test_a_run_waiting_on_the_store_lets_the_next_one_go_and_comes_back_first():
+    turns, order = Turns(1), []
+    asked, answered, second_done = threading.Event(), threading.Event(), threading.Event()
+
+    def waits_on_the_store() -> None:
+        with turns.turn():
+            order.append("asks the store")
+            with turns.aside():
+                asked.set()
+                answered.wait(5)  # the network
+            order.append("has its answer")
+
+    def second() -> None:
+        with turns.turn():
+            order.append("second")
+            second_done.wait(5)
+
+    def third() -> None:
+        with turns.turn():
+            order.append("third")
+
+    first = threading.Thread(target=waits_on_the_store)
+    first.start()
+    assert asked.wait(5)
+    threads = [first, threading.Thread(target=second)]
+    threads[-1].start()
+    while "second" not in order:  # it took the turn the waiting run gave back
+        time.sleep(0.001)
+    threads.append(threading.Thread(target=third))
+    threads[-1].start()
+    _waiting(turns, 1)
+    answered.set()
+    _waiting(turns, 2)  # the answered run lines up again, first
+    second_done.set()
+    for thread in threads:
+        thread.join(5)
+    assert order == ["asks the store", "second", "has its answer", "third"]
 
 
 @pytest.mark.parametrize("slots", [1, 2])
@@ -157,7 +196,7 @@ def test_a_following_students_run_waits_its_turn_and_the_projection_does_not():
     projection, room = lecture()
     at = student(room)
     poll(at)
-    turns = window._turns()
+    turns = store.turns()
     released = threading.Event()
 
     def hold() -> None:

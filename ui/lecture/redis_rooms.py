@@ -102,6 +102,8 @@ def _unavailable(method):
 
 
 class RedisRooms(Rooms):
+    remote = True
+
     def __init__(self, url: str, *, max_rooms: int = MAX_ROOMS) -> None:
         self._redis = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2, decode_responses=True)
         self._max_rooms = max_rooms

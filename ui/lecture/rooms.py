@@ -60,6 +60,8 @@ class RoomsUnavailable(RoomError):
 class Rooms(ABC):
     """The rooms of the app: create, hand over the right to drive, publish, follow."""
 
+    remote = False  # True: a call waits on the network (a run gives its class turn back meanwhile)
+
     @abstractmethod
     def create(self, document: str) -> tuple[str, str]:
         """A new room holding ``document`` (version 1): its id, and the secret that lets a window drive it."""

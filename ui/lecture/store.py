@@ -8,19 +8,21 @@ and a class of thirty reads it from the store once, and checks it once (:func:`_
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import threading
 
 import streamlit as st
 
-from ..settings import rooms_url
+from ..settings import limits, rooms_url
 from .deck import Deck, DeckError
 from .memory_rooms import MemoryRooms
 from .records import Moment, Room, Student, Window
 from .rooms import Rooms, RoomsUnavailable
+from .turns import Turns
 
-__all__ = ["Latest", "look", "rooms"]
+__all__ = ["Latest", "look", "rooms", "turns", "waiting_on_store"]
 
 _log = logging.getLogger("attention_app")
 
@@ -67,6 +69,17 @@ def _latest() -> Latest:
     return Latest()
 
 
+@st.cache_resource
+def turns() -> Turns:
+    """The process's line of following students' runs (ui/lecture/turns.py)."""
+    return Turns(limits().class_slots)
+
+
+def waiting_on_store() -> contextlib.AbstractContextManager:
+    """Around a call to a store over the network: the run's class turn is given back meanwhile."""
+    return turns().aside() if rooms().remote else contextlib.nullcontext()
+
+
 @functools.lru_cache(maxsize=16)
 def _parse(document: str) -> Deck:
     """A room's document as a deck, checked once per document (every window of a room reads the same one)."""
@@ -80,13 +93,15 @@ def look(window: Window, moment: Moment) -> Room:
     if moment is Moment.AFTER and isinstance(window, Student):
         return Room(window.seen)
     try:
-        version = rooms().version(window.room)
+        with waiting_on_store():
+            version = rooms().version(window.room)
         if version is None or version == window.seen:
             return Room(version)
         deck = _latest().get(window.room, version)  # the class of a replica reads each new deck once
         if deck is not None:
             return Room(version, deck)
-        found = rooms().read(window.room)
+        with waiting_on_store():
+            found = rooms().read(window.room)
     except RoomsUnavailable:
         return Room(None, reachable=False)
     if found is None:

@@ -49,16 +49,31 @@ class Turns:
     @contextlib.contextmanager
     def turn(self, key: str | None = None) -> Iterator[None]:
         depth = getattr(self._held, "depth", 0)
-        took = self._take(key) if depth == 0 else False
-        self._held.depth = depth + 1
+        took = self._take(key) if depth == 0 else getattr(self._held, "took", False)
+        self._held.depth, self._held.took = depth + 1, took
         try:
             yield
         finally:
             self._held.depth -= 1
-            if took:
+            if self._held.depth == 0 and self._held.took:
+                self._held.took = False
                 self._give()
 
-    def _take(self, key: str | None) -> bool:
+    @contextlib.contextmanager
+    def aside(self) -> Iterator[None]:
+        """Give the turn back while this run waits on something else (the store over the network), and take it
+        again first in line: a run that waits holds no place the next one could use."""
+        if not getattr(self._held, "took", False):
+            yield
+            return
+        self._give()
+        self._held.took = False
+        try:
+            yield
+        finally:
+            self._held.took = self._take(None, first=True)
+
+    def _take(self, key: str | None, first: bool = False) -> bool:
         """Wait for this run's turn; False if a newer run of the same key took its place meanwhile."""
         with self._ready:
             older = next((t for t in self._line if key is not None and t.key == key), None)
@@ -67,6 +82,8 @@ class Turns:
                 self._line[self._line.index(older)] = ticket
                 older.superseded = True
                 self._ready.notify_all()
+            elif first:
+                self._line.appendleft(ticket)
             else:
                 self._line.append(ticket)
             try:

@@ -46,8 +46,7 @@ from .records import (
     Window,
 )
 from .rooms import RoomError, RoomsUnavailable
-from .store import look, rooms
-from .turns import Turns
+from .store import look, rooms, turns, waiting_on_store
 from .walkthrough import FILE_PARAM, WalkthroughError, decode_text, encode
 
 __all__ = ["CLASS_HEARTBEAT_SECONDS", "HEARTBEAT_SECONDS", "act", "attendance", "current", "dispatch", "heartbeat",
@@ -59,18 +58,12 @@ _log = logging.getLogger("attention_app")
 _inline = threading.local()  # full_run: this thread is drawing a heartbeat inside a full run, not beating
 
 
-@st.cache_resource
-def _turns() -> Turns:
-    """The process's queue of following students' runs (ui/lecture/turns.py)."""
-    return Turns(limits().class_slots)
-
-
 def turn() -> contextlib.AbstractContextManager:
     """This run's turn in the process's queue of following students' runs (ui/lecture/turns.py). A lecturer's
     window, an exploring student's and a lone learner's never wait there."""
     window = current()
     following = isinstance(window, Student) and window.following
-    return _turns().turn(window.student) if following else contextlib.nullcontext()
+    return turns().turn(window.student) if following else contextlib.nullcontext()
 
 
 def current() -> Window | None:
@@ -204,7 +197,8 @@ def _publish(action: Publish, slot: walk_state.Slot) -> None:
 def _attend(slot: walk_state.Slot) -> None:
     window = slot.record
     try:
-        rooms().attend(window.room, window.student)  # False (the class filled up meanwhile): they still follow
+        with waiting_on_store():  # a following student's run gives its turn back while the store answers
+            rooms().attend(window.room, window.student)  # False (the class filled up meanwhile): they still follow
     except RoomsUnavailable:
         return
     except RoomError:  # the room is gone: the lecture has ended
