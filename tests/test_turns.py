@@ -139,6 +139,19 @@ def test_a_turn_is_reentrant_and_given_back_when_a_run_is_stopped():
     assert not other.is_alive(), "the stopped run kept its turn"
 
 
+def test_a_run_gives_its_turn_back_only_while_the_store_is_slow():
+    delay = store.StoreDelay()
+    for _ in range(20):
+        delay.note(0.001)  # Redis beside the app
+    assert not delay.slow
+    for _ in range(8):
+        delay.note(0.150)  # a store held back 150 ms
+    assert delay.slow
+    for _ in range(30):
+        delay.note(0.001)
+    assert not delay.slow
+
+
 class _Counting(MemoryRooms):
     def __init__(self):
         super().__init__()

@@ -12,6 +12,8 @@ import contextlib
 import functools
 import logging
 import threading
+import time
+from collections.abc import Iterator
 
 import streamlit as st
 
@@ -22,7 +24,7 @@ from .records import Moment, Room, Student, Window
 from .rooms import Rooms, RoomsUnavailable
 from .turns import Turns
 
-__all__ = ["Latest", "look", "rooms", "turns", "waiting_on_store"]
+__all__ = ["Latest", "StoreDelay", "look", "rooms", "turns", "waiting_on_store"]
 
 _log = logging.getLogger("attention_app")
 
@@ -75,9 +77,38 @@ def turns() -> Turns:
     return Turns(limits().class_slots)
 
 
-def waiting_on_store() -> contextlib.AbstractContextManager:
-    """Around a call to a store over the network: the run's class turn is given back meanwhile."""
-    return turns().aside() if rooms().remote else contextlib.nullcontext()
+class StoreDelay:
+    """How long the store's answers take, as a moving average of the last few calls (seconds)."""
+
+    SLOW = 0.02  # above this, a run waiting on the store gives its class turn back (a handoff costs far less)
+
+    def __init__(self):
+        self.seconds = 0.0
+
+    def note(self, seconds: float) -> None:
+        self.seconds += (seconds - self.seconds) / 8
+
+    @property
+    def slow(self) -> bool:
+        return self.seconds > self.SLOW
+
+
+@st.cache_resource
+def _delay() -> StoreDelay:
+    return StoreDelay()
+
+
+@contextlib.contextmanager
+def waiting_on_store() -> Iterator[None]:
+    """Around a call to the store. A run keeps its class turn through a quick answer (Redis on the same network:
+    a millisecond); while the store is slow, it gives the turn back meanwhile, and the next run goes."""
+    delay, started = _delay(), time.perf_counter()
+    aside = turns().aside() if rooms().remote and delay.slow else contextlib.nullcontext()
+    with aside:  # the answer's time, not the wait for the turn after it
+        try:
+            yield
+        finally:
+            delay.note(time.perf_counter() - started)
 
 
 @functools.lru_cache(maxsize=16)
