@@ -33,9 +33,11 @@ class Turns:
     """At most ``slots`` holders at once, served in the order they asked; reentrant within a thread.
 
     One place in the line per ``key`` (a student): a run that asks while an older run of the same student is
-    still waiting takes that run's place, and the older run goes on without a turn. Streamlit starts a newer run
-    of a session in a new thread and stops the older one at its next Streamlit call, so the older run ends at
-    once; kept in the line, it would hold a place for nothing. Without this, a class of 60 on one process healed
+    still waiting takes that run's place, and the older run goes on without a turn. With ``runner.fastReruns``,
+    Streamlit starts a session's newer run in a new thread and stops the older one at its next Streamlit call,
+    so the older run ends at once; kept in the line, it would hold a place for nothing. (Whether a heartbeat's
+    fragment rerun stops an older full run the same way is not checked yet: if not, that run goes on outside
+    the line.) Without this, a class of 60 on one process healed
     a run that waited too long (ui/lecture/watchdog.js) with another run, which queued too: 319 heals in one
     walk, and moves taken up to 8 s late.
     """

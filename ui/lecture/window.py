@@ -254,10 +254,15 @@ def heartbeat(page: str) -> None:
                 _inline.full_run = False
 
 
+def _inside_full_run() -> bool:
+    """The heartbeat is drawn inside a full run (whose BEFORE moment has just looked), not beating on its own."""
+    return getattr(_inline, "full_run", False)
+
+
 @st.fragment(run_every=HEARTBEAT_SECONDS)
 def _lecturer_heartbeat(page: str) -> None:
     watchdog.beat(time.monotonic_ns(), step=walk_state.walk_position() + 1)  # the step its last full run drew
-    if getattr(_inline, "full_run", False):
+    if _inside_full_run():
         return
     moved = walk_state.take_press()  # a press whose own request was dropped comes with a beat: published here,
     see(Moment.BEAT, page)
@@ -272,7 +277,7 @@ def _class_heartbeat(page: str) -> None:
 
 
 def _class_beat(page: str) -> None:
-    if not getattr(_inline, "full_run", False):
+    if not _inside_full_run():
         see(Moment.BEAT, page)  # a move to take reruns the app here (and the full run draws the new step)
     student = current()
     following = isinstance(student, Student) and student.following
