@@ -1,14 +1,14 @@
 """Accessibility in Chromium: axe-core's WCAG 2.0/2.1/2.2 A and AA rules on every page in English, on every
-page in one of the three other languages (taking turns, so each language shows a third of the pages and each
-page shows in a translation), on every page in lecture mode (the four languages taking turns), and on a
-projected walkthrough step; every chart named (its kind and size),
+page in lecture mode in one of the three other languages (taking turns, so each language shows a third of the
+pages and each page shows in a translation), and on a projected walkthrough step; every chart named (its kind and size),
 its cells read as sentences and its values as a table; the colours Vega paints are the ones
 ui/draw/colours.py computes (so tests/test_colours.py checks what the learner sees); and with
 reduced motion asked for, nothing animates.
 
-One server and one browser page walk all 46 views once (module fixture); the tests read the walk. (Every page
+One server and one browser page walk all 32 views once (module fixture); the tests read the walk. (Every page
 in all four languages and in lecture mode took 76 views, the slowest part of make test; the translated pages
-share their markup with the English ones, and differ only in their words.)
+share their markup with the English ones and differ only in their words, and a page in lecture mode is the
+same page with the lecture's style, so one translated view in lecture mode covers both.)
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ TABLES_JS = """() => Array.from(document.querySelectorAll('.sr-only table')).map
             masked: Array.from(t.querySelectorAll('td')).filter(td => /^\\D+$/.test(td.textContent)).length,
             area: box.width * box.height};
 })"""
+CODE_JS = """() => Array.from(document.querySelectorAll('[data-testid="stCode"] .token')).map(t =>
+    [t.className, getComputedStyle(t).color, getComputedStyle(t.closest('pre') || t.parentElement).backgroundColor])"""
 
 
 def url(server, path: str, lang: str) -> str:
@@ -56,12 +58,12 @@ def url(server, path: str, lang: str) -> str:
 
 
 def views() -> list[tuple[str, str]]:
-    """(path, lang): every page in English and in one other language, every page in lecture mode (in one of the
-    four), a projected step; and 3.5.1 in Korean (its cells' sentences are read below)."""
+    """(path, lang): every page in English, every page in lecture mode in one other language, a projected step;
+    and 3.5.1 in Korean (its cells' sentences are read below)."""
     paths = ["" if p.page_id == "home" else p.page_id for p in PAGES]
     others = [lang for lang in LANGUAGES if lang != "en"]
-    found = ([(path, "en") for path in paths] + [(path, others[i % len(others)]) for i, path in enumerate(paths)]
-             + [(f"{path}?lecture=1", list(LANGUAGES)[i % len(LANGUAGES)]) for i, path in enumerate(paths)]
+    found = ([(path, "en") for path in paths]
+             + [(f"{path}?lecture=1", others[i % len(others)]) for i, path in enumerate(paths)]
              + [(WALK_STEP, "en"), ("causal-mask", "ko")])
     return list(dict.fromkeys(found))
 
@@ -99,14 +101,14 @@ def walk(browser, app_server):
             wait_charts(page)  # charts are drawn after the run ends
             raw = axe_run(axe, page)
             seen[(path, lang)] = {"raw": raw, "left": not_upstream(page, raw), "charts": page.evaluate(CHARTS_JS),
-                                  "tables": page.evaluate(TABLES_JS)}
+                                  "tables": page.evaluate(TABLES_JS), "code": page.evaluate(CODE_JS)}
     finally:
         context.close()
     return seen
 
 
 def test_no_axe_violation_on_any_page_in_each_language_in_lecture_mode_or_a_projected_step(walk):
-    assert len(walk) >= 3 * len(PAGES) + 1 and {lang for _, lang in walk} == set(LANGUAGES)
+    assert len(walk) >= 2 * len(PAGES) + 1 and {lang for _, lang in walk} == set(LANGUAGES)
     left = {f"{path or 'home'} [{lang}]": found["left"] for (path, lang), found in walk.items() if found["left"]}
     assert not left
 
@@ -117,20 +119,31 @@ def test_the_upstream_rules_are_exactly_streamlits_navigation(walk):
         assert set(found["raw"]) - set(found["left"]) == set(UPSTREAM)
 
 
+def test_the_code_that_ran_reads_in_every_colour(walk):
+    """Every coloured token of the code shown (a projected step shows its code open) is at least 4.5:1 on its
+    box: axe samples the colours and missed Streamlit's own, 2.2 to 3.6:1, on all but one view."""
+    tokens = [(path, kind, rgb(fg), rgb(bg)) for (path, _), found in walk.items() for kind, fg, bg in found["code"]]
+    kinds = {kind.split()[-1] for _, kind, _, _ in tokens}
+    assert {"string", "number", "punctuation"} <= kinds, kinds  # the projected steps' code was read
+    low = {(path, kind, round(float(colours.contrast(fg[None], bg[None])[0]), 2)) for path, kind, fg, bg in tokens
+           if colours.contrast(fg[None], bg[None])[0] < 4.5}
+    assert not low
+
+
 NAME = re.compile(r"\d+ × \d+|\(\d+\)")  # "6 × 6", or a bar chart's "(6)"
 KINDS = {"en": ("Heatmap", "Bar chart"), "id": ("Peta panas", "Diagram batang"),
          "vi": ("Bản đồ nhiệt", "Biểu đồ cột"), "ko": ("히트맵", "막대 차트")}
 
 
 def test_every_chart_has_a_name_of_its_own_saying_its_kind_and_size(walk):
-    charts = 0
+    charts = dict.fromkeys(LANGUAGES, 0)
     for (path, lang), found in walk.items():
         for chart in found["charts"]:
-            charts += 1
+            charts[lang] += 1
             name = chart["name"] or ""
             assert name != "Vega visualization" and NAME.search(name), (path, lang, name)
             assert any(kind in name for kind in KINDS[lang]), (path, lang, name)
-    assert charts >= 2 * 28  # the issue counted 28 charts on the 15 pages: English, and the translated turns
+    assert charts["en"] >= 28 and min(charts.values()) >= 2, charts  # the issue counted 28 on the 15 pages
 
 
 def test_each_cell_reads_as_a_sentence_in_the_pages_language(walk):

