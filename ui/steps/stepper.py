@@ -15,6 +15,7 @@ step on one's own.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -207,8 +208,8 @@ def _draw(slide: Slide, labels: Sequence[str], key_labels: Sequence[str] | None,
         drawing = words = st.container()
     else:
         drawing, words = draw.side_by_side("step", [3, 2])
-    key = None if shared is None else (*shared, slide.step, tuple(labels), tuple(key_labels or ()), state.language(),
-                                       state.lecture_mode(), draw.narrow_screen())
+    key = None if shared is None else _digest((*shared, slide.step, tuple(labels), tuple(key_labels or ()),
+                                               state.language(), state.lecture_mode(), draw.narrow_screen()))
     with drawing:
         _picture(slide, labels, key_labels) if key is None else _shared_picture(key, slide, labels, key_labels)
     with words:
@@ -227,12 +228,18 @@ def _words(slide: Slide) -> None:
     draw.show_step_code(slide.trace, slide.step, whole=False)
 
 
+def _digest(key: tuple) -> str:
+    """A short name for ``key`` (strings, numbers, bytes of the matrix, in tuples; its repr is exact). Streamlit's
+    own hashing of the tuple took about a millisecond a call, most of what a replayed drawing cost."""
+    return hashlib.blake2b(repr(key).encode(), digest_size=16).hexdigest()
+
+
 # Keyed by ``key`` alone (Streamlit hashes no argument whose name starts with "_"): the same key, the same step.
 @st.cache_data(max_entries=64, show_spinner=False)
-def _shared_picture(key: tuple, _slide: Slide, _labels: Sequence[str], _key_labels: Sequence[str] | None) -> None:
+def _shared_picture(key: str, _slide: Slide, _labels: Sequence[str], _key_labels: Sequence[str] | None) -> None:
     _picture(_slide, _labels, _key_labels)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _shared_words(key: tuple, _slide: Slide) -> None:
+def _shared_words(key: str, _slide: Slide) -> None:
     _words(_slide)
