@@ -369,9 +369,12 @@ async def measure(setup: str, base_url: str, pids: list[int], followers: int, br
                 print("student", s.student_note(), "shown", sorted(s.shown.items()), file=out)
                 print("\n".join(map(str, s.log)), file=out)
         print(f"missed: the students' stories are in {stories}", file=sys.stderr)
-        for i, w in enumerate(windows):
-            print("window", i, (await w.page.locator(w.selector).text_content())[:80], file=sys.stderr)
-            await w.page.screenshot(path=str(ROOT / "artifacts" / f"room-student-{i}.png"))
+        for i, w in enumerate(windows):  # what each Chromium student shows, if it still shows anything
+            try:
+                print("window", i, (await w.page.locator(w.selector).text_content(timeout=5000))[:80], file=sys.stderr)
+                await w.page.screenshot(path=str(ROOT / "artifacts" / f"room-student-{i}.png"))
+            except Exception as exc:  # noqa: BLE001 - a diagnosis must not end the bench before its table
+                print("window", i, "could not be read:", type(exc).__name__, file=sys.stderr)
     for s in students:
         await s.close()
     for w in [lecturer, *windows]:
