@@ -139,7 +139,8 @@ def test_a_turn_is_reentrant_and_given_back_when_a_run_is_stopped():
     assert not other.is_alive(), "the stopped run kept its turn"
 
 
-def test_a_run_gives_its_turn_back_only_while_the_store_is_slow():
+def test_the_store_counts_as_slow_only_while_its_recent_answers_are():
+    """What decides whether a run waiting on the store gives its turn back (store.waiting_on_store)."""
     delay = store.StoreDelay()
     for _ in range(20):
         delay.note(0.001)  # Redis beside the app

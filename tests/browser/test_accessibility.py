@@ -125,9 +125,8 @@ def test_the_code_that_ran_reads_in_every_colour(walk):
     tokens = [(path, kind, rgb(fg), rgb(bg)) for (path, _), found in walk.items() for kind, fg, bg in found["code"]]
     kinds = {kind.split()[-1] for _, kind, _, _ in tokens}
     assert {"string", "number", "punctuation"} <= kinds, kinds  # the projected steps' code was read
-    low = {(path, kind, round(float(colours.contrast(fg[None], bg[None])[0]), 2)) for path, kind, fg, bg in tokens
-           if colours.contrast(fg[None], bg[None])[0] < 4.5}
-    assert not low
+    ratios = {(path, kind, round(float(colours.contrast(fg[None], bg[None])[0]), 2)) for path, kind, fg, bg in tokens}
+    assert not {found for found in ratios if found[2] < 4.5}
 
 
 NAME = re.compile(r"\d+ × \d+|\(\d+\)")  # "6 × 6", or a bar chart's "(6)"

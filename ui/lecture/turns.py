@@ -37,9 +37,9 @@ class Turns:
     Streamlit starts a session's newer run in a new thread and stops the older one at its next Streamlit call,
     so the older run ends at once; kept in the line, it would hold a place for nothing. (Whether a heartbeat's
     fragment rerun stops an older full run the same way is not checked yet: if not, that run goes on outside
-    the line.) Without this, a class of 60 on one process healed
-    a run that waited too long (ui/lecture/watchdog.js) with another run, which queued too: 319 heals in one
-    walk, and moves taken up to 8 s late.
+    the line.) Without this, a class of 60 on one process healed a run that waited too long
+    (ui/lecture/watchdog.js) with another run, which queued too: 319 heals in one walk, and moves taken up to
+    8 s late.
     """
 
     def __init__(self, slots: int = 1):
