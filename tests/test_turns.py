@@ -67,7 +67,7 @@ def test_a_newer_run_of_a_student_takes_the_older_ones_place_in_the_line():
     assert order == ["older", "newer", "other"]  # the newer run went where the older one stood
 
 
-def test_a_run_waiting_on_the_store_lets_the_next_one_go_and_comes_back_first():
+def test_a_run_waiting_on_the_store_lets_the_next_one_go_and_goes_on_without_a_turn():
     turns, order = Turns(1), []
     asked, answered, second_done = threading.Event(), threading.Event(), threading.Event()
 
@@ -99,11 +99,52 @@ def test_a_run_waiting_on_the_store_lets_the_next_one_go_and_comes_back_first():
     threads[-1].start()
     _waiting(turns, 1)
     answered.set()
-    _waiting(turns, 2)  # the answered run lines up again, first
+    first.join(5)  # answered, it went on while the second run still held the turn
+    assert order == ["asks the store", "second", "has its answer"] and len(turns._line) == 1
     second_done.set()
     for thread in threads:
         thread.join(5)
     assert order == ["asks the store", "second", "has its answer", "third"]
+    with turns.turn():  # every turn was given back: none leaked through the aside
+        pass
+
+
+def test_a_beat_holding_its_sessions_lock_through_a_slow_store_never_deadlocks_the_class():
+    """The stall of the slowed-store bench: a student's heartbeat holds the session's lecture lock while it waits
+    on the store (its turn given back); the same student's full run takes the turn and waits for that lock. Had
+    the heartbeat waited for the turn again after its answer, each would wait for the other, forever, and every
+    run queued behind the turn with them."""
+    turns, session_lock = Turns(1), threading.RLock()
+    in_store, run_waits_for_lock, done = threading.Event(), threading.Event(), []
+
+    def heartbeat() -> None:
+        with turns.turn("student"), session_lock:
+            with turns.aside():
+                in_store.set()
+                assert run_waits_for_lock.wait(5)
+                time.sleep(0.05)  # the full run is now blocked on the lock, holding the turn
+            done.append("beat")
+
+    def full_run() -> None:
+        with turns.turn("student"):
+            run_waits_for_lock.set()
+            with session_lock:
+                done.append("run")
+
+    def class_mate() -> None:
+        with turns.turn("another student"):
+            done.append("class mate")
+
+    beat = threading.Thread(target=heartbeat, daemon=True)
+    beat.start()
+    assert in_store.wait(5)
+    threads = [beat, threading.Thread(target=full_run, daemon=True), threading.Thread(target=class_mate, daemon=True)]
+    for thread in threads[1:]:
+        thread.start()
+    for thread in threads:
+        thread.join(5)
+    assert not any(thread.is_alive() for thread in threads), f"deadlocked; finished: {done}"
+    assert sorted(done) == ["beat", "class mate", "run"]
 
 
 @pytest.mark.parametrize("slots", [1, 2])

@@ -63,19 +63,20 @@ class Turns:
 
     @contextlib.contextmanager
     def aside(self) -> Iterator[None]:
-        """Give the turn back while this run waits on something else (the store over the network), and take it
-        again first in line: a run that waits holds no place the next one could use."""
+        """Give the turn back while this run waits on something else (the store over the network): a run that
+        waits holds no place the next one could use. Answered, it goes on without a turn, and never waits for
+        one again: a run waits for its turn only at its top, before it holds any lock of its session. Taking
+        the turn again here would wait while holding one (the lecture's lock, ui/lecture/window.py ``see``),
+        and the session's other run, which took the turn meanwhile, would wait for that lock: the two would
+        wait for each other, and the whole class behind them (benchmarks/PROFILE-ROOM.md, the slowed store)."""
         if not getattr(self._held, "took", False):
             yield
             return
         self._give()
         self._held.took = False
-        try:
-            yield
-        finally:
-            self._held.took = self._take(None, first=True)
+        yield
 
-    def _take(self, key: str | None, first: bool = False) -> bool:
+    def _take(self, key: str | None) -> bool:
         """Wait for this run's turn; False if a newer run of the same key took its place meanwhile."""
         with self._ready:
             older = next((t for t in self._line if key is not None and t.key == key), None)
@@ -84,8 +85,6 @@ class Turns:
                 self._line[self._line.index(older)] = ticket
                 older.superseded = True
                 self._ready.notify_all()
-            elif first:
-                self._line.appendleft(ticket)
             else:
                 self._line.append(ticket)
             try:
