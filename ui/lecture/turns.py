@@ -46,11 +46,14 @@ class Turns:
         self._free = max(1, slots)  # ATTENTION_CLASS_SLOTS (ui/settings.py), at least one
         self._ready = threading.Condition()
         self._line: collections.deque[_Ticket] = collections.deque()
+        self._holders: collections.Counter[str | None] = collections.Counter()  # whose runs hold a turn now
         self._held = threading.local()
 
     @contextlib.contextmanager
     def turn(self, key: str | None = None) -> Iterator[None]:
         depth = getattr(self._held, "depth", 0)
+        if depth == 0:
+            self._held.key = key
         took = self._take(key) if depth == 0 else getattr(self._held, "took", False)
         self._held.depth, self._held.took = depth + 1, took
         try:
@@ -63,21 +66,26 @@ class Turns:
 
     @contextlib.contextmanager
     def aside(self) -> Iterator[None]:
-        """Give the turn back while this run waits on something else (the store over the network): a run that
-        waits holds no place the next one could use. Answered, it goes on without a turn, and never waits for
-        one again: a run waits for its turn only at its top, before it holds any lock of its session. Taking
-        the turn again here would wait while holding one (the lecture's lock, ui/lecture/window.py ``see``),
-        and the session's other run, which took the turn meanwhile, would wait for that lock: the two would
-        wait for each other, and the whole class behind them (benchmarks/PROFILE-ROOM.md, the slowed store)."""
+        """Give the turn back while this run waits on something else (the store over the network), and take it
+        again first in line: a run that waits holds no place the next one could use.
+
+        Except where a run of the same key (the same student) holds the turn meanwhile: then this one goes on
+        without it. The store is asked under the session's lecture lock (ui/lecture/window.py ``see``), and the
+        session's other run may hold the turn and wait for that lock (``take_press``): waiting for each other,
+        the two would stop the whole line behind them (benchmarks/PROFILE-ROOM.md, the slowed store)."""
         if not getattr(self._held, "took", False):
             yield
             return
         self._give()
         self._held.took = False
-        yield
+        try:
+            yield
+        finally:
+            self._held.took = self._take(None, first=True, mine=self._held.key)
 
-    def _take(self, key: str | None) -> bool:
-        """Wait for this run's turn; False if a newer run of the same key took its place meanwhile."""
+    def _take(self, key: str | None, first: bool = False, mine: str | None = None) -> bool:
+        """Wait for this run's turn; False if a newer run of the same key took its place meanwhile, or (``mine``,
+        a run taking its turn back) if a run of key ``mine`` holds a turn."""
         with self._ready:
             older = next((t for t in self._line if key is not None and t.key == key), None)
             ticket = _Ticket(key)
@@ -85,10 +93,16 @@ class Turns:
                 self._line[self._line.index(older)] = ticket
                 older.superseded = True
                 self._ready.notify_all()
+            elif first:
+                self._line.appendleft(ticket)
             else:
                 self._line.append(ticket)
             try:
                 while not ticket.superseded and not (self._free > 0 and self._line[0] is ticket):
+                    if mine is not None and self._holders[mine]:  # the same student's run holds it: go on
+                        self._line.remove(ticket)
+                        self._ready.notify_all()
+                        return False
                     self._ready.wait()
             except BaseException:  # stopped while waiting: out of the line, and the next one may go
                 if not ticket.superseded:
@@ -99,12 +113,16 @@ class Turns:
                 return False
             self._line.popleft()
             self._free -= 1
+            owner = key if mine is None else mine
+            self._holders[owner] += 1
+            self._held.owner = owner
             self._ready.notify_all()  # with more than one slot, the next in line may go too
             return True
 
     def _give(self) -> None:
         with self._ready:
             self._free += 1
+            self._holders[self._held.owner] -= 1
             self._ready.notify_all()
 
 
