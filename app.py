@@ -11,7 +11,7 @@ the process's queue of the class's runs (ui/lecture/turns.py).
 import streamlit as st
 
 from ui.chapter import PAGES, PageInfo, group_title
-from ui.check.panel import nav_title, page_complete
+from ui.check.panel import completed_pages, nav_title
 from ui.inputs.sidebar import input_panel
 from ui.inputs.state import get_matrix
 from ui.lecture import lecture
@@ -23,7 +23,7 @@ from ui.shell.frame import run_page, run_whole_page
 from ui.shell.process import prepare_process, slowed_run
 from ui.shell.reconnect import rerun_after_reconnect
 from ui.shell.style import apply_style
-from ui.state import language, lecture_mode, navigation_pages, set_current_page
+from ui.state import begin_run, language, lecture_mode, navigation_pages, set_current_page
 from ui.words.content import app_text
 
 
@@ -41,7 +41,7 @@ def build_pages(titles: tuple[str, ...]) -> tuple[dict[str, list], dict[str, Pag
 
 def frame_view() -> tuple:
     """What the frame shows that a page could change: if a page run changes it, the whole app reruns."""
-    return (get_matrix(), language(), lecture_mode(), tuple(page_complete(p.page_id) for p in PAGES),
+    return (get_matrix(), language(), lecture_mode(), completed_pages(),
             lecture.shown())  # a heartbeat starts; a student's line follows their mode
 
 
@@ -52,6 +52,7 @@ def after_page() -> None:
 
 # A following student's run waits its turn in the process's queue of the class's runs (ui/lecture/turns.py).
 with lecture.turn():
+    begin_run()  # what this run reads of the session's state more than once, it reads once (ui/state.py)
     prepare_process()  # once per process: one PyTorch thread per run, and a frozen import heap (ui/shell/process.py)
     slowed_run()  # nothing, unless a benchmark asks for a slower page run to prove it sees one
     choose_language_once()  # ?lang=, else the browser's locale; then the sidebar's selector decides
@@ -59,7 +60,8 @@ with lecture.turn():
     st.set_page_config(page_title=app_text("page_title"), page_icon="🔦", layout="wide",
                        initial_sidebar_state="collapsed" if lecture_requested() else "auto")
 
-    titles = tuple(nav_title(info.page_id, info.title) for info in PAGES)  # ✓ once checked; in the learner's language
+    complete = completed_pages()
+    titles = tuple(nav_title(info.page_id, info.title, complete) for info in PAGES)  # ✓ once checked; in their words
     pages, page_of, page_by_id = navigation_pages((language(), *titles), lambda: build_pages(titles))  # once per titles
     current = st.navigation(pages, expanded=True)  # every page listed: no "View more" (Streamlit's own English)
     shown = page_of.get(current.url_path, PAGES[0])

@@ -197,6 +197,37 @@ def test_following_students_share_one_computation_and_an_explorer_computes_their
     assert [key for key in shared._results if key[0] == "one-query"] == made  # an explorer's is their own
 
 
+def test_following_students_replay_one_drawing_of_the_step_in_their_language(monkeypatch):
+    """The step's chart, tensor, formula and lines of code are built once per process for the class (the first
+    follower's run) and replayed to every other follower; another language, or an explorer, builds its own."""
+    import ui.draw
+    from ui.steps import stepper
+
+    stepper._shared_picture.clear()
+    stepper._shared_words.clear()
+    built, show_step = [], ui.draw.show_step
+    monkeypatch.setattr(ui.draw, "show_step", lambda *a, **k: (built.append(a[1]), show_step(*a, **k))[1])
+    projection, room = lecture(walk="4")
+    built.clear()  # the projection's own
+    first = student(room)
+    assert len(built) == 1
+    second = student(room)
+    assert len(built) == 1  # replayed: not built again
+    assert printed_tensors(second) == printed_tensors(first) == printed_tensors(projection)
+    assert [c.proto.spec for c in second.get("arrow_vega_lite_chart")] == [
+        c.proto.spec for c in first.get("arrow_vega_lite_chart")]
+    assert second.latex and [m.value for m in second.latex] == [m.value for m in first.latex]
+    korean = student(room, lang="ko")
+    assert len(built) == 2 and printed_tensors(korean) == printed_tensors(first)
+    poll(second)
+    assert len(built) == 2 and printed_tensors(second) == printed_tensors(first)
+    open_controls(second)  # their controls drawn (not the lecture's quiet ones): their own drawing from here
+    before = len(built)
+    second.selectbox(key="walk:one-query:query").set_value(4).run()
+    assert status(second) == "exploring" and len(built) == before + 1  # an explorer's step is their own
+    assert printed_tensors(second) != printed_tensors(first)
+
+
 def test_a_followers_beat_says_which_step_their_last_full_run_drew_and_an_explorers_does_not():
     """The watchdog (ui/lecture/watchdog.js, tests/browser/test_watchdog.py) compares it with the line's step."""
     projection, room = lecture(walk="4")

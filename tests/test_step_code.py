@@ -44,10 +44,11 @@ def shown_code(monkeypatch):
     seen: list[tuple[str, str]] = []
     drawn = ui.draw.show_step_code
 
-    def spy(trace, name):
-        code = excerpt(trace.step(name).where, name)
-        seen.append((name, code.snippet() if code is not None else ""))
-        drawn(trace, name)
+    def spy(trace, name, *, lines=True, whole=True):
+        if lines:  # the step's lines (its fold, the whole function, is drawn by a second call)
+            code = excerpt(trace.step(name).where, name)
+            seen.append((name, code.snippet() if code is not None else ""))
+        drawn(trace, name, lines=lines, whole=whole)
 
     monkeypatch.setattr(ui.draw, "show_step_code", spy)
     return seen

@@ -108,6 +108,7 @@ class Page:
     driver: Driver | None = None  # a walkthrough step drives the page: its controls and its step
     live: Live | None = field(default=None, repr=False)  # the questions' live state (set by step_through)
     _computations: int = field(default=0, repr=False)
+    _shared: tuple | None = field(default=None, repr=False)  # what the last computation depends on, if shared
     _exported: list[tuple[int, str, Trace]] = field(default_factory=list, repr=False)  # (computation, prefix, trace)
     _download: Any = field(default=None, repr=False)  # where the one download button is drawn
 
@@ -266,7 +267,7 @@ class Page:
                 position = replace(position, title=self.text.title)
         with self.stage:
             shown = stepper.step_through(self.page_id, self.text.steps, result, labels or self.labels, position,
-                                         key_labels)
+                                         key_labels, shared=self._shared if position is not None else None)
         if shown:
             self.end()
 
@@ -287,7 +288,7 @@ class Page:
         When there is nothing to show at all, the rest of the page is not drawn.
         """
         slot, self._computations = self._computations, self._computations + 1
-        shared = self._shared_key(slot)
+        shared = self._shared = self._shared_key(slot)
         try:
             result = _shared_results().get(shared) if shared is not None else None
             if result is None:

@@ -17,6 +17,7 @@ callbacks, and the last result each page could compute.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,7 +29,7 @@ from .words.i18n import DEFAULT_LANG, LANGUAGES
 
 __all__ = [
     "Key", "fold_key", "value", "set_value", "mirrored",
-    "language", "set_language", "language_chosen",
+    "begin_run", "language", "set_language", "language_chosen",
     "lecture_mode", "set_lecture_mode",
     "flash", "take_flash",
     "current_page", "set_current_page",
@@ -196,14 +197,34 @@ def mirrored(widget: Callable[..., Any], label: str, key: str, current: Any, on_
 # ----- the language -------------------------------------------------------------------------
 
 
+# What a run has read of its session's state and may read again, kept for the rest of the run: a run asks the
+# language about 50 times (every ``app_text``), and each read of ``st.session_state`` takes Streamlit's lock.
+# A run's thread is its session's (Streamlit gives every script run a thread of its session's runner), and
+# :func:`begin_run` forgets it all when a full run starts; setting the value keeps this copy true.
+_run = threading.local()
+
+
+def begin_run() -> None:
+    """A full run of the app starts (app.py): what the session's state holds is read again, once."""
+    _run.__dict__.clear()
+    _run.active = True
+
+
 def language() -> str:
     """The session's language: what ``app_text`` and ``page_text`` speak when not told otherwise."""
-    lang = st.session_state.get(Key.LANG, DEFAULT_LANG)
-    return lang if lang in LANGUAGES else DEFAULT_LANG
+    lang = getattr(_run, "lang", None)
+    if lang is None:
+        lang = st.session_state.get(Key.LANG, DEFAULT_LANG)
+        lang = lang if lang in LANGUAGES else DEFAULT_LANG
+        if getattr(_run, "active", False):
+            _run.lang = lang
+    return lang
 
 
 def set_language(lang: str) -> None:
-    st.session_state[Key.LANG] = lang if lang in LANGUAGES else DEFAULT_LANG
+    st.session_state[Key.LANG] = lang = lang if lang in LANGUAGES else DEFAULT_LANG
+    if getattr(_run, "active", False):
+        _run.lang = lang
 
 
 def language_chosen() -> bool:

@@ -45,7 +45,7 @@ from .questions import (
     signature,
 )
 
-__all__ = ["check_yourself", "feedback", "nav_title", "page_complete"]
+__all__ = ["check_yourself", "completed_pages", "feedback", "nav_title", "page_complete"]
 
 RADIO_UP_TO = 8  # more choices than this: a select box instead of a row of radio buttons
 
@@ -55,9 +55,16 @@ def page_complete(page_id: str) -> bool:
     return completed(page_id, frozenset(check_state.done_questions(page_id)))
 
 
-def nav_title(page_id: str, title: str) -> str:
-    """The page's title in the navigation: with a ✓ once its checks are done."""
-    return app_text("nav_done", title=title) if page_complete(page_id) else title
+def completed_pages() -> frozenset[str]:
+    """The pages whose questions were all answered correctly at least once in this session (one read)."""
+    done = check_state.done_by_page()
+    return frozenset(page_id for page_id in QUESTIONS if completed(page_id, done.get(page_id, set())))
+
+
+def nav_title(page_id: str, title: str, complete: frozenset[str] | None = None) -> str:
+    """The page's title in the navigation: with a ✓ once its checks are done (``complete``: the pages that are)."""
+    done = page_id in complete if complete is not None else page_complete(page_id)
+    return app_text("nav_done", title=title) if done else title
 
 
 def check_yourself(page_id: str, words: PageText, live: Live) -> None:

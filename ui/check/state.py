@@ -13,8 +13,8 @@ import streamlit as st
 
 from ..state import Key
 
-__all__ = ["answer_input", "answer_key", "check_entry", "done_questions", "live", "record_check", "reveal_answer",
-           "set_live"]
+__all__ = ["answer_input", "answer_key", "check_entry", "done_by_page", "done_questions", "live", "record_check",
+           "reveal_answer", "set_live"]
 
 
 def _check_store(page_id: str, question_id: str) -> dict[str, Any]:
@@ -68,8 +68,14 @@ def reveal_answer(page_id: str, question_id: str) -> None:
 
 def done_questions(page_id: str) -> set[str]:
     """The page's questions answered correctly at least once in this session."""
-    page = st.session_state.get(Key.CHECKS, {}).get(page_id, {})
-    return {qid for qid, entry in page.items() if entry.get("done")}
+    return done_by_page().get(page_id, set())
+
+
+def done_by_page() -> dict[str, set[str]]:
+    """Every page's questions answered correctly at least once in this session, in one read of the session's
+    state (the navigation's ✓ asks about all 15 pages in every run)."""
+    return {page_id: {qid for qid, entry in page.items() if entry.get("done")}
+            for page_id, page in st.session_state.get(Key.CHECKS, {}).items()}
 
 
 def set_live(page_id: str, live: Any) -> None:

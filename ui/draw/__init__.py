@@ -8,6 +8,7 @@ the ``attention`` package that computed a step, and ``show`` draws them. Page sc
 from .show import (
     PRINTED_SELECTOR,
     folded,
+    narrow_screen,
     per_head,
     print_tensor,
     printed_in,
@@ -28,7 +29,8 @@ from .show import (
 )
 
 __all__ = [
-    "PRINTED_SELECTOR", "folded", "per_head", "print_tensor", "printed_in", "show_chart", "show_comparisons",
+    "PRINTED_SELECTOR", "folded",
+    "narrow_screen", "per_head", "print_tensor", "printed_in", "show_chart", "show_comparisons",
     "show_heads",
     "show_matrix", "show_row", "show_shapes", "show_source", "show_step", "show_step_code", "show_table", "show_tensor",
     "show_vector", "side_by_side", "tensor_text",

@@ -30,8 +30,8 @@ from . import charts
 from .source import excerpt
 
 __all__ = [
-    "PRINTED_SELECTOR", "per_head", "print_tensor", "printed_in", "show_chart", "show_comparisons", "show_heads",
-    "show_matrix",
+    "PRINTED_SELECTOR", "narrow_screen", "per_head", "print_tensor", "printed_in", "show_chart", "show_comparisons",
+    "show_heads", "show_matrix",
     "show_row", "show_shapes", "show_source", "show_step", "show_step_code", "show_table", "show_tensor",
     "show_vector", "side_by_side",
     "tensor_text",
@@ -299,13 +299,17 @@ def _axis(labels: Sequence[str], size: int) -> list[str]:
     return list(labels) if size == len(labels) else [str(i + 1) for i in range(size)]
 
 
-def show_step_code(trace: Trace, name: str) -> None:
-    """The lines that computed a step, and the whole function they belong to, those lines marked."""
+def show_step_code(trace: Trace, name: str, *, lines: bool = True, whole: bool = True) -> None:
+    """The lines that computed a step (``lines``), and the whole function they belong to, those lines marked, in
+    a fold (``whole``: a widget, which a drawing shared between sessions cannot hold)."""
     code = excerpt(trace.step(name).where, name)
     if code is None:
         return
-    st.caption(app_text("step_code", function=code.qualname))
-    st.code(code.snippet(), language="python", wrap_lines=True)
+    if lines:
+        st.caption(app_text("step_code", function=code.qualname))
+        st.code(code.snippet(), language="python", wrap_lines=True)
+    if not whole:
+        return
     with folded(app_text("code_that_ran"), "step_source") as shown:
         if shown:
             st.code(code.marked(app_text("code_step_marker")), language="python", line_numbers=True)

@@ -15,6 +15,7 @@ step on one's own.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +24,7 @@ import streamlit as st
 
 from attention import Trace
 
-from .. import draw
+from .. import draw, state
 from ..state import Key
 from ..words.content import StepText, app_text
 from . import clicker
@@ -79,7 +80,8 @@ class Position:
 
 
 def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels: Sequence[str],
-                 position: Position | None = None, key_labels: Sequence[str] | None = None) -> bool:
+                 position: Position | None = None, key_labels: Sequence[str] | None = None,
+                 shared: tuple | None = None) -> bool:
     """Draw the current step with its navigation; False if the page has no step to show.
 
     Without ``position`` the page's own steps are numbered and stepped through; the chapter
@@ -107,7 +109,7 @@ def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels:
             position.cover()
     else:
         slot.empty()
-        _draw(slide, labels, key_labels)
+        _draw(slide, labels, key_labels, shared)
     if position.under is not None:
         position.under()
     return True
@@ -193,18 +195,51 @@ def _row_navigation(keys: str, position: Position) -> None:
                    disabled=position.index == position.total - 1)
 
 
-def _draw(slide: Slide, labels: Sequence[str], key_labels: Sequence[str] | None) -> None:
+def _draw(slide: Slide, labels: Sequence[str], key_labels: Sequence[str] | None, shared: tuple | None) -> None:
     """What is new at this step, large: the tensor, the formula term, the lines of code. A grid of heads takes
     the whole width, the formula and the code under it: beside them, its numbers would shrink below 20 px on
-    a 1280 px projection."""
+    a 1280 px projection.
+
+    ``shared``: what the step's result depends on (ui/page.py, a following student's), or None. Every follower
+    of a class draws the same step, so the first one's drawing is kept for the process and the others replay
+    it (``st.cache_data`` replays the elements a cached function drew), without building its chart and text
+    again: that building was most of a follower's run (benchmarks/PROFILE-ROOM.md)."""
     if draw.per_head(slide.trace, slide.step):
         drawing = words = st.container()
     else:
         drawing, words = draw.side_by_side("step", [3, 2])
+    key = None if shared is None else _digest((*shared, slide.step, tuple(labels), tuple(key_labels or ()),
+                                               state.language(), state.lecture_mode(), draw.narrow_screen()))
     with drawing:
-        st.markdown(f"**{slide.text.caption}**")
-        draw.show_step(slide.trace, slide.step, labels, key_labels)
+        _picture(slide, labels, key_labels) if key is None else _shared_picture(key, slide, labels, key_labels)
     with words:
-        if slide.text.formula:
-            st.latex(slide.text.formula)
-        draw.show_step_code(slide.trace, slide.step)
+        _words(slide) if key is None else _shared_words(key, slide)
+        draw.show_step_code(slide.trace, slide.step, lines=False)  # the fold: a widget, drawn by every session
+
+
+def _picture(slide: Slide, labels: Sequence[str], key_labels: Sequence[str] | None) -> None:
+    st.markdown(f"**{slide.text.caption}**")
+    draw.show_step(slide.trace, slide.step, labels, key_labels)
+
+
+def _words(slide: Slide) -> None:
+    if slide.text.formula:
+        st.latex(slide.text.formula)
+    draw.show_step_code(slide.trace, slide.step, whole=False)
+
+
+def _digest(key: tuple) -> str:
+    """A short name for ``key`` (strings, numbers, bytes of the matrix, in tuples; its repr is exact). Streamlit's
+    own hashing of the tuple took about a millisecond a call, most of what a replayed drawing cost."""
+    return hashlib.blake2b(repr(key).encode(), digest_size=16).hexdigest()
+
+
+# Keyed by ``key`` alone (Streamlit hashes no argument whose name starts with "_"): the same key, the same step.
+@st.cache_data(max_entries=64, show_spinner=False)
+def _shared_picture(key: str, _slide: Slide, _labels: Sequence[str], _key_labels: Sequence[str] | None) -> None:
+    _picture(_slide, _labels, _key_labels)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _shared_words(key: str, _slide: Slide) -> None:
+    _words(_slide)
