@@ -243,6 +243,7 @@ class Run:
     idle_cores: float = 0.0
     poll_seconds: list[float] = field(default_factory=list)  # each poll: every answer sent at once -> all counted
     poll_closed: list[bool] = field(default_factory=list)  # each poll: Close took on its one click
+    poll_unseen: list[int] = field(default_factory=list)  # each poll: students whose page never showed it
     update_ms: float = float("nan")  # the servers' CPU per follower update (the idle class's share taken out)
     pressed: list[tuple[int, float]] = field(default_factory=list)  # (step, when its key was pressed)
     heals: int = 0  # full runs the students' watchdogs asked for: a run's output lost on the way (watchdog.js)
@@ -418,7 +419,7 @@ async def measure_poll(base_url: str, browser, answers: int,
     await until(lambda: _all_at(students, [], 4), 120)
     await asyncio.sleep(2.0)
     box = console.locator(".st-key-poll-console")
-    took, closed = [], []
+    took, closed, unseen = [], [], []
     for number in range(1, repeats + 1):
         await console.evaluate(COUNTED_JS, answers)
         ask = box.get_by_role("button", name="Ask the class")
@@ -430,10 +431,14 @@ async def measure_poll(base_url: str, browser, answers: int,
             break
         await ask.click()
         if not await until(_all_asked(students, number), 60):
-            print(f"{sum(s.poll_box is None for s in students)} students never saw the question", file=sys.stderr)
+            print(f"poll {number}: {sum(not _asked(s, number) for s in students)} students never saw the question",
+                  file=sys.stderr)
         await asyncio.sleep(1.0)
+        asked = [s for s in students if _asked(s, number)]  # one that never saw it cannot answer: counted apart
+        unseen.append(len(students) - len(asked))
+        await console.evaluate(COUNTED_JS, len(asked))
         sent = time.time()
-        await asyncio.gather(*(s.answer("0.9544" if i % 2 else "0.1385") for i, s in enumerate(students)))
+        await asyncio.gather(*(s.answer("0.9544" if i % 2 else "0.1385") for i, s in enumerate(asked)))
         await until(lambda: _counted(console), 30)
         counted = await console.evaluate("() => window.__counted")
         took.append(counted / 1000 - sent if counted else float("nan"))
@@ -450,13 +455,17 @@ async def measure_poll(base_url: str, browser, answers: int,
     for s in students:
         await s.close()
     await context.close()
-    return took, closed
+    return took, closed, unseen
+
+
+def _asked(student: ProtocolStudent, number: int) -> bool:
+    box = student.poll_box
+    return box is not None and all(box) and f"poll_answer:{number}" in box[0]
 
 
 def _all_asked(students: list[ProtocolStudent], number: int):
     async def check() -> bool:
-        return all(s.poll_box is not None and all(s.poll_box) and f"poll_answer:{number}" in s.poll_box[0]
-                   for s in students)
+        return all(_asked(s, number) for s in students)
     return check
 
 
@@ -530,7 +539,8 @@ async def in_cluster(replicas: int, store: str, followers: int, browsers: int, p
                                 FLOOR_LECTURER_PATH if floor else LECTURER_PATH)
             print(row(run), file=sys.stderr, flush=True)  # as it is measured: a later failure keeps it
             if poll_answers:
-                run.poll_seconds, run.poll_closed = await measure_poll(cluster.url, browser, poll_answers, poll_repeats)
+                run.poll_seconds, run.poll_closed, run.poll_unseen = await measure_poll(
+                    cluster.url, browser, poll_answers, poll_repeats)
             return run
         finally:
             if proxy is not None:
@@ -615,7 +625,8 @@ def report(runs: list[Run], presses: int, slow: Run | None, baseline_ms: float =
                       + ", ".join(f"{t:.2f}" for t in main.poll_seconds) + " s."]
         counted = [t for t in main.poll_seconds if t == t]  # nan: the count never arrived
         lines += ["", f"Close took on its one click in {sum(main.poll_closed)} of {len(main.poll_closed)} polls; "
-                      f"the count arrived in {len(counted)} of {len(main.poll_seconds)}."]
+                      f"the count arrived in {len(counted)} of {len(main.poll_seconds)}; students whose page never "
+                      f"showed the question: {', '.join(map(str, main.poll_unseen)) or '–'} (each poll)."]
         poll = statistics.median(counted) if counted else float("nan")
         if slow is not None and slow.poll_seconds:
             slowed = statistics.median([t for t in slow.poll_seconds if t == t] or [float("nan")])
