@@ -64,6 +64,7 @@ from tests.redis_server import running_redis  # noqa: E402
 
 STEP = re.compile(r"Step \*\*(\d+)\*\* of")  # a student's line: "Step **k** of n" (ui/lecture/classroom.py)
 BEAT_STEP = re.compile(r'data-step="(\d+)"')  # a beat's marker: the step the last full run drew (watchdog.py)
+POLL_MARK = re.compile(r'data-poll="([0-9-]*)"')  # a beat's, and a question box's: which question (watchdog.js)
 LOST_MS, HEAL_MS = 1_500, 4_000  # ui/lecture/watchdog.py STALE_MS and HEAL_MS
 IDLE_SECONDS = 10.0
 POLL_REPEATS = 5  # polls in a row, each answered by the whole class at once, each closed with one click
@@ -104,6 +105,8 @@ class ProtocolStudent(ProtocolLearner):
         self._reader: asyncio.Task | None = None
         self.poll_box: tuple[str, str, str] | None = None  # a question put to the class: (input id, Send id, fragment)
         self.want: int | None = None  # the step the beat says the last full run drew
+        self.want_poll: str | None = None  # and the question ("" for none; None: the beat does not say)
+        self.poll_shown = ""  # the question whose box the last full run that arrived drew
         self.heals = 0  # full runs asked for because a run's output never arrived (the watchdog's Heal)
         self._watchdog: asyncio.Task | None = None
 
@@ -115,12 +118,13 @@ class ProtocolStudent(ProtocolLearner):
 
     async def _watch(self) -> None:
         """What a browser's watchdog (ui/lecture/watchdog.js) does when a run's output never arrived: the beat says
-        the session drew step k, the line shows another for LOST_MS: Heal, a full run (at most every HEAL_MS)."""
+        the session drew step k (or question q), the page shows another for LOST_MS: Heal, a full run (at most
+        every HEAL_MS)."""
         since = healed = 0.0
         while True:
             await asyncio.sleep(0.25)
             now = time.monotonic()
-            if self.want is None or self.want == self.current:
+            if (self.want is None or self.want == self.current) and self.want_poll in (None, self.poll_shown):
                 since = 0.0
                 continue
             since = since or now
@@ -148,7 +152,7 @@ class ProtocolStudent(ProtocolLearner):
                 await self._send(fragment)
 
     async def _read(self) -> None:
-        step = None
+        step, poll_drawn = None, ""
         async for raw in self.ws:
             msg = ForwardMsg()
             msg.ParseFromString(raw)
@@ -168,6 +172,13 @@ class ProtocolStudent(ProtocolLearner):
                         html := msg.delta.new_element.html.body):
                 drawn = BEAT_STEP.search(html)  # the step the last full run drew
                 self.want = int(drawn.group(1)) if drawn else None
+                question = POLL_MARK.search(html)
+                self.want_poll = question.group(1) if question else None
+            elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element" \
+                    and msg.delta.new_element.WhichOneof("type") == "html" and "poll-in-view" in (
+                        html := msg.delta.new_element.html.body):
+                question = POLL_MARK.search(html)
+                poll_drawn = question.group(1) if question else ""
             elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element" \
                     and msg.delta.new_element.WhichOneof("type") == "markdown":
                 body = msg.delta.new_element.markdown.body
@@ -183,7 +194,8 @@ class ProtocolStudent(ProtocolLearner):
                 if msg.script_finished != ForwardMsg.FINISHED_WITH_COMPILE_ERROR and step is not None:
                     self.shown.setdefault(step, time.time())
                     self.current = step
-                step = None
+                    self.poll_shown = poll_drawn
+                step, poll_drawn = None, ""
 
     def _note_poll_widget(self, delta) -> None:
         """The answer box of a question put to the class (ui/lecture/poll.py: keys poll_answer:<n>, poll_send)."""

@@ -167,3 +167,25 @@ def test_answers_never_enter_a_link_and_a_room_out_of_polls_says_so():
     console.button(key=Key.POLL_ASK).click().run()
     assert app_text("poll_too_many", limit=MAX_POLLS) in texts(console)
     assert console.session_state[Key.ROOM].record.poll is None
+
+
+def test_a_followers_beat_and_page_say_the_same_question_so_a_lost_one_can_be_healed():
+    """The watchdog (ui/lecture/watchdog.js) heals a page whose question box differs from the one the beat says
+    the session's last full run drew: the two marks must agree whenever nothing was lost (a bench class of 60
+    had a student or two in some polls whose page never showed the question)."""
+    import re
+
+    def marks(at: AppTest) -> tuple[list[str], list[str]]:
+        bodies = "".join(h.proto.body for h in at.get("html"))
+        return (re.findall(r'data-beat="\d+"[^>]*?(?: data-poll="([0-9-]*)")', bodies),
+                re.findall(r'class="poll-in-view" data-poll="([0-9-]*)"', bodies))
+
+    projection, console, (pupil,) = classroom(1)
+    assert marks(pupil) == ([""], [])  # no question: the beat says none, and the page shows none
+    ask(console, projection, [pupil])
+    number = pupil.session_state[Key.ROOM].record.poll.number
+    assert marks(pupil) == ([f"{number}-0"], [f"{number}-0"])
+    reveal(console, projection)
+    poll(pupil)
+    assert marks(pupil) == ([f"{number}-1"], [f"{number}-1"])
+    assert marks(projection)[0] == []  # a lecturer's beat says nothing of questions

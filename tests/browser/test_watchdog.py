@@ -56,3 +56,35 @@ def test_a_line_behind_the_step_its_session_drew_is_healed_and_a_matching_one_is
         page.wait_for_timeout(250)
     assert page.evaluate("window.heals || 0") == 0
     assert not page.evaluate("document.body.classList.contains('attention-behind')")
+
+
+POLL_PAGE = """<div data-testid="stApp" data-test-connection-state="CONNECTED" data-test-script-state="notRunning">
+  <div data-testid="stMain"><div data-testid="stElementContainer">
+    <div class="st-key-heartbeat">{watch}<span id="beat" data-beat="1" data-behind="0" data-step="4"
+      data-poll="{want}"></span></div>
+    <div class="st-key-class-bar"><div class="st-key-class-step-4">Step 4 of 33</div></div>
+    {box}
+    <div class="st-key-heal"><button onclick="window.heals = (window.heals || 0) + 1">heal</button></div>
+  </div></div>
+</div>"""
+
+
+@pytest.mark.parametrize(("want", "shown", "healed"), [
+    ("3-0", None, 1),  # the run that drew the question never reached this browser
+    ("", "3-0", 1),  # the run that closed it never did: a closed question still on screen
+    ("3-1", "3-0", 1),  # nor the reveal
+    ("3-0", "3-0", 0),
+    ("", None, 0),
+])
+def test_a_question_other_than_the_one_its_session_drew_is_healed(page, want, shown, healed):
+    watch = (f'<span class="attention-watch" data-expect=".st-key-class-bar" data-beats="1" '
+             f'data-stale="{watchdog.STALE_MS}" data-heal="{watchdog.HEAL_MS}"></span>')
+    box = "" if shown is None else f'<span hidden class="poll-in-view" data-poll="{shown}"></span>'
+    html = POLL_PAGE.format(watch=watch, want=want, box=box) + f"<script>{watchdog._script()}</script>"
+    page.route(URL, lambda route: route.fulfill(body=html, content_type="text/html"))
+    page.goto(URL)
+    page.unroute(URL)
+    for k in range(2, 2 + int(watchdog.STALE_MS / 250) + 4):
+        _beat(page, k)
+        page.wait_for_timeout(250)
+    assert page.evaluate("window.heals || 0") == healed

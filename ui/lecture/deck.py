@@ -61,6 +61,12 @@ class Poll:
     options: tuple[str, ...] = ()
     labels: tuple[tuple[str, str], ...] = ()
 
+    @property
+    def mark(self) -> str:
+        """What a student's page and beat say of it (ui/lecture/watchdog.js compares the two): which, and whether
+        revealed."""
+        return f"{self.number}-{int(self.revealed)}"
+
     @classmethod
     def from_data(cls, data: Any) -> Poll:
         """The poll of a room's document, every field checked; DeckError for anything else."""

@@ -10,8 +10,8 @@
 //   reruns the app, which restarts the heartbeat; each further try waits twice as long, and after 3 tries
 //   without a beat the page is reloaded (the address holds the room; a lecturer's seat is in a cookie);
 // - the main area blank while the window is in a room: reloaded after `stale` ms;
-// - a following student's line on another step than the one their beat says was drawn (a run's output lost on
-//   the way): Heal after `stale` ms.
+// - a following student's line on another step than the one their beat says was drawn, or another question
+//   (a run's output lost on the way): Heal after `stale` ms.
 // A run in progress is not a stop (up to 15 s), but one longer than `stale` says "Catching up" too. A lost
 // connection is Streamlit's own to restore. Outside a room (no watchdog element for 10 s) the script stops itself.
 (() => {
@@ -34,11 +34,21 @@
   // Different for `stale` ms: that run's output never arrived (Streamlit drops a run's unsent messages when the
   // next run starts, and a busy server sends late), and no later beat redraws the line: Heal reruns the app,
   // once every `heal` ms while they differ.
-  const lost = (marker, now) => {
+  // A following student's beat also says which question that run drew (data-poll: "<number>-<revealed>", empty
+  // for none), and the question's box carries the same mark (.poll-in-view): a question never shown, or one still
+  // shown after it closed, is healed the same way.
+  const differs = (marker) => {
     const want = marker && marker.dataset.step;
     const line = want && document.querySelector('[class*="st-key-class-step-"], [class*="st-key-walk-at-"]');
     const shown = line && (/st-key-(?:class-step|walk-at)-(\d+)/.exec(line.className) || [])[1];
-    if (!want || !line || shown === want) { W.lostSince = null; return false; }  // no line: nothing to compare
+    if (want && line && shown !== want) return true;  // no line: nothing to compare
+    const poll = marker ? marker.dataset.poll : undefined;
+    if (poll === undefined || !document.querySelector('.st-key-class-bar')) return false;
+    const mark = document.querySelector('.poll-in-view');
+    return (mark ? mark.dataset.poll : '') !== poll;
+  };
+  const lost = (marker, now) => {
+    if (!differs(marker)) { W.lostSince = null; return false; }
     W.lostSince = W.lostSince || now;
     if (now - W.lostSince < W.stale) return false;
     behind(true);

@@ -10,8 +10,9 @@ window in a room also carries a small script (``watchdog.js``) that watches what
   :data:`HEAL_MS` the hidden **Heal** button reruns the app (which draws the heartbeat again), each further try
   later than the one before, and a reload follows if three fail;
 - a blank window (the main area empty, or no app) is reloaded: its address holds the room;
-- a following student's line showing another step than their session's last full run drew (that run's output
-  never reached the browser: Streamlit drops a run's unsent messages when the next run starts) is healed.
+- a following student's line showing another step, or their page another question, than their session's last
+  full run drew (that run's output never reached the browser: Streamlit drops a run's unsent messages when the
+  next run starts) is healed.
 """
 
 from __future__ import annotations
@@ -45,9 +46,11 @@ def draw(expect: str, beats: bool) -> None:
     st.button("heal", key=Key.HEAL)  # pressed by the script: a full run, which draws the heartbeat again
 
 
-def beat(count: int, behind: bool = False, step: int | None = None) -> None:
+def beat(count: int, behind: bool = False, step: int | None = None, poll: str | None = None) -> None:
     """The heartbeat's marker, drawn on each beat: the watchdog sees the window is alive, whether the
-    heartbeat knows it is behind the lecture (a move it cannot take yet), and (a following student's) the step the
-    session's last full run drew: a line on another step lost that run's output on the way, and is healed."""
+    heartbeat knows it is behind the lecture (a move it cannot take yet), and (a following student's) the step and
+    the question (``poll``: its box's mark, "" for none) the session's last full run drew: a line on another step,
+    or another question on the page, lost that run's output on the way, and is healed."""
     drawn = "" if step is None else f' data-step="{step}"'
+    drawn += "" if poll is None else f' data-poll="{poll}"'
     st.html(f'<span data-beat="{count}" data-behind="{int(behind)}"{drawn}></span>')

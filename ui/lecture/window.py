@@ -21,6 +21,7 @@ from dataclasses import replace
 
 import streamlit as st
 
+from .. import state
 from ..inputs import state as matrix_state
 from ..settings import limits
 from ..state import Key
@@ -283,4 +284,6 @@ def _class_beat(page: str) -> None:
     following = isinstance(student, Student) and student.following
     behind = following and student.waiting is not None  # waiting for the projection to draw the lecture's new step
     drawn = walk_state.walk_position() + 1 if following and page == protocol.WALK_PAGE else None
-    watchdog.beat(time.monotonic_ns(), behind, drawn)
+    # The question a following student's page shows (its box is under their line, drawn outside lecture mode).
+    question = (student.poll.mark if student.poll else "") if following and not state.lecture_mode() else None
+    watchdog.beat(time.monotonic_ns(), behind, drawn, question)
