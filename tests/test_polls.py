@@ -9,6 +9,8 @@ in tests/test_tally.py): the poll must be judged on the room's state, whatever t
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -173,7 +175,6 @@ def test_a_followers_beat_and_page_say_the_same_question_so_a_lost_one_can_be_he
     """The watchdog (ui/lecture/watchdog.js) heals a page whose question box differs from the one the beat says
     the session's last full run drew: the two marks must agree whenever nothing was lost (a bench class of 60
     had a student or two in some polls whose page never showed the question)."""
-    import re
 
     def marks(at: AppTest) -> tuple[list[str], list[str]]:
         bodies = "".join(h.proto.body for h in at.get("html"))

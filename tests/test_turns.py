@@ -142,6 +142,7 @@ def test_a_beat_holding_its_sessions_lock_through_a_slow_store_never_deadlocks_t
         thread.join(5)
     assert not any(thread.is_alive() for thread in threads), f"deadlocked; finished: {done}"
     assert sorted(done) == ["beat", "class mate", "run"]
+    assert not turns._holders and turns._free == 1  # every turn given back, and nobody counted as holding one
 
 
 @pytest.mark.parametrize("slots", [1, 2])

@@ -123,6 +123,8 @@ class Turns:
         with self._ready:
             self._free += 1
             self._holders[self._held.owner] -= 1
+            if not self._holders[self._held.owner]:  # one entry per student holding a turn, not per student ever
+                del self._holders[self._held.owner]
             self._ready.notify_all()
 
 
