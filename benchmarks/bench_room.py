@@ -522,9 +522,11 @@ class SlowProxy:
 async def in_cluster(replicas: int, store: str, followers: int, browsers: int, presses: int, browser,
                      slow_ms: float = 0.0, idle_seconds: float = IDLE_SECONDS, poll_answers: int = 0,
                      poll_repeats: int = POLL_REPEATS, alone: bool = True, floor: bool = False,
-                     slow_run_ms: int = 0) -> Run:
+                     slow_run_ms: int = 0, framed: bool = False) -> Run:
     """``floor``: the class follows benchmarks/minimal_room_app.py instead of the app (the architecture's floor).
-    ``slow_run_ms``: every full run of the app does that much more work (ui/shell/process.py slowed_run)."""
+    ``slow_run_ms``: every full run of the app does that much more work (ui/shell/process.py slowed_run).
+    ``framed`` (with ``floor``): the floor's students draw what the app's following students draw, element for
+    element, with none of the app's logic (``FLOOR_FRAME=1``)."""
     with contextlib.ExitStack() as stack:
         env = {}
         proxy = None
@@ -537,13 +539,16 @@ async def in_cluster(replicas: int, store: str, followers: int, browsers: int, p
             env["ATTENTION_ROOMS"] = url
         if slow_run_ms:
             env["ATTENTION_BENCH_SLOW_RUN_MS"] = str(slow_run_ms)
+        if framed:
+            env["FLOOR_FRAME"] = "1"
         cluster = Cluster(replicas, env=env, app=FLOOR_APP) if floor else Cluster(replicas, env=env)
         stack.callback(cluster.stop)
         await asyncio.to_thread(cluster.start)
         label = f"{replicas} replica{'s' if replicas > 1 else ''}, " + (
             "Redis" if store == "redis" else "in-process store")
         label += f", store slowed {slow_ms:.0f} ms" if slow_ms else ""
-        label += ", the minimal room app (the floor)" if floor else ""
+        label += (", the minimal room app drawing the app's elements (the framed floor)" if framed
+                  else ", the minimal room app (the floor)") if floor else ""
         label += f", every page run {slow_run_ms} ms slower" if slow_run_ms else ""
         pids = [pid for name, pid in cluster.pids().items() if name != "haproxy"]
         try:
@@ -595,13 +600,13 @@ def row(run: Run) -> str:
 
 
 def report(runs: list[Run], presses: int, slow: Run | None, baseline_ms: float = 0.0,
-           floor: Run | None = None, slow_run: Run | None = None) -> list[str]:
+           floor: Run | None = None, slow_run: Run | None = None, framed: Run | None = None) -> list[str]:
     lines = [f"Each row: the lecturer presses PageDown {presses} times; every student's finished update is timed "
              "from the key (seconds).", "",
              "| setup | students | follow median | p95 | max | Chromium students' median | lecturer alone / with "
              "the class | idle class: cores busy | CPU per update (ms) | missed | healed | broke away |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    lines += [row(r) for r in runs + [r for r in (slow, slow_run, floor) if r is not None]]
+    lines += [row(r) for r in runs + [r for r in (slow, slow_run, floor, framed) if r is not None]]
     main = runs[0]
     median = statistics.median(main.follow)
     if slow_run is not None:
@@ -616,6 +621,13 @@ def report(runs: list[Run], presses: int, slow: Run | None, baseline_ms: float =
                       f"{floor.update_ms:.1f} ms. The app: median {median / statistics.median(floor.follow):.2f}x, "
                       f"p95 {main.p(0.95) / floor.p(0.95):.2f}x, CPU per update "
                       f"{main.update_ms / floor.update_ms:.2f}x the floor's."]
+    if framed is not None:
+        lines += ["", f"The framed floor, the minimal room app drawing what a following student's run of the app "
+                      f"draws (element for element, none of the app's logic): follow median "
+                      f"{statistics.median(framed.follow):.2f} s, p95 {framed.p(0.95):.2f} s, CPU per update "
+                      f"{framed.update_ms:.1f} ms. The app: median {median / statistics.median(framed.follow):.2f}x, "
+                      f"p95 {main.p(0.95) / framed.p(0.95):.2f}x, CPU per update "
+                      f"{main.update_ms / framed.update_ms:.2f}x the framed floor's."]
     if slow is not None:
         slowed = statistics.median(slow.follow)
         lines += ["", f"Slowed store check: follow median {median:.2f} s → {slowed:.2f} s with each Redis reply "
@@ -661,6 +673,10 @@ async def main_async(args) -> list[str]:
         floor = None
         if args.floor:  # the same class on the same setup, following the minimal room app
             floor = await in_cluster(2, "redis", args.followers, args.browsers, args.presses, browser, floor=True)
+        framed = None
+        if args.framed_floor:  # the floor drawing, element for element, what a following student's run draws
+            framed = await in_cluster(2, "redis", args.followers, args.browsers, args.presses, browser, floor=True,
+                                      framed=True)
         slow_run = None
         if args.slow_run_ms:
             slow_run = await in_cluster(2, "redis", args.followers, args.browsers, args.presses, browser,
@@ -671,7 +687,7 @@ async def main_async(args) -> list[str]:
                                     poll_answers=args.followers)
         await browser.close()
     baseline = await minimal_run_ms(args.followers // 2, args.presses)
-    return report(runs, args.presses, slow, baseline, floor, slow_run)
+    return report(runs, args.presses, slow, baseline, floor, slow_run, framed)
 
 
 def main() -> int:
@@ -684,6 +700,9 @@ def main() -> int:
     parser.add_argument("--slow-run-ms", type=int, default=30, help="the slowed page run's check (0: none)")
     parser.add_argument("--floor", action="store_true",
                         help="also the class following benchmarks/minimal_room_app.py (what the architecture costs)")
+    parser.add_argument("--framed-floor", action="store_true",
+                        help="also the floor drawing what a following student's run of the app draws (Streamlit's "
+                             "cost for the elements, without the app's logic)")
     parser.add_argument("--write", action="store_true", help="write benchmarks/ROOM.md")
     args = parser.parse_args()
     lines = asyncio.run(main_async(args))

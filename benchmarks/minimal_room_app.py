@@ -10,11 +10,19 @@ What any Streamlit app must do to follow a room with Streamlit's documented mean
 The rooms are a Redis counter when ``ATTENTION_ROOMS`` names a Redis server (every replica sees every room), else
 a dictionary in the process. benchmarks/bench_room.py (``--floor``) runs its class against this app: the same
 students, the same measure, so its follow times are what this architecture costs on the machine at hand.
+
+With ``FLOOR_FRAME=1`` (bench_room ``--framed-floor``) a student's full run also sends what a following student's
+full run of the app sends, element for element (counted on the wire: 48 messages, 25 KB), with none of the app's
+logic: a navigation of 15 pages in 6 groups, the style, a hidden heartbeat box with the watchdog's script and its
+Heal button, a line of three parts, the sidebar's language box, and the step's chart, tensor, formula, caption and
+code fold. The gap between the app and this floor is the app's own work; the gap between the two floors is what
+Streamlit costs for what a follower's page shows.
 """
 
 import os
 import secrets
 import threading
+import time
 
 import numpy as np
 import streamlit as st
@@ -73,6 +81,71 @@ def draw_step(step: int) -> None:
     st.code("tensor(" + np.array2string(weights, precision=4) + ")", language=None)
 
 
+FRAME = os.environ.get("FLOOR_FRAME") == "1"
+FILLER = "x" * 6000  # the app's style sheet and watchdog script are sent with every full run (6.1 and 4.4 KB)
+
+
+def framed_student(room: str) -> None:
+    """A following student's full run of the app, element for element, with none of its logic."""
+    seen = rooms().get(room)
+    with st.container(key="heartbeat"):
+        st.html(f"<style>.st-key-heartbeat{{display:none}}</style><span data-x='{FILLER[:4300]}'></span>")
+        st.button("heal", key="heal")
+        heartbeat(room, seen)
+    with st.container(key="class-bar"):
+        with st.container():
+            st.markdown(f"Step **{seen}** of {STEPS}" if seen else "No such room")
+        with st.container():
+            st.markdown("Following the lecture")
+        with st.container():
+            st.markdown("Room " + room)
+    side_panel()
+    st.html(f"<style>/* {FILLER} */</style>")
+    st.html("<span></span>")
+    st.header("Walkthrough")
+    st.markdown("The whole chapter, step by step.")
+    with st.container():
+        pass
+    if seen:
+        framed_step(seen)
+
+
+@st.fragment(run_every=3600.0)
+def side_panel() -> None:
+    with st.sidebar:
+        st.selectbox("Language", ["English", "Bahasa Indonesia", "Tiếng Việt", "한국어"], key="lang")
+
+
+@st.fragment
+def framed_step(step: int) -> None:
+    with st.container(), st.container(), st.container():
+        st.markdown(f"**3.3.{step % 3 + 1}** · step {step}")
+        st.button("Back", key="back")
+        st.button("Next", key="next")
+        st.empty()
+    with st.container(), st.container():
+        with st.container(), st.container():
+            st.markdown("**Attention weights**")
+            draw_step(step)
+            st.html("<span>" + "w" * 600 + "</span>")
+            st.html("<span>" + "w" * 300 + "</span>")
+            st.markdown("$$\\omega_{ij} = x_i \\cdot x_j$$")
+            st.markdown("Each row sums to one.")
+    with st.expander("The code"):
+        pass
+
+
+def framed_pages() -> dict[str, list]:
+    """15 pages in 6 groups, as the app's chapter (each an empty function: only the navigation is sent)."""
+    sizes = {"Start": 1, "3.3": 3, "3.4": 3, "3.5": 3, "3.6": 3, "More": 2}
+    pages, n = {}, 0
+    for group, size in sizes.items():
+        pages[group] = [st.Page(lambda: None, title=f"{group} page {i + 1}", url_path=f"page{n + i}",
+                                default=n + i == 0) for i in range(size)]
+        n += size
+    return pages
+
+
 def lecturer(room: str) -> None:
     if room == "new":
         room = secrets.token_hex(4)
@@ -91,6 +164,8 @@ def lecturer(room: str) -> None:
 
 @st.fragment(run_every=float(os.environ.get("ATTENTION_CLASS_HEARTBEAT_MS", "500")) / 1000)
 def heartbeat(room: str, seen: int | None) -> None:
+    if FRAME:  # the app's beat marker
+        st.html(f'<span data-beat="{time.monotonic_ns()}" data-behind="0"></span>')
     if rooms().get(room) != seen:
         st.rerun(scope="app")
 
@@ -105,9 +180,12 @@ def student(room: str) -> None:
 
 
 room_id = st.query_params.get("room", "")
+if FRAME:
+    st.set_page_config(page_title="Attention, live", layout="wide")
+    st.navigation(framed_pages(), expanded=True)
 if st.query_params.get("lecture") == "1":
     lecturer(room_id or "new")
 elif room_id:
-    student(room_id)
+    (framed_student if FRAME else student)(room_id)
 else:
     st.markdown("Open `?lecture=1` to lead a room, `?room=<id>` to follow one.")

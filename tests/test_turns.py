@@ -14,7 +14,7 @@ from ui.lecture import store, window
 from ui.lecture.deck import Deck
 from ui.lecture.memory_rooms import MemoryRooms
 from ui.lecture.records import Lecturer, Moment, Student
-from ui.lecture.turns import Turns
+from ui.lecture.turns import HANDOVER_SECONDS, Turns
 
 
 def _waiting(turns: Turns, n: int) -> None:
@@ -145,6 +145,116 @@ def test_a_beat_holding_its_sessions_lock_through_a_slow_store_never_deadlocks_t
     assert not turns._holders and turns._free == 1  # every turn given back, and nobody counted as holding one
 
 
+def test_no_students_turn_starts_while_a_lecturers_run_goes_and_the_running_one_goes_on():
+    turns, order = Turns(1), []
+    lecturer_in, lecturer_out, holder_in, holder_out = (threading.Event() for _ in range(4))
+
+    def holder() -> None:
+        with turns.turn("running"):
+            holder_in.set()
+            assert lecturer_in.wait(5)
+            order.append("running student ends")  # not stopped by the lecturer's run
+        holder_out.set()
+
+    def lecturer() -> None:
+        with turns.ahead():
+            lecturer_in.set()
+            assert holder_out.wait(5)
+            time.sleep(0.05)  # the turn is free now, and the waiting student still does not start
+            order.append("lecturer ends")
+        lecturer_out.set()
+
+    def waiting() -> None:
+        with turns.turn("waiting"):
+            order.append("waiting student starts")
+
+    threads = [threading.Thread(target=holder, daemon=True)]
+    threads[0].start()
+    assert holder_in.wait(5)
+    threads += [threading.Thread(target=waiting, daemon=True)]
+    threads[-1].start()
+    _waiting(turns, 1)
+    threads += [threading.Thread(target=lecturer, daemon=True)]
+    threads[-1].start()
+    for thread in threads:
+        thread.join(5)
+    assert order == ["running student ends", "lecturer ends", "waiting student starts"]
+    assert turns._ahead == 0 and turns._free == 1
+
+
+def test_a_lecturers_run_waiting_on_the_store_lets_the_class_go():
+    turns, started = Turns(1), threading.Event()
+    in_store, answered = threading.Event(), threading.Event()
+
+    def lecturer() -> None:
+        with turns.ahead():
+            with turns.aside():
+                in_store.set()
+                answered.wait(5)
+            assert turns._ahead == 1  # the gate is closed again once the answer is in
+
+    def student_run() -> None:
+        with turns.turn("student"):
+            started.set()
+
+    first = threading.Thread(target=lecturer, daemon=True)
+    first.start()
+    assert in_store.wait(5)
+    second = threading.Thread(target=student_run, daemon=True)
+    second.start()
+    assert started.wait(5), "the class waited for a lecturer's run that was only waiting on the store"
+    answered.set()
+    for thread in (first, second):
+        thread.join(5)
+    assert turns._ahead == 0
+
+
+def test_a_beat_that_saw_a_move_hands_its_turn_to_the_students_next_run():
+    turns, order = Turns(1), []
+
+    def run(name: str, key: str) -> None:
+        with turns.turn(key):
+            order.append(name)
+
+    threads = []
+    with turns.turn("student"):  # the beat that saw the move
+        for name in ("class mate 1", "class mate 2"):
+            threads.append(threading.Thread(target=run, args=(name, name)))
+            threads[-1].start()
+            _waiting(turns, len(threads))
+        turns.hand_over("student")
+    threads.append(threading.Thread(target=run, args=("the update", "student")))  # the full run the beat started
+    threads[-1].start()
+    for thread in threads:
+        thread.join(5)
+    assert order == ["the update", "class mate 1", "class mate 2"]
+    # The handover is used once: the student's next run lines up as any other.
+    assert "student" not in turns._first
+
+
+def test_a_handover_not_taken_in_time_is_forgotten(monkeypatch):
+    turns, clock, order = Turns(1), [100.0], []
+    monkeypatch.setattr("ui.lecture.turns.time.monotonic", lambda: clock[0])
+    turns.hand_over("student")
+    clock[0] += 2 * HANDOVER_SECONDS  # the student's run never came (the tab was closed)
+
+    def run(name: str) -> None:
+        with turns.turn(name):
+            order.append(name)
+
+    threads = []
+    with turns.turn("holder"):
+        for name in ("class mate", "student"):  # a late run of the student lines up as any other
+            threads.append(threading.Thread(target=run, args=(name,)))
+            threads[-1].start()
+            _waiting(turns, len(threads))
+    for thread in threads:
+        thread.join(5)
+    assert order == ["class mate", "student"]
+    turns.hand_over("another")
+    assert list(turns._first) == ["another"]  # the stale one was dropped
+
+
 @pytest.mark.parametrize("slots", [1, 2])
 def test_no_more_runs_than_slots_at_once(slots):
     turns, lock = Turns(slots), threading.Lock()
@@ -268,3 +378,22 @@ def test_a_following_students_run_waits_its_turn_and_the_projection_does_not():
         released.set()
         holder.join(5)
     poll(at)
+
+
+def test_a_lecturers_run_goes_ahead_of_the_class_and_a_students_does_not(monkeypatch):
+    projection, room = lecture()
+    at = student(room)
+    poll(at)
+    calls = []
+    ahead = Turns.ahead
+
+    def counted(self):
+        calls.append("ahead")
+        return ahead(self)
+
+    monkeypatch.setattr(Turns, "ahead", counted)
+    poll(at)
+    assert calls == []
+    projection.run()
+    assert not projection.exception and calls == ["ahead"]
+    assert store.turns()._ahead == 0

@@ -115,8 +115,9 @@ class Key:
     CLASS_COUNT = "class-count"  # the projection's live count of the class, alone in its box (a timed fragment)
     # ui/lecture/classroom.py: a student's line (following or exploring) and its buttons
     CLASS_BAR = "class-bar"
+    # Classes of the parts of a following student's line (one element: ui/lecture/classroom.py, class.css)
     CLASS_FOLLOWING = "class-following"  # "Following the lecture"; hidden while the window is behind
-    CLASS_STEP_PREFIX = "class-step-"  # class-step-<k>: "Step k of n" in a student's line
+    CLASS_STEP = "class-step"  # "Step k of n", with data-step="<k>"
     CLASS_CATCHING_UP = "class-catching-up"  # "Catching up": shown instead (ui/lecture/watchdog.js)
     CLASS_REJOIN = "class_rejoin"
     CLASS_BACK = "class_back"

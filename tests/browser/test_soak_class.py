@@ -41,10 +41,10 @@ COMPARED = range(1, 34) if PRESSES >= 60 else (1, 4, 5, 7, 11, 12, 19, 23, 33)
 # What a window shows, read in one call: a student's mode and step, the console's main area.
 _SAMPLE = """() => {
   const shown = (sel) => { const e = document.querySelector(sel); return !!e && e.offsetParent !== null; };
-  const step = document.querySelector('[class*="st-key-class-step-"]');
-  const k = step ? /st-key-class-step-(\\d+)/.exec(step.className)?.[1] : null;
+  const step = document.querySelector('.class-step[data-step]');
+  const k = step ? step.dataset.step : null;
   const main = document.querySelector('[data-testid="stMain"]');
-  return {following: shown('.st-key-class-following'), catching: shown('.st-key-class-catching-up'),
+  return {following: shown('.class-following'), catching: shown('.class-catching-up'),
           exploring: !!document.querySelector('.st-key-class_rejoin'), step: k ? Number(k) : null,
           blank: !main || !main.innerText.trim()};
 }"""
@@ -118,7 +118,7 @@ def _student(stack: ExitStack, browser, url: str, room: str, device: dict, lang:
     stack.callback(context.close)
     page = context.new_page()
     page.goto(f"{url}/?room={room}&lang={lang}")
-    page.wait_for_selector(".st-key-class-following", timeout=60_000)
+    page.wait_for_selector(".class-following", timeout=60_000)
     return page
 
 
@@ -204,7 +204,7 @@ _KILL_TIMERS = """() => {
 _WATCH_LINE = """() => {
   window.lineSaid = [];
   new MutationObserver(() => {
-    const line = document.querySelector('.st-key-class-catching-up');
+    const line = document.querySelector('.class-catching-up');
     if (line && line.offsetParent !== null) {
       const said = line.innerText.replace(/^\\S*sync\\s*/, '').trim();
       if (window.lineSaid.at(-1) !== said) window.lineSaid.push(said);
@@ -224,12 +224,12 @@ def test_a_student_whose_heartbeat_died_says_so_and_heals(browser, app_server):
         assert student.evaluate(_KILL_TIMERS), "the watchdog is running"
         projection.keyboard.press("PageDown")
         moved = time.monotonic()
-        student.wait_for_selector(".st-key-class-step-4", timeout=15_000)  # heals: on the lecture's step
+        student.wait_for_selector('.class-step[data-step="4"]', timeout=15_000)  # heals: on the lecture's step
         assert student.evaluate("() => window.lineSaid") == ["Catching up with the lecture…"]  # and said so
         says(student, ".st-key-class-bar", "Following the lecture", 10_000)
         healed = time.monotonic() - moved
         projection.keyboard.press("PageDown")  # and its heartbeat beats again: it follows the next move
-        student.wait_for_selector(".st-key-class-step-5", timeout=5_000)
+        student.wait_for_selector('.class-step[data-step="5"]', timeout=5_000)
         print(f"a student with dead timers caught up {healed:.1f} s after the move")
         assert healed <= 12
 

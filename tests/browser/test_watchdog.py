@@ -20,16 +20,25 @@ URL = "http://watchdog.test/"
 PAGE = """<div data-testid="stApp" data-test-connection-state="CONNECTED" data-test-script-state="notRunning">
   <div data-testid="stMain"><div data-testid="stElementContainer">
     <div class="st-key-heartbeat">{watch}<span id="beat" data-beat="1" data-behind="0" data-step="{want}"></span></div>
-    <div id="line" class="st-key-{line}{shown}">Step {shown} of 33</div>
+    <div id="line">{line_html}</div>
     <div class="st-key-heal"><button onclick="window.heals = (window.heals || 0) + 1">heal</button></div>
   </div></div>
 </div>"""
 
 
+def _line(line: str, shown: int) -> tuple[str, str]:
+    """A student's line as classroom.py draws it (one element, its step in data-step), or a lecturer's (a box keyed
+    walk-at-<k>): its html, and the selector the watchdog expects."""
+    if line == Key.CLASS_STEP:
+        return f'<p><span class="{line}" data-step="{shown}">Step <strong>{shown}</strong> of 33</span></p>', "#line"
+    return f'<div class="st-key-{line}{shown}">Step {shown} of 33</div>', f".st-key-{line}{shown}"
+
+
 def _open(page, want: int, shown: int, line: str) -> None:
-    watch = (f'<span class="attention-watch" data-expect=".st-key-{line}{shown}" data-beats="1" '
+    line_html, expect = _line(line, shown)
+    watch = (f'<span class="attention-watch" data-expect="{expect}" data-beats="1" '
              f'data-stale="{watchdog.STALE_MS}" data-heal="{watchdog.HEAL_MS}"></span>')
-    html = PAGE.format(watch=watch, want=want, shown=shown, line=line) + f"<script>{watchdog._script()}</script>"
+    html = PAGE.format(watch=watch, want=want, line_html=line_html) + f"<script>{watchdog._script()}</script>"
     page.route(URL, lambda route: route.fulfill(body=html, content_type="text/html"))  # an origin: sessionStorage
     page.goto(URL)
     page.unroute(URL)
@@ -40,7 +49,7 @@ def _beat(page, k: int) -> None:
     page.evaluate("(k) => { document.getElementById('beat').dataset.beat = String(k); }", k)
 
 
-@pytest.mark.parametrize("line", [Key.CLASS_STEP_PREFIX, Key.WALK_AT_PREFIX])  # a student's line, a lecturer's
+@pytest.mark.parametrize("line", [Key.CLASS_STEP, Key.WALK_AT_PREFIX])  # a student's line, a lecturer's
 def test_a_line_behind_the_step_its_session_drew_is_healed_and_a_matching_one_is_left_alone(page, line):
     _open(page, want=5, shown=4, line=line)  # the run that drew step 5 never reached this browser
     for k in range(2, 2 + int(watchdog.STALE_MS / 250) + 4):
@@ -62,7 +71,7 @@ POLL_PAGE = """<div data-testid="stApp" data-test-connection-state="CONNECTED" d
   <div data-testid="stMain"><div data-testid="stElementContainer">
     <div class="st-key-heartbeat">{watch}<span id="beat" data-beat="1" data-behind="0" data-step="4"
       data-poll="{want}"></span></div>
-    <div class="st-key-class-bar"><div class="st-key-class-step-4">Step 4 of 33</div></div>
+    <div class="st-key-class-bar"><p><span class="class-step" data-step="4">Step 4 of 33</span></p></div>
     {box}
     <div class="st-key-heal"><button onclick="window.heals = (window.heals || 0) + 1">heal</button></div>
   </div></div>

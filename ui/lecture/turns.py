@@ -13,10 +13,13 @@ is the same; its order is better. Same bench: a run's start to end 0.015 s, sent
 
 Only a following student's runs take turns (their full runs and their heartbeats): they draw the lecture's step
 at the lecture's settings, a bounded run. A lecturer's window is served at once while the class queues, and an
-exploring student's run (which may be a GPT-2-size model) never holds the class up. A turn is taken at the top of
-a run (app.py) or of a heartbeat's run, and is reentrant in its thread: the heartbeat drawn inside a full run is
-already inside that run's turn. A run stopped for a newer one (Streamlit raises through the ``with``) gives its
-turn back as it unwinds.
+exploring student's run (which may be a GPT-2-size model) never holds the class up. More: while a lecturer's run
+goes (:meth:`Turns.ahead`), no new turn starts, so the press competes with one student's run at most, not with
+the wave it started. And a student's beat that sees a move hands its turn to the full run it starts
+(:meth:`Turns.hand_over`): that run goes first in line, so a student's update is one visit to the line, not two.
+A turn is taken at the top of a run (app.py) or of a heartbeat's run, and is reentrant in its thread: the heartbeat
+drawn inside a full run is already inside that run's turn. A run stopped for a newer one (Streamlit raises through
+the ``with``) gives its turn back as it unwinds.
 """
 
 from __future__ import annotations
@@ -24,9 +27,13 @@ from __future__ import annotations
 import collections
 import contextlib
 import threading
+import time
 from collections.abc import Iterator
 
-__all__ = ["Turns"]
+__all__ = ["HANDOVER_SECONDS", "Turns"]
+
+HANDOVER_SECONDS = 1.0  # a handed-over turn waits this long for the student's next run (Streamlit starts it at once)
+MAX_HANDOVERS = 10_000  # at most this many students' handovers kept at once (each is one small dict entry)
 
 
 class Turns:
@@ -48,6 +55,8 @@ class Turns:
         self._line: collections.deque[_Ticket] = collections.deque()
         self._holders: collections.Counter[str | None] = collections.Counter()  # whose runs hold a turn now
         self._held = threading.local()
+        self._ahead = 0  # lecturer's runs going now: no new turn starts meanwhile
+        self._first: dict[str, float] = {}  # a student -> when a run of theirs handed its turn to their next run
 
     @contextlib.contextmanager
     def turn(self, key: str | None = None) -> Iterator[None]:
@@ -65,6 +74,34 @@ class Turns:
                 self._give()
 
     @contextlib.contextmanager
+    def ahead(self) -> Iterator[None]:
+        """A lecturer's run: it never waits, and while it goes no student's turn starts (the one running goes on).
+        Inside it, :meth:`aside` lets the class go while this run waits on the store."""
+        self._gate(+1)
+        self._held.ahead = True
+        try:
+            yield
+        finally:
+            self._held.ahead = False
+            self._gate(-1)
+
+    def hand_over(self, key: str) -> None:
+        """The run holding ``key``'s turn is about to rerun the app for that student: the next run of ``key``
+        that asks within :data:`HANDOVER_SECONDS` goes first in line (the update finishes what its beat began)."""
+        with self._ready:
+            now = time.monotonic()
+            for stale in [k for k, at in self._first.items() if now - at > HANDOVER_SECONDS]:
+                del self._first[stale]
+            if len(self._first) < MAX_HANDOVERS:
+                self._first[key] = now
+
+    def _gate(self, change: int) -> None:
+        with self._ready:
+            self._ahead += change
+            if not self._ahead:
+                self._ready.notify_all()
+
+    @contextlib.contextmanager
     def aside(self) -> Iterator[None]:
         """Give the turn back while this run waits on something else (the store over the network), and take it
         again first in line: a run that waits holds no place the next one could use.
@@ -73,6 +110,13 @@ class Turns:
         without it. The store is asked under the session's lecture lock (ui/lecture/window.py ``see``), and the
         session's other run may hold the turn and wait for that lock (``take_press``): waiting for each other,
         the two would stop the whole line behind them (benchmarks/PROFILE-ROOM.md, the slowed store)."""
+        if getattr(self._held, "ahead", False):  # a lecturer's run: the class goes while it waits
+            self._gate(-1)
+            try:
+                yield
+            finally:
+                self._gate(+1)
+            return
         if not getattr(self._held, "took", False):
             yield
             return
@@ -89,16 +133,17 @@ class Turns:
         with self._ready:
             older = next((t for t in self._line if key is not None and t.key == key), None)
             ticket = _Ticket(key)
+            handed = key is not None and time.monotonic() - self._first.pop(key, -HANDOVER_SECONDS) < HANDOVER_SECONDS
             if older is not None:  # the newer run takes the older one's place; the older one goes
                 self._line[self._line.index(older)] = ticket
                 older.superseded = True
                 self._ready.notify_all()
-            elif first:
+            elif first or handed:
                 self._line.appendleft(ticket)
             else:
                 self._line.append(ticket)
             try:
-                while not ticket.superseded and not (self._free > 0 and self._line[0] is ticket):
+                while not ticket.superseded and not (self._free > 0 and not self._ahead and self._line[0] is ticket):
                     if mine is not None and self._holders[mine]:  # the same student's run holds it: go on
                         self._line.remove(ticket)
                         self._ready.notify_all()

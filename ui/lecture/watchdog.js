@@ -30,7 +30,8 @@
   };
   W.reloaded = Number(sessionStorage.getItem('attentionWatchdogReloaded')) || 0;
   // A following student's or a lecturer's beat says which step the session's last full run drew (data-step);
-  // the window's line says which step this page shows (its key: class-step-<k>, or walk-at-<k> on a lecturer's).
+  // the window's line says which step this page shows (a student's: .class-step[data-step]; a lecturer's: the
+  // key walk-at-<k>).
   // Different for `stale` ms: that run's output never arrived (Streamlit drops a run's unsent messages when the
   // next run starts, and a busy server sends late), and no later beat redraws the line: Heal reruns the app,
   // once every `heal` ms while they differ.
@@ -39,8 +40,8 @@
   // shown after it closed, is healed the same way.
   const differs = (marker) => {
     const want = marker && marker.dataset.step;
-    const line = want && document.querySelector('[class*="st-key-class-step-"], [class*="st-key-walk-at-"]');
-    const shown = line && (/st-key-(?:class-step|walk-at)-(\d+)/.exec(line.className) || [])[1];
+    const line = want && document.querySelector('.class-step[data-step], [class*="st-key-walk-at-"]');
+    const shown = line && (line.dataset.step || (/st-key-walk-at-(\d+)/.exec(line.className) || [])[1]);
     if (want && line && shown !== want) return true;  // no line: nothing to compare
     const poll = marker ? marker.dataset.poll : undefined;
     if (poll === undefined || !document.querySelector('.st-key-class-bar')) return false;

@@ -61,8 +61,10 @@ _inline = threading.local()  # full_run: this thread is drawing a heartbeat insi
 
 def turn() -> contextlib.AbstractContextManager:
     """This run's turn in the process's queue of following students' runs (ui/lecture/turns.py). A lecturer's
-    window, an exploring student's and a lone learner's never wait there."""
+    window, an exploring student's and a lone learner's never wait there; a lecturer's run goes ahead of it."""
     window = current()
+    if isinstance(window, Lecturer):
+        return turns().ahead()
     following = isinstance(window, Student) and window.following
     return turns().turn(window.student) if following else contextlib.nullcontext()
 
@@ -121,6 +123,7 @@ def _see(slot: walk_state.Slot, moment: Moment, page: str) -> str | None:
     if any(isinstance(a, Rerun) for a in actions):
         if moment is Moment.BEAT and isinstance(window, Student) and window.following:
             watchdog.beat(time.monotonic_ns(), behind=True)  # the run this starts draws the lecture's step: say so
+            turns().hand_over(window.student)  # and goes first in the class's line: this beat has waited there
         st.rerun(scope="app")
     return goto
 
