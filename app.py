@@ -46,7 +46,7 @@ def frame_view() -> tuple:
 
 
 def after_page() -> None:
-    write_link()
+    write_link(following=lecture.following())  # a following student's address is the room's link
     lecture.after_page(shown.page_id)  # the lecture, after the page: what it changed goes to the room
 
 

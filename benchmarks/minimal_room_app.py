@@ -12,9 +12,9 @@ a dictionary in the process. benchmarks/bench_room.py (``--floor``) runs its cla
 students, the same measure, so its follow times are what this architecture costs on the machine at hand.
 
 With ``FLOOR_FRAME=1`` (bench_room ``--framed-floor``) a student's full run also sends what a following student's
-full run of the app sends, element for element (counted on the wire: 48 messages, 25 KB), with none of the app's
+full run of the app sends, element for element (counted on the wire: 42 messages, 24 KB), with none of the app's
 logic: a navigation of 15 pages in 6 groups, the style, a hidden heartbeat box with the watchdog's script and its
-Heal button, a line of three parts, the sidebar's language box, and the step's chart, tensor, formula, caption and
+Heal button, the line, the sidebar's language box, and the step's chart, tensor, formula, caption and
 code fold. The gap between the app and this floor is the app's own work; the gap between the two floors is what
 Streamlit costs for what a follower's page shows.
 """
@@ -93,12 +93,8 @@ def framed_student(room: str) -> None:
         st.button("heal", key="heal")
         heartbeat(room, seen)
     with st.container(key="class-bar"):
-        with st.container():
-            st.markdown(f"Step **{seen}** of {STEPS}" if seen else "No such room")
-        with st.container():
-            st.markdown("Following the lecture")
-        with st.container():
-            st.markdown("Room " + room)
+        st.markdown((f"Following the lecture · Step **{seen}** of {STEPS}" if seen else "No such room")
+                    + f" · Room {room}")
     side_panel()
     st.html(f"<style>/* {FILLER} */</style>")
     st.html("<span></span>")

@@ -60,6 +60,20 @@ def test_a_student_joins_at_the_current_step_and_follows():
     assert len(late.sidebar.selectbox) and late.sidebar.expander  # the full page: the sidebar and its matrix panel
 
 
+def test_a_following_students_address_is_the_rooms_link_and_an_explorers_is_their_own():
+    projection, room = lecture(walk="4")
+    pupil = student(room, lang="id")
+    for _ in range(2):
+        press_next(projection)
+        poll(pupil)
+    assert step_on(pupil) == "6" and status(pupil, "id") == "following"
+    # Following, the address holds the room and the student's language: the room holds the rest.
+    assert set(pupil.query_params) == {"room", "lang"} and pupil.query_params["lang"] == "id"
+    press_next(pupil)  # their own step: they explore, and their address is a link to what they see again
+    assert status(pupil, "id") == "exploring"
+    assert pupil.query_params["walk"] == "7" and pupil.query_params["away"] == "1" and "s" in pupil.query_params
+
+
 @pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
 def test_a_student_follows_in_their_own_language(lang):
     projection, room = lecture(walk="4")

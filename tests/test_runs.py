@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.lecture_apptest import lecture, student, texts
+from tests.lecture_apptest import lecture, step_on, student, texts
 from ui.inputs.matrix import InputMatrix, book_matrix
 from ui.lecture import lecture as lecture_module
 from ui.state import Key
@@ -62,7 +62,7 @@ def test_a_follow_takes_one_full_run(runs):
     _next(projection)  # the lecturer's PageDown: the projection draws step 10 and tells the class
     runs.clear()
     pupil.run()  # what the student's heartbeat asks for, once it sees the new version
-    assert pupil.query_params["walk"] == "10"
+    assert step_on(pupil) == "10"
     assert len(runs) == 1, runs
 
 
