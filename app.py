@@ -46,7 +46,7 @@ def frame_view() -> tuple:
 
 
 def after_page() -> None:
-    write_link(following=lecture.following())  # a following student's address is the room's link
+    write_link(following=lecture.following() and lecture.students_device())  # the room's link for its address
     lecture.after_page(shown.page_id)  # the lecture, after the page: what it changed goes to the room
 
 
@@ -71,7 +71,8 @@ with lecture.turn():
     # mode decided (a student follows or explores) before anything is drawn; its heartbeat and a student's line.
     if (target := lecture.before_page(shown.page_id)) is not None:  # joined, rejoined, back: that page first
         st.switch_page(page_by_id[target], query_params=st.query_params.to_dict())
-    rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once
+    if not lecture.students_device():  # a student's heartbeat is a timed fragment already: no other one needed
+        rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once
     apply_style(get_matrix().dim, lecture=lecture_mode(), lang=language(), view=lecture.style(shown.page_id))
     input_panel(link_note=share_note(), link_tools=copy_link_button, following=lecture.following())
 

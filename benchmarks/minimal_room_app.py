@@ -12,7 +12,7 @@ a dictionary in the process. benchmarks/bench_room.py (``--floor``) runs its cla
 students, the same measure, so its follow times are what this architecture costs on the machine at hand.
 
 With ``FLOOR_FRAME=1`` (bench_room ``--framed-floor``) a student's full run also sends what a following student's
-full run of the app sends, element for element (counted on the wire: 42 messages, 24 KB), with none of the app's
+full run of the app sends, element for element (counted on the wire: 40 messages, 24 KB), with none of the app's
 logic: a navigation of 15 pages in 6 groups, the style, a hidden heartbeat box with the watchdog's script and its
 Heal button, the line, the sidebar's language box, and the step's chart, tensor, formula, caption and
 code fold. The gap between the app and this floor is the app's own work; the gap between the two floors is what
@@ -100,8 +100,6 @@ def framed_student(room: str) -> None:
     st.html("<span></span>")
     st.header("Walkthrough")
     st.markdown("The whole chapter, step by step.")
-    with st.container():
-        pass
     if seen:
         framed_step(seen)
 

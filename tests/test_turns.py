@@ -210,6 +210,8 @@ def test_a_lecturers_run_waiting_on_the_store_lets_the_class_go():
 
 
 def test_a_beat_that_saw_a_move_hands_its_turn_to_the_students_next_run():
+    """The beat gives its turn back as Streamlit unwinds it, and the full run it started asks for one at once: that
+    run goes first in line, ahead of every run already waiting (it waits for the one running, at most)."""
     turns, order = Turns(1), []
 
     def run(name: str, key: str) -> None:
@@ -217,19 +219,19 @@ def test_a_beat_that_saw_a_move_hands_its_turn_to_the_students_next_run():
             order.append(name)
 
     threads = []
-    with turns.turn("student"):  # the beat that saw the move
+    with turns.turn("class mate 0"):  # the run that took the turn the beat gave back
         for name in ("class mate 1", "class mate 2"):
             threads.append(threading.Thread(target=run, args=(name, name)))
             threads[-1].start()
             _waiting(turns, len(threads))
-        turns.hand_over("student")
-    threads.append(threading.Thread(target=run, args=("the update", "student")))  # the full run the beat started
-    threads[-1].start()
+        turns.hand_over("student")  # the beat, as it reran the app (any thread may say so)
+        threads.append(threading.Thread(target=run, args=("the update", "student")))  # the full run it started
+        threads[-1].start()
+        _waiting(turns, 3)
     for thread in threads:
         thread.join(5)
     assert order == ["the update", "class mate 1", "class mate 2"]
-    # The handover is used once: the student's next run lines up as any other.
-    assert "student" not in turns._first
+    assert "student" not in turns._first  # used once: the student's next run lines up as any other
 
 
 def test_a_handover_not_taken_in_time_is_forgotten(monkeypatch):

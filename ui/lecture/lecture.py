@@ -30,8 +30,8 @@ from .classroom import AWAY_PARAM, NEW_ROOM, ROOM_PARAM
 from .records import WALK_PAGE, Joined, Lecturer, Moment, Student
 from .rooms import RoomError, RoomsFull, RoomsUnavailable, is_room_id
 
-__all__ = ["CONSOLE_PARAM", "after_page", "before_page", "drives", "following", "refusal", "shown", "style", "turn",
-           "view"]
+__all__ = ["CONSOLE_PARAM", "after_page", "before_page", "drives", "following", "refusal", "shown",
+           "students_device", "style", "turn", "view"]
 
 CONSOLE_PARAM = "console"  # ?console=<one-time token>: this window becomes the room's presenter console
 _log = logging.getLogger("attention_app")
@@ -79,6 +79,12 @@ def following() -> bool:
     """This window is a student's that follows the lecture (not one exploring on their own)."""
     member = window.current()
     return isinstance(member, Student) and member.following
+
+
+def students_device() -> bool:
+    """This window is a student's device in a room (following or exploring; not a keyless projection that follows
+    its room as a student would). Its heartbeat, a timed fragment, is drawn on every page (window.heartbeat)."""
+    return isinstance(window.current(), Student) and not state.lecture_mode()
 
 
 def drives(page_id: str) -> bool:
