@@ -46,7 +46,7 @@ def frame_view() -> tuple:
 
 
 def after_page() -> None:
-    write_link(following=lecture.following() and lecture.students_device())  # the room's link for its address
+    write_link(room_link_only=lecture.room_link_only())  # a following student's address: the room's link
     lecture.after_page(shown.page_id)  # the lecture, after the page: what it changed goes to the room
 
 

@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.apptest import APP, BY_ID
 from ui.lecture.walkthrough import encode
+from ui.state import Key
 
 # ----- the walkthrough and its presenter console ---------------------------------------------------
 
@@ -59,7 +60,7 @@ def step_on(at: AppTest) -> str:
     """The walkthrough step the session is on (1-based): as a following student's line says it (their address is
     the room's link, ui/lecture/classroom.py), else as the address says it."""
     for markdown in at.markdown:
-        if found := re.search(r'class="class-step" data-step="(\d+)"', markdown.value):
+        if found := re.search(rf'class="{Key.CLASS_STEP}" data-step="(\d+)"', markdown.value):
             return found.group(1)
     return at.query_params["walk"]
 

@@ -15,7 +15,7 @@ import pytest
 import segno
 from streamlit.testing.v1 import AppTest
 
-from tests.apptest import BY_ID, printed_tensors
+from tests.apptest import APP, BY_ID, printed_tensors
 from tests.lecture_apptest import lecture, open_console, poll, step_on, student, texts, token_of, walk_app
 from ui.lecture import rooms as rooms_module
 from ui.lecture.records import Student
@@ -390,3 +390,22 @@ def test_a_take_stopped_half_way_is_taken_again_and_the_student_still_follows(mo
     poll(pupil)
     assert pupil.session_state[Key.ROOM].record.following and status(pupil) == "following"
     assert step_on(pupil) == "23" and printed_tensors(pupil) == printed_tensors(projection)
+
+
+def test_a_students_device_draws_no_reconnect_fragment_and_other_windows_do(monkeypatch):
+    """A student's heartbeat is a timed fragment on every page, and that is what makes Streamlit's frontend ask for
+    a run after a reconnect: the reconnect fragment (ui/shell/reconnect.py) would be two more messages in every
+    follower's update. Every other window still draws it: a lone learner, the projection."""
+    import ui.shell.reconnect as reconnect
+
+    calls = []
+    monkeypatch.setattr(reconnect, "rerun_after_reconnect", lambda: calls.append("drawn"))
+    projection, room = lecture()
+    pupil = student(room)
+    calls.clear()
+    poll(pupil)
+    assert calls == [] and status(pupil) == "following"
+    projection.run()
+    assert calls == ["drawn"]
+    alone = AppTest.from_file(APP, default_timeout=120).run()
+    assert not alone.exception and calls == ["drawn", "drawn"]

@@ -30,8 +30,8 @@ from .classroom import AWAY_PARAM, NEW_ROOM, ROOM_PARAM
 from .records import WALK_PAGE, Joined, Lecturer, Moment, Student
 from .rooms import RoomError, RoomsFull, RoomsUnavailable, is_room_id
 
-__all__ = ["CONSOLE_PARAM", "after_page", "before_page", "drives", "following", "refusal", "shown",
-           "students_device", "style", "turn", "view"]
+__all__ = ["CONSOLE_PARAM", "after_page", "before_page", "drives", "following", "refusal", "room_link_only",
+           "shown", "students_device", "style", "turn", "view"]
 
 CONSOLE_PARAM = "console"  # ?console=<one-time token>: this window becomes the room's presenter console
 _log = logging.getLogger("attention_app")
@@ -85,6 +85,13 @@ def students_device() -> bool:
     """This window is a student's device in a room (following or exploring; not a keyless projection that follows
     its room as a student would). Its heartbeat, a timed fragment, is drawn on every page (window.heartbeat)."""
     return isinstance(window.current(), Student) and not state.lecture_mode()
+
+
+def room_link_only() -> bool:
+    """A student's device that follows: its address is the room's link (the room and its language), since what it
+    shows is the room's, which a reload or another replica takes from the room. Every change of the address is a
+    message of the run, and a follower's runs are the class's (benchmarks/PROFILE-ROOM.md)."""
+    return following() and students_device()
 
 
 def drives(page_id: str) -> bool:

@@ -70,7 +70,7 @@ def walkthrough(page: Page) -> None:
     else:  # a following student's (the step first, under their line), or the plain walkthrough
         driver = _follower_driver(position, step, member) if shown == "follower" else \
             Driver(replace(position, cover=_plain_view(walk, step, index, member)))
-    if shown != "follower":  # a following student's address is the room's link: the room holds the step
+    if not lecture.room_link_only():  # a following student's address is the room's link: the room holds the step
         _write_params(index, custom)
     walk_state.arrive_at_walk_step(index, step.page, step.controls)
     _run_step(walk, step, index, driver, shown == "follower", (drift_box, poll_box))

@@ -68,13 +68,12 @@ def load_link_once() -> None:
     state.flash("success", app_text("link_opened"), where="page")
 
 
-def write_link(following: bool = False) -> None:
+def write_link(room_link_only: bool = False) -> None:
     """Keep the address bar equal to the current state: ``?s=``, ``lang``, ``lecture`` and ``step``.
 
-    ``following``: a student following a lecture, whose address is the room's link (ui/lecture/classroom.py): what
-    they see is the room's, which a reload or another replica takes from the room. Only their language is theirs.
-    Every change to the address is a message of the run, and a follower's runs are the class's (PROFILE-ROOM.md)."""
-    if following:
+    ``room_link_only``: a following student's device, whose address is the room's link (ui/lecture/lecture.py
+    ``room_link_only``): only their language is written."""
+    if room_link_only:
         _set_param(LANG_PARAM, state.language())
         return
     _write_view()
