@@ -13,17 +13,25 @@ STAGE = ".st-key-poll-stage"  # the projection's poll, in place of the step
 ASKED = ".st-key-poll-student"  # a student's question box
 _STEP_IN = """([sel, k]) => /Step\\s*(\\d+)\\s*of/.exec(document.querySelector(sel)?.textContent || '')?.[1]
     === String(k)"""
+_SHOWN = """(sel) => ({bar: document.querySelector(sel)?.textContent, address: location.search.slice(0, 120),
+    clicker: window.attentionClicker && (({seq, net, sent, s}) => ({seq, net, sent, s, loaded: !!window.attentionClicker
+        .flush}))(window.attentionClicker), line: document.querySelector('.st-key-class-bar')?.textContent})"""
 
 
 def wait_step(page, k: int, timeout_ms: float = 20_000, selector: str = BAR) -> None:
-    """Until the window's bar says step ``k``."""
-    page.wait_for_function(_STEP_IN, arg=[selector, k], timeout=timeout_ms, polling="raf")
+    """Until the window's bar says step ``k``; if it never does, what the window showed and what its clicker had
+    counted and sent (a press lost, or taken and undone, reads differently)."""
+    try:
+        page.wait_for_function(_STEP_IN, arg=[selector, k], timeout=timeout_ms, polling="raf")
+    except Exception as exc:  # noqa: BLE001 (Playwright's TimeoutError), said with what the window showed
+        raise AssertionError(f"not at step {k} after {timeout_ms / 1000:g} s: {page.evaluate(_SHOWN, selector)}") \
+            from exc
 
 
 def wait_keys(page, timeout_ms: float = 20_000) -> None:
-    """Until the walkthrough's clicker listens for PageDown and PageUp: its script loads after the window is drawn
-    (ui/steps/clicker.js), so a key pressed the moment a window appears can come before it."""
-    page.wait_for_function("() => !!window.attentionClicker?.data", timeout=timeout_ms, polling="raf")
+    """Until the walkthrough's clicker listens for PageDown and PageUp and can send them: its keys are counted from
+    the moment the page is drawn (ui/steps/clicker_keys.js), its sender loads a moment later (ui/steps/clicker.js)."""
+    page.wait_for_function("() => !!window.attentionClicker?.flush", timeout=timeout_ms, polling="raf")
 
 
 def step_of(page, selector: str = BAR) -> int | None:

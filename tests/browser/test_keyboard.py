@@ -118,28 +118,63 @@ def test_a_learner_without_a_mouse_edits_the_matrix_changes_a_control_answers_an
     assert page.evaluate("window.__mouse") == 0
 
 
-CLICKER_JS = """async (source) => {
-    const url = URL.createObjectURL(new Blob([source], {type: 'text/javascript'}));
-    const mount = (await import(url)).default;
+CLICKER_JS = """async ([keys, source, n]) => {
+    if (n) {  // the page as drawn: the hidden element whose script listens for the keys
+        const marker = Object.assign(document.createElement('span'), {hidden: true, className: 'walk-clicker'});
+        Object.assign(marker.dataset, {n: String(n), s: 'session'});
+        document.body.append(marker);
+        new Function(keys)();
+    }
     window.sent = [];
-    const args = (n) => ({data: {n, s: 'session'}, setStateValue: (name, value) => window.sent.push(value)});
-    window.first = mount(args(33));
-    window.second = mount(args(33)); }"""
+    window.sender = async () => {  // the component that sends, loaded a moment later
+        const url = URL.createObjectURL(new Blob([source], {type: 'text/javascript'}));
+        const mount = (await import(url)).default;
+        const args = (n) => ({data: {n, s: 'session'}, setStateValue: (name, value) => window.sent.push(value)});
+        window.first = mount(args(33));
+        window.second = mount(args(33));
+    }; }"""
+
+
+def _clicker(page, n: int = 33) -> None:
+    steps = ROOT / "ui" / "steps"
+    keys, source = ((steps / name).read_text(encoding="utf-8") for name in ("clicker_keys.js", "clicker.js"))
+    page.set_content("<main>slides</main>")
+    page.evaluate(CLICKER_JS, [keys, source, n])
 
 
 def test_a_late_cleanup_of_an_older_clicker_mount_leaves_the_keys_working(browser):
     """Streamlit's frontend may run a clicker mount's cleanup after a newer mount (two runs drawn while its script
-    loaded). Only the newest mount's cleanup, on a real unmount, frees the keys."""
-    source = (ROOT / "ui" / "steps" / "clicker.js").read_text(encoding="utf-8")
+    loaded). Only the page's own element, removed, frees the keys."""
     page = browser.new_page()
     try:
-        page.set_content("<main>slides</main>")
-        page.evaluate(CLICKER_JS, source)
+        _clicker(page)
+        page.evaluate("() => window.sender()")
         page.evaluate("() => window.first()")  # the older mount's cleanup, late
         page.keyboard.press("PageDown")
         assert page.evaluate("() => window.sent") == [{"seq": 1, "net": 1, "n": 33, "s": "session"}]
-        page.evaluate("() => window.second()")  # unmounted for real
+        page.evaluate("() => { window.second(); document.querySelector('.walk-clicker').remove(); }")  # unmounted
         page.keyboard.press("PageDown")
         assert len(page.evaluate("() => window.sent")) == 1  # the key is the page's again
+    finally:
+        page.close()
+
+
+def test_presses_before_the_clicker_has_loaded_are_sent_when_it_does(browser):
+    """A lecturer's PageUp just after an F5: the page is drawn, and its sender has not loaded yet (CI's cold
+    browser). The presses are counted from the page's own script and sent, all of them, when the sender mounts;
+    nothing is sent twice. The keys of a page without the walkthrough's clicker are left alone."""
+    page = browser.new_page()
+    try:
+        _clicker(page)
+        for key in ("PageUp", "PageUp", "PageDown"):
+            page.keyboard.press(key)
+        assert page.evaluate("() => window.sent") == []
+        page.evaluate("() => window.sender()")
+        assert page.evaluate("() => window.sent") == [{"seq": 3, "net": -1, "n": 33, "s": "session"}]
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate("() => window.sent")[1:] == [{"seq": 4, "net": 0, "n": 33, "s": "session"}]
+        page.evaluate("() => document.querySelector('.walk-clicker').remove()")  # another page: no clicker on it
+        page.keyboard.press("PageDown")
+        assert page.evaluate("() => [window.sent.length, window.attentionClicker.seq]") == [2, 4]
     finally:
         page.close()

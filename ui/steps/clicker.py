@@ -3,21 +3,23 @@
 A button's click reaches the server once, as a one-shot trigger; a lecture window's heartbeat (a timed fragment)
 reruns every quarter of a second, and a trigger sent while it ran could be dropped: the soak test's projection
 stayed on its step after a PageDown. So a window that drives the walkthrough (the projection, its console, the
-plain walkthrough) mounts a small script (``clicker.js``) that listens for PageDown, PageUp, → and ←, and for
-clicks on the walkthrough's Back and Next. The presses become one value, ``{seq, net, n}``: how many there were,
-their sum (+1 forward, -1 back) and the walkthrough's length. The browser keeps that value and sends it with every
-request, a heartbeat's included, so a press can arrive a beat late but is never lost; the run that sees a new
-``seq`` moves by what ``net`` grew since the value it took last (two quick presses move two steps, a value seen
-twice moves once). ``ui/lecture/state.py`` takes it before anything is drawn, from the step the window is at: a
-clicker goes on from where the lecture is, as a slide show's does. The counts belong to one server session (a token
-in the data the script gets): a browser that reconnects to a restarted server sends its last value again, and the
-new session must not take presses the old one took.
+plain walkthrough) listens for PageDown, PageUp, → and ←, and for clicks on the walkthrough's Back and Next, with a
+script that comes with its page (``clicker_keys.js``: a press just after a reload is counted too), and sends them
+with a small component (``clicker.js``) once that has loaded. The presses become one value, ``{seq, net, n}``: how
+many there were, their sum (+1 forward, -1 back) and the walkthrough's length. The browser keeps that value and
+sends it with every request, a heartbeat's included, so a press can arrive a beat late but is never lost; the run
+that sees a new ``seq`` moves by what ``net`` grew since the value it took last (two quick presses move two steps,
+a value seen twice moves once). ``ui/lecture/state.py`` takes it before anything is drawn, from the step the window
+is at: a clicker goes on from where the lecture is, as a slide show's does. The counts belong to one server session
+(a token in the data the scripts get): a browser that reconnects to a restarted server sends its last value again,
+and the new session must not take presses the old one took.
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from html import escape
 from pathlib import Path
 
 import streamlit as st
@@ -44,13 +46,22 @@ def _component():
     return st.components.v2.component("attention_clicker", js=script)
 
 
+@functools.cache
+def _keys_script() -> str:
+    return Path(__file__).with_name("clicker_keys.js").read_text(encoding="utf-8")
+
+
 def _ignore() -> None:
     """The press is read before the next page is drawn (:func:`pressed`), not in a callback."""
 
 
 def mount(total: int) -> None:
-    """The clicker of this run's walkthrough, of ``total`` steps."""
-    _component()(key=Key.CLICKER_KEYS, data={"n": total, "s": step_state.clicker_token()}, on_press_change=_ignore,
+    """The clicker of this run's walkthrough, of ``total`` steps: its keys, listened for from the moment the page is
+    drawn (a hidden element and its script), and the component that sends what they counted."""
+    token = step_state.clicker_token()
+    st.html(f'<span hidden class="walk-clicker" data-n="{int(total)}" data-s="{escape(token)}"></span>'
+            f"<script>{_keys_script()}</script>", unsafe_allow_javascript=True)
+    _component()(key=Key.CLICKER_KEYS, data={"n": total, "s": token}, on_press_change=_ignore,
                  height=0)
 
 
