@@ -14,11 +14,12 @@ students, the same measure, so its follow times are what this architecture costs
 With ``FLOOR_FRAME=1`` (bench_room ``--framed-floor``) a student's full run also sends what a following student's
 full run of the app sends, element for element (counted on the wire: 40 messages, 24 KB), with none of the app's
 logic: a navigation of 15 pages in 6 groups, the style, a hidden heartbeat box with the watchdog's script and its
-Heal button, the line, the sidebar's language box, and the step's chart, tensor, formula, caption and
+heal component, the line, the sidebar's language box, and the step's chart, tensor, formula, caption and
 code fold. The gap between the app and this floor is the app's own work; the gap between the two floors is what
 Streamlit costs for what a follower's page shows.
 """
 
+import functools
 import os
 import secrets
 import threading
@@ -82,6 +83,13 @@ def draw_step(step: int) -> None:
 
 
 FRAME = os.environ.get("FLOOR_FRAME") == "1"
+HEAL_JS = "export default function ({ setStateValue }) { window.ask = () => setStateValue('heal', 1); }"
+
+
+@functools.cache
+def _heal():
+    return st.components.v2.component("floor_heal", js=HEAL_JS)
+
 FILLER = "x" * 6000  # the app's style sheet and watchdog script are sent with every full run (6.1 and 4.4 KB)
 
 
@@ -90,7 +98,7 @@ def framed_student(room: str) -> None:
     seen = rooms().get(room)
     with st.container(key="heartbeat"):
         st.html(f"<style>.st-key-heartbeat{{display:none}}</style><span data-x='{FILLER[:4300]}'></span>")
-        st.button("heal", key="heal")
+        _heal()(key="heal", data={"s": "floor"}, on_heal_change=lambda: None, height=0)  # the watchdog's heal
         heartbeat(room, seen)
     with st.container(key="class-bar"):
         st.markdown((f"Following the lecture · Step **{seen}** of {STEPS}" if seen else "No such room")

@@ -135,7 +135,9 @@ class Key:
     POLL_SEND = "poll_send"
     POLL_SENT = "_poll_sent"  # a student: (poll, what they sent) (ui/lecture/answers.py)
     POLL_NOTE = "_poll_note"  # a student: (poll, kind, message) said about their last send
-    HEAL = "heal"  # hidden: the watchdog's script presses it when the window stopped following (a full run)
+    HEAL = "heal"  # hidden: the watchdog's count of asks for a full run (ui/lecture/heal.js), kept as state
+    HEAL_TOKEN = "_heal_token"  # the session's token, which the browser's count of asks carries
+    HEAL_TAKEN = "_heal_taken"  # the asks a run has taken (ui/lecture/state.py)
     HEARTBEAT = "heartbeat"  # the box of a lecture window's heartbeat (ui/lecture/window.py), hidden by style.css
     SEAT = "seat"  # the box of the script that keeps a lecturer's secret in its browser (ui/lecture/seat.py), hidden
     CONSOLE_TOKEN = "_console_token"  # the projection: the one-time token that opens its console (P)

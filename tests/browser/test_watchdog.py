@@ -3,11 +3,15 @@
 A following student's beat (or a lecturer window's) says which step the session's last full run drew; the
 window's line says which step the page shows. Under load Streamlit can drop a finished run's messages before
 they are sent (the next run clears a session's unsent queue), and no later beat redraws the line: the window
-would sit on the old step while its line says "Following". The script must notice the difference and press
-Heal (a full run) once it has lasted STALE_MS, and leave a page alone whose line matches its beat.
+would sit on the old step while its line says "Following". The script must notice the difference and ask for a
+full run once it has lasted STALE_MS, and leave a page alone whose line matches its beat. The ask goes through the
+real heal component (ui/lecture/heal.js), whose state is recorded here as Streamlit would send it.
 """
 
 from __future__ import annotations
+
+import base64
+from pathlib import Path
 
 import pytest
 
@@ -21,9 +25,18 @@ PAGE = """<div data-testid="stApp" data-test-connection-state="CONNECTED" data-t
   <div data-testid="stMain"><div data-testid="stElementContainer">
     <div class="st-key-heartbeat">{watch}<span id="beat" data-beat="1" data-behind="0" data-step="{want}"></span></div>
     <div id="line">{line_html}</div>
-    <div class="st-key-heal"><button onclick="window.heals = (window.heals || 0) + 1">heal</button></div>
   </div></div>
 </div>"""
+
+
+def _heal_component() -> str:
+    """The heal component, mounted as Streamlit mounts it: its state values are kept in ``window.asks``, and
+    ``window.heals`` is the count the last one says."""
+    source = (Path(watchdog.__file__).with_name("heal.js")).read_text(encoding="utf-8")
+    url = "data:text/javascript;base64," + base64.b64encode(source.encode()).decode()
+    return (f'<script type="module">import mount from "{url}"; mount({{data: {{s: "session"}}, setStateValue: '
+            '(name, value) => { window.asks = [...(window.asks || []), [name, value]]; window.heals = value.n; }});'
+            '</script>')
 
 
 def _line(line: str, shown: int) -> tuple[str, str]:
@@ -38,7 +51,8 @@ def _open(page, want: int, shown: int, line: str) -> None:
     line_html, expect = _line(line, shown)
     watch = (f'<span class="attention-watch" data-expect="{expect}" data-beats="1" '
              f'data-stale="{watchdog.STALE_MS}" data-heal="{watchdog.HEAL_MS}"></span>')
-    html = PAGE.format(watch=watch, want=want, line_html=line_html) + f"<script>{watchdog._script()}</script>"
+    html = (PAGE.format(watch=watch, want=want, line_html=line_html) + f"<script>{watchdog._script()}</script>"
+            + _heal_component())
     page.route(URL, lambda route: route.fulfill(body=html, content_type="text/html"))  # an origin: sessionStorage
     page.goto(URL)
     page.unroute(URL)
@@ -56,6 +70,7 @@ def test_a_line_behind_the_step_its_session_drew_is_healed_and_a_matching_one_is
         _beat(page, k)
         page.wait_for_timeout(250)
     assert page.evaluate("window.heals || 0") == 1, "the lost step was not healed"
+    assert page.evaluate("window.asks") == [["heal", {"n": 1, "s": "session"}]]
     assert page.evaluate("document.body.classList.contains('attention-behind')"), "the line still said following"
 
     _open(page, want=5, shown=5, line=line)
@@ -73,7 +88,6 @@ POLL_PAGE = """<div data-testid="stApp" data-test-connection-state="CONNECTED" d
       data-poll="{want}"></span></div>
     <div class="st-key-class-bar"><p><span class="class-step" data-step="4">Step 4 of 33</span></p></div>
     {box}
-    <div class="st-key-heal"><button onclick="window.heals = (window.heals || 0) + 1">heal</button></div>
   </div></div>
 </div>"""
 
@@ -89,7 +103,8 @@ def test_a_question_other_than_the_one_its_session_drew_is_healed(page, want, sh
     watch = (f'<span class="attention-watch" data-expect=".st-key-class-bar" data-beats="1" '
              f'data-stale="{watchdog.STALE_MS}" data-heal="{watchdog.HEAL_MS}"></span>')
     box = "" if shown is None else f'<span hidden class="poll-in-view" data-poll="{shown}"></span>'
-    html = POLL_PAGE.format(watch=watch, want=want, box=box) + f"<script>{watchdog._script()}</script>"
+    html = POLL_PAGE.format(watch=watch, want=want, box=box) + f"<script>{watchdog._script()}</script>" \
+        + _heal_component()
     page.route(URL, lambda route: route.fulfill(body=html, content_type="text/html"))
     page.goto(URL)
     page.unroute(URL)

@@ -12,6 +12,7 @@ and setting its fields is plain Python, which nothing stops half-way.
 
 from __future__ import annotations
 
+import secrets
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -21,10 +22,11 @@ import streamlit as st
 from ..state import Key
 from ..steps import clicker
 
-__all__ = ["Slot", "Walk", "arrive_at_walk_step", "arrived_at", "custom_walkthrough", "details_shown",
-           "first_run_of_walkthrough", "join_shown", "lecture_lock", "replace_walk_controls", "reset_walk_controls",
-           "set_custom_walkthrough", "set_place", "set_walk_position", "take_press", "toggle_details", "toggle_join",
-           "walk_controls", "walk_drift", "walk_position", "window_slot"]
+__all__ = ["Healed", "Slot", "Walk", "arrive_at_walk_step", "arrived_at", "custom_walkthrough", "details_shown",
+           "first_run_of_walkthrough", "heal_token", "heal_value", "join_shown", "lecture_lock",
+           "replace_walk_controls", "reset_walk_controls", "set_custom_walkthrough", "set_place", "set_walk_position",
+           "take_heal", "take_press", "toggle_details", "toggle_join", "walk_controls", "walk_drift", "walk_position",
+           "window_slot"]
 
 
 @dataclass
@@ -73,6 +75,33 @@ def take_press() -> bool:
         moved = target != walk.position
         walk.press, walk.position = taken, target  # one plain assignment: nothing stops the run between the two
     return moved
+
+
+@dataclass
+class Healed:
+    """How many of the watchdog's asks for a full run (ui/lecture/watchdog.py) a run of this session has taken."""
+
+    taken: int = 0
+
+
+def heal_token() -> str:
+    """This session's token: the watchdog's asks are counted in the browser for it (ui/lecture/heal.js)."""
+    return st.session_state.setdefault(Key.HEAL_TOKEN, secrets.token_urlsafe(9))
+
+
+def heal_value() -> object:
+    """The watchdog's count of asks as the browser last sent it (unchecked)."""
+    return st.session_state.get(Key.HEAL)
+
+
+def take_heal(count: int) -> bool:
+    """Take the browser's asks up to ``count``: True if some were new (once per new ask, whichever run sees it)."""
+    healed, lock = st.session_state.setdefault(Key.HEAL_TAKEN, Healed()), lecture_lock()
+    with lock:
+        if count <= healed.taken:
+            return False
+        healed.taken = count
+    return True
 
 
 def first_run_of_walkthrough() -> bool:

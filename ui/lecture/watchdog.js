@@ -6,8 +6,9 @@
 //   element the window must show (`expect`);
 // - no new beat for `stale` ms, or the marker says behind: the line says "Catching up" (body.attention-behind)
 //   until a new beat says otherwise;
-// - no new beat for `heal` ms (plus a random share, so a class does not press at once): the hidden Heal button
-//   reruns the app, which restarts the heartbeat; each further try waits twice as long, and after 3 tries
+// - no new beat for `heal` ms (plus a random share, so a class does not ask at once): it asks for a full run
+//   (W.ask, from heal.js, which keeps the ask as state: the next request, a beat's included, carries it), which
+//   restarts the heartbeat; each further try waits twice as long, and after 3 tries
 //   without a beat the page is reloaded (the address holds the room; a lecturer's seat is in a cookie);
 // - the main area blank while the window is in a room: reloaded after `stale` ms;
 // - a following student's line on another step than the one their beat says was drawn, or another question
@@ -55,8 +56,7 @@
     behind(true);
     if (now - (W.lostHealed || 0) >= W.heal) {
       W.lostHealed = now;
-      const heal = document.querySelector('.st-key-heal button');
-      if (heal) heal.click();
+      if (W.ask) W.ask();
     }
     return true;
   };
@@ -114,7 +114,6 @@
     if (W.tries >= TRIES) { reload(now); return; }
     W.tries += 1;
     W.next = quiet + W.heal * 2 ** W.tries;
-    const heal = document.querySelector('.st-key-heal button');
-    if (heal) heal.click(); else reload(now);
+    if (W.ask) W.ask(); else reload(now);
   }, STEP);
 })();

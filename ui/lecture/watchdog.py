@@ -7,12 +7,18 @@ window in a room also carries a small script (``watchdog.js``) that watches what
 - the heartbeat's marker, redrawn on every beat, and the element the window must show (a student's line, the
   projection's bar, the console's note);
 - when either stops for :data:`STALE_MS`, the window is behind: a student's line says "Catching up"; after
-  :data:`HEAL_MS` the hidden **Heal** button reruns the app (which draws the heartbeat again), each further try
-  later than the one before, and a reload follows if three fail;
+  :data:`HEAL_MS` it asks for a full run (which draws the heartbeat again), each further try later than the one
+  before, and a reload follows if three fail;
 - a blank window (the main area empty, or no app) is reloaded: its address holds the room;
 - a following student's line showing another step, or their page another question, than their session's last
   full run drew (that run's output never reached the browser: Streamlit drops a run's unsent messages when the
   next run starts) is healed.
+
+An ask for a full run is kept as state, as the clicker's presses are (ui/steps/clicker.py): a small component
+(``heal.js``) counts the asks, and the browser sends that count with every request, a heartbeat's included. A
+button's click is a one-shot request, which Streamlit may drop when it arrives while a timed fragment reruns: in
+the room bench, a student whose run's output was lost asked five times in 20 s and no full run came back. Now the
+next beat, which always runs, sees the count grew (:func:`asked`) and reruns the app.
 """
 
 from __future__ import annotations
@@ -23,11 +29,13 @@ from pathlib import Path
 import streamlit as st
 
 from ..state import Key
+from . import state as walk_state
 
-__all__ = ["HEAL_MS", "STALE_MS", "beat", "draw"]
+__all__ = ["HEAL_MS", "STALE_MS", "asked", "beat", "draw", "parse"]
 
 STALE_MS = 1_500  # "Catching up" after this long without a beat: a student's beat is every 0.5 s, a lecturer's 0.25 s
 HEAL_MS = 4_000  # a rerun after this long (plus up to half again, at random: a class does not press at once)
+_MAX_COUNT = 2**31
 
 
 @functools.cache
@@ -37,13 +45,40 @@ def _script() -> str:
     return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
 
 
+@functools.cache
+def _heal():
+    script = Path(__file__).with_name("heal.js").read_text(encoding="utf-8")
+    return st.components.v2.component("attention_heal", js=script)
+
+
+def _ignore() -> None:
+    """An ask is taken by the next run that looks (:func:`asked`), not in a callback."""
+
+
 def draw(expect: str, beats: bool) -> None:
     """The watchdog of this window (in the heartbeat's hidden box, before the heartbeat itself): ``expect`` is a
     CSS selector of what a healthy window shows; ``beats``: whether a heartbeat marker is drawn here."""
     st.html(f'<span class="attention-watch" data-expect="{expect}" data-beats="{int(beats)}" '
             f'data-stale="{STALE_MS}" data-heal="{HEAL_MS}"></span><script>{_script()}</script>',
             unsafe_allow_javascript=True)
-    st.button("heal", key=Key.HEAL)  # pressed by the script: a full run, which draws the heartbeat again
+    _heal()(key=Key.HEAL, data={"s": walk_state.heal_token()}, on_heal_change=_ignore, height=0)
+
+
+def asked() -> bool:
+    """The watchdog asked for a full run since a run last looked (its count grew): True once per ask. A full run
+    takes it (it is the run asked for); a heartbeat's run that sees it reruns the app."""
+    count = parse(walk_state.heal_value(), walk_state.heal_token())
+    return count is not None and walk_state.take_heal(count)
+
+
+def parse(value: object, token: str) -> int | None:
+    """The browser's count of asks, checked like anything a client sends: None if malformed, or counted for another
+    session than ``token``'s."""
+    heal = value.get("heal") if hasattr(value, "get") else None
+    if not isinstance(heal, dict) or heal.get("s") != token:
+        return None
+    count = heal.get("n")
+    return count if type(count) is int and 0 < count < _MAX_COUNT else None
 
 
 def beat(count: int, behind: bool = False, step: int | None = None, poll: str | None = None) -> None:

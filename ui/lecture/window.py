@@ -248,6 +248,7 @@ def heartbeat(page: str) -> None:
         expect = f".st-key-{Key.CONSOLE_NOTE if window.console else Key.PROJECTION_BAR}"
     else:
         return
+    watchdog.asked()  # a full run is what the watchdog asks for: its asks so far are taken
     with st.container(key=Key.HEARTBEAT):  # alone in its box: nothing the full run draws comes after it there
         watchdog.draw(expect, beats=beat is not None)
         if beat is not None:
@@ -270,7 +271,7 @@ def _lecturer_heartbeat(page: str) -> None:
         return
     moved = walk_state.take_press()  # a press whose own request was dropped comes with a beat: published here,
     see(Moment.BEAT, page)
-    if moved:
+    if moved or watchdog.asked():  # (or the watchdog's ask for a full run, whose own request was dropped)
         st.rerun(scope="app")  # and drawn by the run this starts
 
 
@@ -285,6 +286,10 @@ def _class_beat(page: str) -> None:
         see(Moment.BEAT, page)  # a move to take reruns the app here (and the full run draws the new step)
     student = current()
     following = isinstance(student, Student) and student.following
+    if not _inside_full_run() and watchdog.asked():  # the watchdog's ask for a full run, its own request dropped
+        if following:
+            turns().hand_over(student.student)  # first in the class's line, as for a move
+        st.rerun(scope="app")
     behind = following and student.waiting is not None  # waiting for the projection to draw the lecture's new step
     drawn = walk_state.walk_position() + 1 if following and page == protocol.WALK_PAGE else None
     # The question a following student's page shows (its box is under their line, drawn outside lecture mode).
