@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import re
 import statistics
 import sys
@@ -108,6 +109,8 @@ class ProtocolStudent(ProtocolLearner):
         self.want_poll: str | None = None  # and the question ("" for none; None: the beat does not say)
         self.poll_shown = ""  # the question whose box the last full run that arrived drew
         self.heals = 0  # full runs asked for because a run's output never arrived (the watchdog's Heal)
+        self.heal_widget: tuple[str, str] | None = None  # the heal component's (id, session token), as drawn
+        self.asked = 0  # its state: the asks this session's token has counted (heal.js)
         self._watchdog: asyncio.Task | None = None
 
     async def join(self) -> None:
@@ -131,9 +134,10 @@ class ProtocolStudent(ProtocolLearner):
             if now - since >= LOST_MS / 1000 and now - healed >= HEAL_MS / 1000:
                 healed = now
                 self.heals += 1
+                self.asked += 1
                 self.log.append((round(time.time(), 3), "heal", self.want, self.current))
                 with contextlib.suppress(websockets.ConnectionClosed):
-                    await self._send()
+                    await self._send()  # the ask's own request: a full run (heal.js's new state)
 
     async def _send(self, fragment: str = "") -> None:
         msg = BackMsg()
@@ -143,7 +147,15 @@ class ProtocolStudent(ProtocolLearner):
             rerun.page_script_hash = self.page_hash
         if fragment:
             rerun.fragment_id, rerun.is_auto_rerun = fragment, True
+        rerun.widget_states.widgets.extend(self._heal_state())
         await self.ws.send(msg.SerializeToString())
+
+    def _heal_state(self) -> list[WidgetState]:
+        """The watchdog's count of asks, which a browser sends with every request (none before the first ask)."""
+        if not self.asked or self.heal_widget is None:
+            return []
+        widget, token = self.heal_widget
+        return [WidgetState(id=widget, json_value=json.dumps({"heal": {"n": self.asked, "s": token}}))]
 
     async def _timer(self, fragment: str, interval: float) -> None:
         while True:  # the frontend's setInterval: it sends whether or not a run is going on
@@ -167,6 +179,10 @@ class ProtocolStudent(ProtocolLearner):
             elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element" \
                     and msg.delta.new_element.WhichOneof("type") in ("text_input", "button"):
                 self._note_poll_widget(msg.delta)
+            elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element" \
+                    and msg.delta.new_element.WhichOneof("type") == "bidi_component" \
+                    and "heal" in (component := msg.delta.new_element.bidi_component).component_name:
+                self._note_heal(component)
             elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element" \
                     and msg.delta.new_element.WhichOneof("type") == "html" and "data-beat=" in (
                         html := msg.delta.new_element.html.body):
@@ -197,6 +213,14 @@ class ProtocolStudent(ProtocolLearner):
                     self.poll_shown = poll_drawn
                 step, poll_drawn = None, ""
 
+    def _note_heal(self, component) -> None:
+        """The watchdog's heal component (ui/lecture/heal.js): its id, and the session's token its count carries. A
+        new token (a new session) counts from 0 again, as the browser's script does."""
+        token = json.loads(component.json or "{}").get("s", "")
+        if self.heal_widget is not None and self.heal_widget[1] != token:
+            self.asked = 0
+        self.heal_widget = (component.id, token)
+
     def _note_poll_widget(self, delta) -> None:
         """The answer box of a question put to the class (ui/lecture/poll.py: keys poll_answer:<n>, poll_send)."""
         element = delta.new_element
@@ -218,7 +242,7 @@ class ProtocolStudent(ProtocolLearner):
         rerun.page_script_hash = self.page_hash
         rerun.fragment_id = fragment
         rerun.widget_states.widgets.extend([WidgetState(id=typed, string_value=text),
-                                            WidgetState(id=send, trigger_value=True)])
+                                            WidgetState(id=send, trigger_value=True), *self._heal_state()])
         await self.ws.send(msg.SerializeToString())
 
     def student_note(self) -> str:
