@@ -1,60 +1,81 @@
 """Chromium's own timeline for a page's main control, the app's 3.3.1 against the minimal app: where the browser's
 main thread spends an edit, and which scripts it runs (LATENCY.md, "Where one-query's control change goes").
 
-Usage: .venv/bin/python benchmarks/trace_edit.py   (a probe, not a benchmark with a target; about 2 minutes)
+Usage: .venv/bin/python benchmarks/trace_edit.py [--edits 8]   (a probe, not a benchmark with a target; 2 minutes)
 """
-import collections, json, sys, time
-sys.path.insert(0, "/work/main")
-from playwright.sync_api import sync_playwright
-from benchmarks import bench_latency as bl
-from benchmarks.completion import open_probed, probed_page, time_interaction
-from tests.browser.harness import CHROMIUM_ARGS, ROOT, Server, chromium_path
 
-CALLS = [None]
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from benchmarks import bench_latency  # noqa: E402
+from benchmarks.completion import open_probed, probed_page, time_interaction  # noqa: E402
+from tests.browser.harness import CHROMIUM_ARGS, Server, chromium_path  # noqa: E402
+
+CATEGORIES = "devtools.timeline,disabled-by-default-devtools.timeline"
 
 
-def traced(page, interaction, n=8):
+def traced(page, interaction, edits: int) -> tuple[float, collections.Counter, collections.Counter]:
+    """``edits`` timed edits under Chromium's tracing: the median milliseconds to the run's end, and the renderer
+    main thread's time per edit by event name and by script function (nested events overlap)."""
     cdp = page.context.new_cdp_session(page)
-    events = []
-    cdp.on("Tracing.dataCollected", lambda p: events.extend(p["value"]))
-    done = []
-    cdp.on("Tracing.tracingComplete", lambda p: done.append(1))
+    events: list[dict] = []
+    done: list[bool] = []
+    cdp.on("Tracing.dataCollected", lambda params: events.extend(params["value"]))
+    cdp.on("Tracing.tracingComplete", lambda params: done.append(True))
     expect = time_interaction(page, interaction, 0, None).changed
-    cdp.send("Tracing.start", {"categories": "devtools.timeline,disabled-by-default-devtools.timeline", "transferMode": "ReportEvents"})
-    totals = []
-    for step in range(1, n + 1):
-        totals.append(time_interaction(page, interaction, step, expect).finished_ms)
+    cdp.send("Tracing.start", {"categories": CATEGORIES, "transferMode": "ReportEvents"})
+    finished = sorted(time_interaction(page, interaction, step, expect).finished_ms for step in range(1, edits + 1))
     cdp.send("Tracing.end")
     while not done:
         page.wait_for_timeout(100)
-    main = collections.Counter(); calls = collections.Counter()
-    renderer = [e for e in events if e.get("name") == "thread_name" and e["args"]["name"] == "CrRendererMain"]
-    tids = {e["tid"] for e in renderer}
+    main = {e["tid"] for e in events if e.get("name") == "thread_name" and e["args"]["name"] == "CrRendererMain"}
+    by_event, by_function = collections.Counter(), collections.Counter()
     for e in events:
-        if e.get("ph") == "X" and e.get("tid") in tids and "dur" in e:
-            main[e["name"]] += e["dur"] / 1000 / n
-            if e["name"] == "FunctionCall":
-                d = e.get("args", {}).get("data", {})
-                calls[(d.get("url", "")[-60:], d.get("functionName", ""))] += e["dur"] / 1000 / n
-    CALLS[0] = calls
-    return sorted(totals)[n // 2], main
+        if e.get("ph") != "X" or e.get("tid") not in main or "dur" not in e:
+            continue
+        by_event[e["name"]] += e["dur"] / 1000 / edits
+        if e["name"] == "FunctionCall":
+            data = e.get("args", {}).get("data", {})
+            by_function[(data.get("url", "").rsplit("/", 1)[-1], data.get("functionName", ""))] += \
+                e["dur"] / 1000 / edits
+    return finished[edits // 2], by_event, by_function
 
-app = Server(ROOT / "app.py"); minimal = Server(ROOT / "benchmarks" / "minimal_app.py", plain=True)
-app.wait_healthy(120); minimal.wait_healthy(120)
-try:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        apage, mpage = probed_page(browser), probed_page(browser)
-        open_probed(apage, app.url + "/one-query"); open_probed(mpage, minimal.url)
-        (_, actl), = [x for x in bl.app_interactions(apage) if x[0] == "main control"]
-        mctl = bl.minimal_interaction(mpage, "main control")
-        for name, page, ctl in (("app", apage, actl), ("minimal", mpage, mctl)):
-            fin, main = traced(page, ctl)
-            print(f"{name}: finished median {fin:.0f} ms; renderer main thread per edit (ms, nested events overlap):")
-            for k, v in main.most_common(6):
-                print(f"   {v:7.1f}  {k}")
-            for k, v in CALLS[0].most_common(12):
-                print(f"   {v:7.1f}  {k}")
-        browser.close()
-finally:
-    app.stop(); minimal.stop()
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--edits", type=int, default=8)
+    args = parser.parse_args()
+    app, minimal = Server(ROOT / "app.py"), Server(ROOT / "benchmarks" / "minimal_app.py", plain=True)
+    try:
+        app.wait_healthy(120)
+        minimal.wait_healthy(120)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+            app_page, minimal_page = probed_page(browser), probed_page(browser)
+            open_probed(app_page, app.url + "/one-query")
+            open_probed(minimal_page, minimal.url)
+            control = dict(bench_latency.app_interactions(app_page))["main control"]
+            subjects = (("app, 3.3.1", app_page, control),
+                        ("minimal app", minimal_page, bench_latency.minimal_interaction(minimal_page, "main control")))
+            for name, page, interaction in subjects:
+                finished, by_event, by_function = traced(page, interaction, args.edits)
+                print(f"{name}: the run's end {finished:.0f} ms after the key (median); main thread, ms an edit:")
+                for label, ms in [*by_event.most_common(6), *by_function.most_common(6)]:
+                    print(f"  {ms:7.1f}  {label}")
+            browser.close()
+    finally:
+        app.stop()
+        minimal.stop()
+
+
+if __name__ == "__main__":
+    main()
