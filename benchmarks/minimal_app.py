@@ -6,6 +6,11 @@ area, and one 6x6 heatmap with the values written in its cells: the softmax of X
 the control. The chart's data travels in a named dataset and its spec never changes, so a new
 matrix or scale updates the drawn chart in place, as in the app (ui/draw/charts.py).
 
+BENCH_FRAME=1 draws, beside that job, what a control change on the app's 3.3.1 sends, element for element (counted
+on the wire: 43 messages), with none of the app's logic: its controls in columns and a fold, two bar charts with
+their hidden tables and printed tensors, headings, sentences, five more printed tensors and three folds, all in a
+fragment as the app's page runs. benchmarks/trace_edit.py compares the browser's work for it with the app's.
+
 BENCH_SLOW_CHART_MS=300 makes the chart's update 300 ms late, to prove that the latency
 benchmark sees it: the script sleeps before drawing the chart, so the run ends later. (The
 browser-side slowdown, a chart redrawn late after the run has ended, is applied by the
@@ -66,3 +71,51 @@ spec = {
 if SLOW_CHART_S:
     time.sleep(SLOW_CHART_S)
 st.vega_lite_chart(spec=spec, width="content")
+
+FRAME = os.environ.get("BENCH_FRAME") == "1"
+TENSOR = "tensor([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865])"
+
+
+def bars(name: str, values: np.ndarray) -> None:
+    """A bar chart of one query's row, its hidden table and its printed tensor, as the app's show_vector draws."""
+    data = [{"token": t, "value": float(v)} for t, v in zip(tokens, values, strict=True)]
+    st.vega_lite_chart(spec={"datasets": {"bars": data}, "data": {"name": "bars"}, "mark": "bar", "encoding": {
+        "x": {"field": "token", "type": "nominal", "sort": None}, "y": {"field": "value", "type": "quantitative"}}},
+        width="stretch")
+    rows = "".join(f"<tr><th>{t}</th><td>{v:.4f}</td></tr>" for t, v in zip(tokens, values, strict=True))
+    st.html(f'<div class="sr-only"><table><caption>{name}</caption>{rows}</table></div>')
+    st.html(f'<div class="printed-tensor"><pre><code>{TENSOR}</code></pre></div>')
+
+
+@st.fragment
+def framed_page() -> None:
+    with st.container():
+        st.checkbox("Step through", key="f_step")
+    left, right = st.columns(2)
+    left.selectbox("Query token", tokens, index=1, key="f_query")
+    right.radio("Normalisation", ["softmax", "sum", "naive"], key="f_norm", horizontal=True)
+    with st.expander("Mask and dropout", expanded=True), st.container(), st.container():
+        st.checkbox("Causal mask", key="f_causal")
+        st.number_input("Dropout seed", value=123, key="f_seed")
+        st.slider("Dropout rate", 0.0, 0.9, 0.0, key="f_rate")
+        st.checkbox("Training", key="f_training")
+    st.download_button("Download", "x", key="f_download")
+    left, right = st.columns(2)
+    with left, st.container():
+        bars("Scores", scores[1])
+    with right, st.container():
+        bars("Weights", weights[1])
+    st.subheader("Three ways to normalise")
+    st.markdown("Dividing by the sum also gives weights that add up to 1, but only softmax keeps them positive.")
+    for _ in range(3):
+        st.html(f'<div class="printed-tensor"><p>method</p><pre><code>{TENSOR}</code></pre></div>')
+    st.subheader("The context vector")
+    st.html(f'<div class="printed-tensor"><pre><code>{TENSOR[:30]}])</code></pre></div>')
+    st.markdown(":green-badge[agree] **loop of torch.dot** vs **matrix product**")
+    st.markdown(":green-badge[agree] **loop of weighted sums** vs **matrix product**")
+    for fold in ("Softmax's stability", "The code", "Check yourself"):
+        st.expander(fold)
+
+
+if FRAME:
+    framed_page()

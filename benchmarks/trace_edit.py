@@ -1,5 +1,6 @@
-"""Chromium's own timeline for a page's main control, the app's 3.3.1 against the minimal app: where the browser's
-main thread spends an edit, and which scripts it runs (LATENCY.md, "Where one-query's control change goes").
+"""Chromium's own timeline for a page's main control, the app's 3.3.1 against the minimal app, and against the
+minimal app drawing 3.3.1's elements besides (``BENCH_FRAME=1``): where the browser's main thread spends an edit,
+and which scripts it runs (LATENCY.md, "Where one-query's control change goes").
 
 Usage: .venv/bin/python benchmarks/trace_edit.py [--edits 8]   (a probe, not a benchmark with a target; 2 minutes)
 """
@@ -17,7 +18,7 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from benchmarks import bench_latency  # noqa: E402
-from benchmarks.completion import open_probed, probed_page, time_interaction  # noqa: E402
+from benchmarks.completion import control_at, open_probed, probed_page, time_interaction  # noqa: E402
 from tests.browser.harness import CHROMIUM_ARGS, Server, chromium_path  # noqa: E402
 
 CATEGORIES = "devtools.timeline,disabled-by-default-devtools.timeline"
@@ -55,17 +56,21 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=8)
     args = parser.parse_args()
     app, minimal = Server(ROOT / "app.py"), Server(ROOT / "benchmarks" / "minimal_app.py", plain=True)
+    framed = Server(ROOT / "benchmarks" / "minimal_app.py", env={"BENCH_FRAME": "1"}, plain=True)
     try:
-        app.wait_healthy(120)
-        minimal.wait_healthy(120)
+        for server in (app, minimal, framed):
+            server.wait_healthy(120)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-            app_page, minimal_page = probed_page(browser), probed_page(browser)
+            app_page, minimal_page, framed_page = probed_page(browser), probed_page(browser), probed_page(browser)
             open_probed(app_page, app.url + "/one-query")
             open_probed(minimal_page, minimal.url)
+            open_probed(framed_page, framed.url)
             control = dict(bench_latency.app_interactions(app_page))["main control"]
             subjects = (("app, 3.3.1", app_page, control),
-                        ("minimal app", minimal_page, bench_latency.minimal_interaction(minimal_page, "main control")))
+                        ("minimal app", minimal_page, bench_latency.minimal_interaction(minimal_page, "main control")),
+                        ("minimal app drawing 3.3.1's elements", framed_page,
+                         control_at(framed_page.get_by_label("Dropout seed", exact=True).first)))
             for name, page, interaction in subjects:
                 finished, by_event, by_function = traced(page, interaction, args.edits)
                 print(f"{name}: the run's end {finished:.0f} ms after the key (median); main thread, ms an edit:")
@@ -73,8 +78,8 @@ def main() -> None:
                     print(f"  {ms:7.1f}  {label}")
             browser.close()
     finally:
-        app.stop()
-        minimal.stop()
+        for server in (app, minimal, framed):
+            server.stop()
 
 
 if __name__ == "__main__":
