@@ -84,7 +84,12 @@ def test_a_chart_redrawn_late_in_the_browser_shows_up(timings):
     assert after_run >= SLOW_MS / 2, summary(timings)
 
 
-SLOW_HEARTBEAT_MS = 1500
+# The projection's slow poll. A step pressed in the console waits for the projection's next beat: how long depends
+# on where in its interval the press falls, and the bench presses at a steady time after the last run (it waits
+# for both windows to be idle first), so on a slow machine the press falls late in the interval. At 1.5 s the
+# wait added was 0.2-0.3 s there (three runs in a row on a machine 1.8x slower than usual), under the 0.3 s this
+# test asks; at 3 s it is more than a second whatever the machine.
+SLOW_HEARTBEAT_MS = 3000
 
 
 def time_console_steps(browser, server: Server, repeats: int = REPEATS) -> list:
@@ -104,8 +109,9 @@ def time_console_steps(browser, server: Server, repeats: int = REPEATS) -> list:
 
 
 def test_a_console_whose_projection_polls_slowly_shows_up(browser, app_server):
-    """The console-to-projection row sees the projection's poll: polling every 1.5 s instead of every
-    0.25 s adds about 0.6 s to the median (half the interval's difference), and the bench must see it."""
+    """The console-to-projection row sees the projection's poll: polling every 3 s instead of every 0.25 s adds
+    about a second or more to the median (the rest of the interval, from where the press falls in it), and the
+    bench must see it."""
     slow = Server(ROOT / "app.py", env={"ATTENTION_HEARTBEAT_MS": str(SLOW_HEARTBEAT_MS)})
     try:
         slow.wait_healthy()
