@@ -118,13 +118,12 @@ def test_a_learner_without_a_mouse_edits_the_matrix_changes_a_control_answers_an
     assert page.evaluate("window.__mouse") == 0
 
 
-CLICKER_JS = """async ([keys, source, n]) => {
-    if (n) {  // the page as drawn: the hidden element whose script listens for the keys
-        const marker = Object.assign(document.createElement('span'), {hidden: true, className: 'walk-clicker'});
-        Object.assign(marker.dataset, {n: String(n), s: 'session'});
-        document.body.append(marker);
-        new Function(keys)();
-    }
+CLICKER_JS = """async ([keys, source]) => {
+    // the page as drawn: the hidden element whose script listens for the keys
+    const marker = Object.assign(document.createElement('span'), {hidden: true, className: 'walk-clicker'});
+    marker.dataset.s = 'session';
+    document.body.append(marker);
+    new Function(keys)();
     window.sent = [];
     window.sender = async () => {  // the component that sends, loaded a moment later
         const url = URL.createObjectURL(new Blob([source], {type: 'text/javascript'}));
@@ -135,11 +134,11 @@ CLICKER_JS = """async ([keys, source, n]) => {
     }; }"""
 
 
-def _clicker(page, n: int = 33) -> None:
+def _clicker(page) -> None:
     steps = ROOT / "ui" / "steps"
     keys, source = ((steps / name).read_text(encoding="utf-8") for name in ("clicker_keys.js", "clicker.js"))
     page.set_content("<main>slides</main>")
-    page.evaluate(CLICKER_JS, [keys, source, n])
+    page.evaluate(CLICKER_JS, [keys, source])
 
 
 def test_a_late_cleanup_of_an_older_clicker_mount_leaves_the_keys_working(browser):

@@ -59,7 +59,7 @@ def mount(total: int) -> None:
     """The clicker of this run's walkthrough, of ``total`` steps: its keys, listened for from the moment the page is
     drawn (a hidden element and its script), and the component that sends what they counted."""
     token = step_state.clicker_token()
-    st.html(f'<span hidden class="walk-clicker" data-n="{int(total)}" data-s="{escape(token)}"></span>'
+    st.html(f'<span hidden class="walk-clicker" data-s="{escape(token)}"></span>'
             f"<script>{_keys_script()}</script>", unsafe_allow_javascript=True)
     _component()(key=Key.CLICKER_KEYS, data={"n": total, "s": token}, on_press_change=_ignore,
                  height=0)

@@ -1,6 +1,6 @@
 // The walkthrough's clicker keys, listened for from the moment its page is drawn (ui/steps/clicker.py). This
-// script comes with the page, in a hidden element (`.walk-clicker`, whose data are the walkthrough's length `n`
-// and the server session's token `s`); the component that sends the presses (clicker.js) loads a moment later.
+// script comes with the page, in a hidden element (`.walk-clicker`, whose data is the server session's token
+// `s`); the component that sends the presses (clicker.js) loads a moment later.
 // A press made in between (a lecturer's PageUp just after an F5) is counted here and sent once it has loaded.
 // PageDown and → (and a click on the walkthrough's Next) go one step forward, PageUp and ← (Back) one back; the
 // counts are {seq, net}: how many presses so far and their sum. They belong to one server session (`s`).
