@@ -4,8 +4,11 @@ servers' CPU per follower update and in the follow times.
 
 A small class (8 protocol students and one Chromium student, 2 replicas, a real redis-server behind
 HAProxy) follows 4 of the lecturer's moves; then 9 protocol students do the same with every Redis reply held
-back 150 ms by a TCP proxy (benchmarks/bench_room.py SlowProxy), and 3 moves with every full run of the app doing
-30 ms more work (the servers' CPU per follower update must grow by at least 15 ms). A student's move costs
+back 150 ms by a TCP proxy (benchmarks/bench_room.py SlowProxy); then the first class again, Chromium student
+included, with every full run of the app doing 30 ms more work (the servers' CPU per follower update must grow by
+at least 15 ms, and the median follow by at least 30 ms: a student's own run is on its path, and the others' runs
+queue before it). The slowed-run class is the first one in every other respect, so a browser drawing beside it, or
+fewer moves, cannot hide the slowdown. A student's move costs
 several round trips to the store (the poll's version, the deck, the page run's own look at the room), so the
 slowed median must be at least 0.2 s later. Nobody may miss a move or leave the lecture by themselves.
 Then 8 protocol students answer a poll at once: every answer must reach the console's count, at least 0.1 s later
@@ -42,7 +45,7 @@ async def _both():
                                       alone=False)
             slowed = await in_cluster(2, "redis", 9, 0, 4, browser, slow_ms=150, idle_seconds=1.0, poll_answers=8,
                                       poll_repeats=1, alone=False)  # protocol students only: the store is the point
-            slow_page = await in_cluster(2, "redis", 9, 0, 3, browser, idle_seconds=1.0, alone=False, slow_run_ms=30)
+            slow_page = await in_cluster(2, "redis", 9, 1, 4, browser, idle_seconds=1.0, alone=False, slow_run_ms=30)
         finally:
             await browser.close()
     return normal, slowed, slow_page
@@ -58,10 +61,11 @@ def test_a_slowed_store_and_a_slowed_page_run_show_in_the_follow_times():
     assert len(normal.browser_follow) == 4  # the Chromium student's four moves
     assert statistics.median(slowed.follow) >= statistics.median(normal.follow) + 0.2, (normal.follow, slowed.follow)
     # Every full run 30 ms slower (Python work holding the interpreter, as a page's drawing does): the CPU the
-    # servers spend per follower update grows by about that, and the class follows later.
-    assert slow_page.missed == 0 and len(slow_page.follow) == 9 * 3, (slow_page.missed, slow_page.follow)
+    # servers spend per follower update grows by about that, and the same class follows later.
+    assert slow_page.missed == 0 and len(slow_page.follow) == 9 * 4, (slow_page.missed, slow_page.follow)
     assert slow_page.update_ms >= normal.update_ms + 15, (normal.update_ms, slow_page.update_ms)
-    assert statistics.median(slow_page.follow) > statistics.median(normal.follow), (normal.follow, slow_page.follow)
+    assert statistics.median(slow_page.follow) >= statistics.median(normal.follow) + 0.03, (normal.follow,
+                                                                                             slow_page.follow)
     assert normal.poll_closed == [True] and slowed.poll_closed == [True], "a Close did not take on its one click"
     (poll,), (slowed_poll,) = normal.poll_seconds, slowed.poll_seconds  # nan if the console never counted all 8
     assert 0 < poll < 5 and slowed_poll >= poll + 0.1, (poll, slowed_poll)  # one round trip to the store at least
