@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import re
@@ -283,6 +284,7 @@ class Run:
     update_ms: float = float("nan")  # the servers' CPU per follower update (the idle class's share taken out)
     pressed: list[tuple[int, float]] = field(default_factory=list)  # (step, when its key was pressed)
     heals: int = 0  # full runs the students' watchdogs asked for: a run's output lost on the way (watchdog.js)
+    lecturer_lost: int = 0  # the lecturer's presses whose step the projection never showed, settled, in time
 
     def p(self, q: float, values: list[float] | None = None) -> float:
         values = sorted(self.follow if values is None else values)
@@ -290,9 +292,15 @@ class Run:
 
     @property
     def lecturer_ratio(self) -> float:
-        if not self.lecturer_alone or not self.lecturer_with_class:  # a run without the lecturer-alone walk
+        alone, with_class = _shown(self.lecturer_alone), _shown(self.lecturer_with_class)
+        if not alone or not with_class:  # a run without the lecturer-alone walk
             return float("nan")
-        return statistics.median(self.lecturer_with_class) / statistics.median(self.lecturer_alone)
+        return statistics.median(with_class) / statistics.median(alone)
+
+
+def _shown(times: list[float]) -> list[float]:
+    """The lecturer's times of the steps the projection showed (a step it never showed is counted apart)."""
+    return [t for t in times if t == t]
 
 
 async def open_window(browser, url: str, selector: str, viewport: dict) -> BrowserWindow:
@@ -332,6 +340,10 @@ async def walk(run: Run, lecturer: BrowserWindow, presses: int, students: list[P
     for k in range(2, presses + 2):
         pressed, own = await press(lecturer, "PageDown", k)
         run.pressed.append((k, round(pressed, 3)))
+        if own != own:  # never shown settled: a lost press, or a step drawn and left while still running
+            run.lecturer_lost += 1
+            print(f"{run.setup}: the projection never showed step {k} settled within {MOVE_TIMEOUT:.0f} s of its key; "
+                  f"it showed {sorted(await lecturer.shown())}", file=sys.stderr)
         (run.lecturer_with_class if students or windows else run.lecturer_alone).append(own)
 
         async def everyone(k: int = k) -> bool:
@@ -467,8 +479,11 @@ async def measure_poll(base_url: str, browser, answers: int,
             break
         await ask.click()
         if not await until(_all_asked(students, number), 60):
-            print(f"poll {number}: {sum(not _asked(s, number) for s in students)} students never saw the question",
-                  file=sys.stderr)
+            boxes = collections.Counter(s.poll_box[0] if s.poll_box else None for s in students)
+            wanted = collections.Counter(s.want_poll for s in students)
+            print(f"poll {number}: {sum(not _asked(s, number) for s in students)} students never saw the question; "
+                  f"their answer boxes: {dict(boxes)}; the question their beats name: {dict(wanted)}; the "
+                  f"console's box: {await box.inner_text()!r}", file=sys.stderr)
         await asyncio.sleep(1.0)
         asked = [s for s in students if _asked(s, number)]  # one that never saw it cannot answer: counted apart
         unseen.append(len(students) - len(asked))
@@ -612,6 +627,7 @@ async def minimal_run_ms(sessions: int, rounds: int) -> float:
 
 
 def _median(values: list[float]) -> str:
+    values = _shown(values)
     return f"{statistics.median(values):.2f}" if values else "–"
 
 
@@ -619,8 +635,12 @@ def row(run: Run) -> str:
     browsers = f"{statistics.median(run.browser_follow):.2f}" if run.browser_follow else "–"
     return (f"| {run.setup} | {run.followers} | **{statistics.median(run.follow):.2f}** | **{run.p(0.95):.2f}** | "
             f"{run.p(1.0):.2f} | {browsers} | {_median(run.lecturer_alone)} / "
-            f"{_median(run.lecturer_with_class)} = {run.lecturer_ratio:.2f}× | {run.idle_cores:.2f} | "
+            f"{_median(run.lecturer_with_class)} = {run.lecturer_ratio:.2f}×{_lost(run)} | {run.idle_cores:.2f} | "
             f"{run.update_ms:.1f} | {run.missed} | {run.heals} | {run.exploring} |")
+
+
+def _lost(run: Run) -> str:
+    return f" (**{run.lecturer_lost} of its steps never shown**)" if run.lecturer_lost else ""
 
 
 def report(runs: list[Run], presses: int, slow: Run | None, baseline_ms: float = 0.0,

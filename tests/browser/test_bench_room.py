@@ -57,6 +57,7 @@ def test_a_slowed_store_and_a_slowed_page_run_show_in_the_follow_times():
     for run in (normal, slowed):
         assert run.missed == 0 and run.exploring == 0, (run.setup, run.missed, run.exploring)
         assert len(run.follow) == 9 * 4 and len(run.lecturer_with_class) == 4
+        assert run.lecturer_lost == 0, run.setup  # the projection showed each of the lecturer's steps
         assert 0 < run.update_ms < 1000, run.update_ms  # the servers' CPU per follower update was measured
     assert len(normal.browser_follow) == 4  # the Chromium student's four moves
     assert statistics.median(slowed.follow) >= statistics.median(normal.follow) + 0.2, (normal.follow, slowed.follow)
