@@ -44,6 +44,7 @@ import asyncio
 import collections
 import contextlib
 import json
+import math
 import re
 import statistics
 import sys
@@ -300,7 +301,7 @@ class Run:
 
 def _shown(times: list[float]) -> list[float]:
     """The lecturer's times of the steps the projection showed (a step it never showed is counted apart)."""
-    return [t for t in times if t == t]
+    return [t for t in times if not math.isnan(t)]
 
 
 async def open_window(browser, url: str, selector: str, viewport: dict) -> BrowserWindow:
@@ -340,7 +341,7 @@ async def walk(run: Run, lecturer: BrowserWindow, presses: int, students: list[P
     for k in range(2, presses + 2):
         pressed, own = await press(lecturer, "PageDown", k)
         run.pressed.append((k, round(pressed, 3)))
-        if own != own:  # never shown settled: a lost press, or a step drawn and left while still running
+        if math.isnan(own):  # never shown settled: a lost press, or a step drawn and left while still running
             run.lecturer_lost += 1
             print(f"{run.setup}: the projection never showed step {k} settled within {MOVE_TIMEOUT:.0f} s of its key; "
                   f"it showed {sorted(await lecturer.shown())}", file=sys.stderr)
