@@ -47,7 +47,8 @@ def cpu_seconds(pid: int) -> float:
 class Cluster:
     """``replicas`` app servers named app1, app2, ... behind one HAProxy on 127.0.0.1."""
 
-    def __init__(self, replicas: int, env: dict[str, str] | None = None, app: Path = ROOT / "app.py"):
+    def __init__(self, replicas: int, env: dict[str, str] | None = None, app: Path = ROOT / "app.py",
+                 compress: bool = True):
         if balancer_path() is None:
             raise RuntimeError("HAProxy is not installed: apt-get install haproxy (make balancer-deps)")
         (ROOT / "artifacts").mkdir(exist_ok=True)
@@ -59,13 +60,15 @@ class Cluster:
         self.socket_path = str(self.dir / "stats.sock")
         self.balancer: subprocess.Popen | None = None
         self.killed: set[str] = set()
+        self.compress = compress  # False only to measure what compression saves (bench_first_load.py)
 
     def start(self, timeout: float = 180.0) -> None:
         for server in self.servers.values():
             server.wait_healthy(timeout=timeout)
         config = self.dir / "haproxy.cfg"
         replicas = [(name, server.port) for name, server in self.servers.items()]
-        config.write_text(render_local(replicas, port=self.port, stats_socket=self.socket_path))
+        config.write_text(render_local(replicas, port=self.port, stats_socket=self.socket_path,
+                                            compress=self.compress))
         log = open(ROOT / "artifacts" / f"haproxy-{self.port}.log", "w")
         self.balancer = subprocess.Popen([balancer_path(), "-f", str(config), "-db"], stdout=log,
                                          stderr=subprocess.STDOUT)

@@ -22,6 +22,11 @@ How learners stay on a replica, and move when it dies:
 * ``option redispatch`` + ``retries``: a request whose cookie names a replica that refuses
   connections (dead, not yet marked down) is sent to a live one, and the response carries a
   new cookie, so the learner is pinned to the live replica from then on.
+* Compression: Streamlit serves its JavaScript and CSS uncompressed on purpose and leaves it to the
+  proxy in front. A first visit is about 5 MB as sent and about a third of that gzipped, which a learner
+  on a phone's 1.6 Mbit/s feels as seconds (``benchmarks/bench_first_load.py`` measures both).
+  HAProxy gzips the text types below when the browser accepts it; fonts and images are compressed
+  already, and the websocket's messages are not HTTP responses.
 """
 
 from __future__ import annotations
@@ -65,17 +70,27 @@ def _backend(server_lines: Sequence[str], cookie_options: str = "", extra: Seque
     return "\n".join(lines) + "\n"
 
 
-def _frontend(bind: str) -> str:
-    return f"frontend learners\n    bind {bind}\n    default_backend replicas\n"
+# The types worth compressing: Streamlit's bundles (JavaScript, CSS, source maps), its index page, JSON, SVG.
+COMPRESSED_TYPES = ("text/html", "text/css", "text/plain", "text/javascript", "application/javascript",
+                    "application/json", "image/svg+xml")
 
 
-def render_local(replicas: Sequence[tuple[str, int]], *, port: int, stats_socket: str) -> str:
-    """Replicas ``(name, port)`` on 127.0.0.1; the balancer listens on 127.0.0.1:``port``."""
+def _frontend(bind: str, compress: bool = True) -> str:
+    lines = ["frontend learners", f"    bind {bind}"]
+    if compress:
+        lines += ["    compression algo gzip", f"    compression type {' '.join(COMPRESSED_TYPES)}"]
+    return "\n".join([*lines, "    default_backend replicas"]) + "\n"
+
+
+def render_local(replicas: Sequence[tuple[str, int]], *, port: int, stats_socket: str, compress: bool = True) -> str:
+    """Replicas ``(name, port)`` on 127.0.0.1; the balancer listens on 127.0.0.1:``port``.
+
+    ``compress=False`` only for the first-load benchmark's comparison: every deployment compresses."""
     if not replicas:
         raise ValueError("at least one replica is needed")
     servers = [f"    server {name} 127.0.0.1:{p} cookie {name}" for name, p in replicas]
     head = f"global\n    maxconn 4096\n    stats socket {stats_socket} mode 600 level admin\n"
-    return "\n".join([head, _DEFAULTS, _frontend(f"127.0.0.1:{port}"), _backend(servers)])
+    return "\n".join([head, _DEFAULTS, _frontend(f"127.0.0.1:{port}", compress), _backend(servers)])
 
 
 def render_compose(slots: int = COMPOSE_SLOTS, service: str = "app") -> str:

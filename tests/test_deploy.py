@@ -18,7 +18,7 @@ import yaml
 
 from benchmarks.cluster import balancer_path
 from deploy import sizing
-from deploy.haproxy import APP_PORT, COMPOSE_SLOTS, COOKIE, HEALTH_PATH, render_compose, render_local
+from deploy.haproxy import APP_PORT, COMPOSE_SLOTS, COMPRESSED_TYPES, COOKIE, HEALTH_PATH, render_compose, render_local
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
 K8S_VERSIONS = ("1.30", kubernetes_validate.utils.latest_version())  # oldest supported here, newest shipped
@@ -150,6 +150,17 @@ def test_haproxy_configuration_keeps_learners_sticky_and_moves_them_off_dead_rep
     assert "127.0.0.1:2" in render_local([("app1", 1)], port=2, stats_socket="/tmp/x")
     with pytest.raises(ValueError):
         render_local([], port=2, stats_socket="/tmp/x")
+
+
+def test_every_balancer_compresses_what_streamlit_sends_uncompressed():
+    """Streamlit leaves compression to the proxy: the compose and local HAProxy, and the Kubernetes ingress's
+    backend, gzip the same text types (benchmarks/bench_first_load.py measures what it saves)."""
+    lines = ["compression algo gzip", f"compression type {' '.join(COMPRESSED_TYPES)}"]
+    snippet = by_kind("Service")["metadata"]["annotations"]["haproxy.org/backend-config-snippet"]
+    for config in (render_compose(), render_local([("app1", 1)], port=2, stats_socket="/tmp/x"), snippet):
+        assert all(line in config for line in lines), config
+    assert "compression" not in render_local([("app1", 1)], port=2, stats_socket="/tmp/x", compress=False)
+    assert {"text/javascript", "application/javascript", "text/css"} <= set(COMPRESSED_TYPES)
 
 
 def test_every_replica_shares_the_rooms_store():
