@@ -12,7 +12,8 @@ import streamlit as st
 
 from ui.chapter import PAGES, PageInfo, group_title
 from ui.check.panel import completed_pages, nav_title
-from ui.inputs.sidebar import input_panel
+from ui.draw import narrow_screen
+from ui.inputs.sidebar import inline_matrix, input_panel
 from ui.inputs.state import get_matrix
 from ui.lecture import lecture
 from ui.page import draw_header
@@ -73,14 +74,19 @@ with lecture.turn():
         st.switch_page(page_by_id[target], query_params=st.query_params.to_dict())
     if not lecture.students_device():  # a student's heartbeat is a timed fragment already: no other one needed
         rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once
-    apply_style(get_matrix().dim, lecture=lecture_mode(), lang=language(), view=lecture.style(shown.page_id))
-    input_panel(link_note=share_note(), link_tools=copy_link_button, following=lecture.following())
+    apply_style(get_matrix().dim, lecture=lecture_mode(), lang=language(), view=lecture.style(shown.page_id),
+                one_element=lecture.students_device())
+    # On a phone the sidebar is a drawer over the page: the matrix is edited on the page, above what it changes.
+    inline = narrow_screen() and not lecture.following() and lecture.view(shown.page_id) in (None, "plain")
+    input_panel(link_note=share_note(), link_tools=copy_link_button, following=lecture.following(), inline=inline)
 
     # The header (title, explanation, formula) is drawn here, outside the page's fragment, and the page
     # runs as a fragment: its own controls rerun it alone (ui/shell/frame.py). The walkthrough's projection
     # and presenter console draw their own.
     if lecture.view(shown.page_id) in (None, "plain"):
         draw_header(shown.page_id)
+    if inline:
+        inline_matrix()
 
     # A lecturer's window runs its page in the app's own run: its commands are never clicks inside a fragment.
     run = run_whole_page if lecture.drives(shown.page_id) else run_page

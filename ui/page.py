@@ -22,7 +22,7 @@ import torch
 from attention import NORMALISATIONS, AttentionConfig, Trace
 from attention.explore import RunOptions
 
-from . import state
+from . import draw, state
 from .check import panel as check
 from .check import state as check_state
 from .check.questions import Live
@@ -467,7 +467,7 @@ def draw_explanation(page_id: str) -> None:
     text = page_text(page_id)
     st.markdown(text.intro)
     if text.formula:
-        st.latex(text.formula)
+        draw.show_formula(text.formula)
 
 
 def _step_mode_toggle(page_id: str) -> None:

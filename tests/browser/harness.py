@@ -169,13 +169,17 @@ def code_texts(page) -> list[str]:
     return page.evaluate(CODE_TEXTS_JS, CODE_SELECTOR)
 
 
-def edit_matrix_cell(page, row: int, col: int, value: str, attempts: int = 3) -> None:
-    """Edit the sidebar data editor: row 0..n-1, col 0 = token, 1 = d1, ... (keyboard navigation)."""
-    open_matrix_cell(page, row, col, value, attempts)
+SIDEBAR = '[data-testid="stSidebar"]'
+
+
+def edit_matrix_cell(page, row: int, col: int, value: str, attempts: int = 3, where: str = SIDEBAR) -> None:
+    """Edit the sidebar data editor: row 0..n-1, col 0 = token, 1 = d1, ... (keyboard navigation); ``where``: the
+    editor's container (a phone's is on the page: ``[data-testid="stMain"]``)."""
+    open_matrix_cell(page, row, col, value, attempts, where)
     page.keyboard.press("Enter")
 
 
-def open_matrix_cell(page, row: int, col: int, value: str, attempts: int = 3) -> None:
+def open_matrix_cell(page, row: int, col: int, value: str, attempts: int = 3, where: str = SIDEBAR) -> None:
     """Type ``value`` into a cell of the sidebar data editor, without committing it (Enter does).
 
     Every accepted edit remounts the app's editor (a new widget key), so wait for the app to be
@@ -185,7 +189,7 @@ def open_matrix_cell(page, row: int, col: int, value: str, attempts: int = 3) ->
     editor = page.locator("input.gdg-input, textarea.gdg-input").first
     for attempt in range(attempts):
         wait_idle(page)
-        canvas = page.locator('[data-testid="stSidebar"] [data-testid="stDataFrame"] canvas').first
+        canvas = page.locator(f'{where} [data-testid="stDataFrame"] canvas').first
         canvas.wait_for(state="visible")
         canvas.scroll_into_view_if_needed()  # below a long page list in the sidebar
         box = canvas.bounding_box()

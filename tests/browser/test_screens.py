@@ -5,7 +5,7 @@ laptop (1024x768 and 1440x900) with the sidebar at its widest (8 dimensions, aft
 most half the screen).
 On each page the browser measures:
 - printed tensors: the text of every ``pre`` fits its box (on a phone, a box too narrow for a
-  readable font scrolls inside itself, with its scroll shadows, and never the page);
+  readable font scrolls inside itself, with its scroll shadows, and never the page); so does every formula;
 - charts: no chart's drawing runs past the right edge of its column, nor of the screen;
 - the page itself never scrolls sideways.
 """
@@ -34,6 +34,12 @@ MEASURE_JS = """() => {
     const edge = Math.min(column.getBoundingClientRect().right, window.innerWidth);
     if (box.right > edge + 1) out.charts.push(`${Math.round(box.width)} px chart ends at ${Math.round(box.right)},`
       + ` its column at ${Math.round(edge)}`);
+  }
+  for (const box of document.querySelectorAll('.katex-display')) {  // a formula: whole, or scrolling with a cue
+    if (box.clientWidth === 0 || box.scrollWidth <= box.clientWidth + 1) continue;
+    const style = getComputedStyle(box);
+    const scrolls = style.overflowX === 'auto' && style.backgroundImage.includes('radial-gradient');
+    (scrolls ? out.scrolling : out.pres).push(`formula: ${box.scrollWidth} px in a ${box.clientWidth} px box`);
   }
   for (const pre of document.querySelectorAll('pre')) {
     if (pre.clientWidth === 0) continue;

@@ -7,6 +7,7 @@ the ``attention`` package that computed a step, and ``show`` draws them. Page sc
 
 from .show import (
     PRINTED_SELECTOR,
+    breakable,
     folded,
     narrow_screen,
     per_head,
@@ -14,6 +15,7 @@ from .show import (
     printed_in,
     show_chart,
     show_comparisons,
+    show_formula,
     show_heads,
     show_matrix,
     show_row,
@@ -29,9 +31,9 @@ from .show import (
 )
 
 __all__ = [
-    "PRINTED_SELECTOR", "folded",
+    "PRINTED_SELECTOR", "breakable", "folded",
     "narrow_screen", "per_head", "print_tensor", "printed_in", "show_chart", "show_comparisons",
-    "show_heads",
+    "show_formula", "show_heads",
     "show_matrix", "show_row", "show_shapes", "show_source", "show_step", "show_step_code", "show_table", "show_tensor",
     "show_vector", "side_by_side", "tensor_text",
 ]

@@ -8,6 +8,7 @@ message naming the cell or the setting at fault.
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -88,11 +89,12 @@ class InputMatrix:
         df.insert(0, "token", list(self.tokens))
         return df
 
-    def editor_frame(self) -> pd.DataFrame:
+    def editor_frame(self, decimal_comma: bool = False) -> pd.DataFrame:
         """The table the data editor shows: every value as text, with all the digits it holds
         and no padding zeros (0.43, 0.4419). Text cells let every typed or pasted cell reach
-        the validation, which names the cell at fault; a number column would drop bad input."""
-        df = pd.DataFrame([[format_value(v) for v in row] for row in self.values],
+        the validation, which names the cell at fault; a number column would drop bad input.
+        ``decimal_comma``: written as the reader's language writes numbers (0,43); either reads back."""
+        df = pd.DataFrame([[format_value(v, decimal_comma) for v in row] for row in self.values],
                           columns=[f"d{j + 1}" for j in range(self.dim)], dtype=object)
         df.insert(0, "token", list(self.tokens))
         return df
@@ -107,9 +109,10 @@ class InputMatrix:
         return InputMatrix(self.tokens, values)
 
 
-def format_value(value: float) -> str:
+def format_value(value: float, decimal_comma: bool = False) -> str:
     """The shortest text that reads back as the same float32 (0.43, not 0.4300000071525574)."""
-    return np.format_float_positional(np.float32(value), trim="-")
+    text = np.format_float_positional(np.float32(value), trim="-")
+    return text.replace(".", ",") if decimal_comma else text
 
 
 def book_matrix() -> InputMatrix:
@@ -152,6 +155,16 @@ def clean_token(raw: object, row: int) -> str:
     return name
 
 
+_DECIMAL_COMMA = re.compile(r"[+-]?\d*,\d+(?:[eE][+-]?\d+)?")
+
+
+def _decimal_point(text: str) -> str:
+    """A cell's text with its decimal comma as a point: "0,5" and a spreadsheet's "-0,43" are numbers in
+    Indonesian and Vietnamese (one comma, digits after it). The Unicode minus a phone's keyboard may type counts."""
+    text = text.strip().replace("\u2212", "-")
+    return text.replace(",", ".") if _DECIMAL_COMMA.fullmatch(text) else text
+
+
 def clean_value(raw: object, row: int, column: str) -> float:
     """``raw`` as a float; ``row`` counts from 1 and ``column`` is the column's name (d1, d2, ...)."""
     if raw is None or (isinstance(raw, str) and raw.strip() == ""):
@@ -159,10 +172,15 @@ def clean_value(raw: object, row: int, column: str) -> float:
     if isinstance(raw, bool):
         raise InputError("row {row}, column {column}: {value!r} is not a number.", row=row, column=column, value=raw)
     try:
-        value = float(raw)  # accepts numeric strings such as "0.5"
+        value = float(_decimal_point(raw) if isinstance(raw, str) else raw)  # "0.5", and "0,5" as written in id, vi
     except (TypeError, ValueError):
-        raise InputError("row {row}, column {column}: “{text}” is not a number.",
-                         row=row, column=column, text=str(raw)[:30]) from None
+        text = str(raw)[:30]
+        if "," in text and "." in text:
+            raise InputError("row {row}, column {column}: “{text}” has both a decimal comma and a decimal point; "
+                             "type a number such as 0.5 or 0,5, without a thousands separator.",
+                             row=row, column=column, text=text) from None
+        raise InputError("row {row}, column {column}: “{text}” is not a number; type one such as 0.5 or 0,5.",
+                         row=row, column=column, text=text) from None
     if math.isnan(value):
         raise InputError("row {row}, column {column} is NaN (not a number); type an ordinary number.",
                          row=row, column=column)

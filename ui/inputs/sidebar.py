@@ -11,11 +11,11 @@ from ..draw import folded
 from ..settings import Limits, limits
 from ..state import Key
 from ..words.content import app_text
-from ..words.i18n import LANGUAGES, explain
+from ..words.i18n import LANGUAGES, decimal_comma, explain
 from . import state as matrix_state
 from .matrix import PRESETS, InputError, InputMatrix, book_matrix, from_csv_text, near_duplicate_matrix, random_matrix
 
-__all__ = ["COLUMN_PX", "ROW_MARKERS_PX", "TOKEN_PX", "input_panel", "sidebar_px"]
+__all__ = ["COLUMN_PX", "ROW_MARKERS_PX", "TOKEN_PX", "inline_matrix", "input_panel", "sidebar_px"]
 
 # The data editor's geometry: the sidebar grows with the matrix (ui/shell/style.py applies the width).
 TOKEN_PX, COLUMN_PX = 64, 54  # the editor's token column and each dimension ("0.4419" fits unclipped)
@@ -31,7 +31,8 @@ def sidebar_px(dim: int) -> int:
     return max(DEFAULT_PX, needed)
 
 
-def input_panel(link_note: str = "", link_tools: Callable[[], None] | None = None, following: bool = False) -> None:
+def input_panel(link_note: str = "", link_tools: Callable[[], None] | None = None, following: bool = False,
+                inline: bool = False) -> None:
     """The sidebar: the matrix editor, its width, presets, and sharing.
 
     ``link_note`` says what the link left out; ``link_tools`` draws the sharing part's own controls
@@ -41,6 +42,7 @@ def input_panel(link_note: str = "", link_tools: Callable[[], None] | None = Non
     student's app, and the editor was about a fifth of that run's server CPU: benchmarks/PROFILE-ROOM.md).
     Editing it there makes the student explore on their own, as any change of theirs does. Presets, sharing,
     files and the lecture switch are an explorer's: a follower's sidebar has none of them.
+    ``inline``: a phone, where the sidebar covers the page: the editor is on the page instead (:func:`inline_matrix`).
     """
     lim = limits()
     matrix = matrix_state.get_matrix()
@@ -50,19 +52,39 @@ def input_panel(link_note: str = "", link_tools: Callable[[], None] | None = Non
             _lecture_toggle()
         st.subheader(app_text("inputs_heading"))
         st.caption(app_text("inputs_caption", n=matrix.num_tokens, d=matrix.dim))
-        message = state.take_flash("matrix")
-        if message:
-            getattr(st, message[0])(message[1])
+        if not inline:  # on a phone the message is on the page, by the editor (inline_matrix)
+            _flash()
         if following:  # the lecture's matrix, and nothing else to set: presets, links and files are an explorer's
             with folded(app_text("lecture_matrix_fold"), "lecture_matrix") as shown:
                 if shown:
                     _editor_and_width(matrix, lim)
             return
-        _editor_and_width(matrix, lim)
+        if not inline:
+            _editor_and_width(matrix, lim)
         _presets(lim)
         _share_and_files(matrix, lim, link_note, link_tools)
         sizes = {"tokens": lim.max_tokens, "dims": lim.max_dim, "heads": lim.max_heads, "batch": lim.max_batch}
         st.caption(app_text("limits_hosted", **sizes) if lim.hosted else app_text("limits", **sizes))
+
+
+def inline_matrix() -> None:
+    """A phone's matrix editor, on the page above what it changes: folded, drawn only once opened.
+
+    On a phone the sidebar is a drawer over the page, under 15 chapter links: an edit made there is hidden behind
+    it (shared/reviews/learner-phone-id.md, M5). Here the result is under the editor, and a first visit loads no
+    data grid until the learner opens it (benchmarks/FIRST-LOAD.md)."""
+    matrix = matrix_state.get_matrix()
+    _flash()  # an edit refused, a preset loaded from the drawer: said where the learner is looking
+    with folded(app_text("inline_matrix_fold", n=matrix.num_tokens, d=matrix.dim), "inline_matrix") as shown:
+        if shown:
+            st.caption(app_text("inputs_caption", n=matrix.num_tokens, d=matrix.dim))
+            _editor_and_width(matrix, limits())
+
+
+def _flash() -> None:
+    message = state.take_flash("matrix")
+    if message:
+        getattr(st, message[0])(message[1])
 
 
 def _editor_and_width(matrix: InputMatrix, lim: Limits) -> None:
@@ -96,7 +118,8 @@ def _matrix_editor(matrix: InputMatrix, lim: Limits) -> None:
     # anything typed or pasted reaches the validation, which names the cell at fault.
     number = {f"d{j + 1}": st.column_config.TextColumn(f"d{j + 1}", width=COLUMN_PX) for j in range(base.dim)}
     st.data_editor(
-        base.editor_frame(), key=key, num_rows="dynamic", hide_index=True, width="stretch",
+        base.editor_frame(decimal_comma(state.language())), key=key, num_rows="dynamic", hide_index=True,
+        width="stretch",
         on_change=matrix_state.apply_editor_change, args=(key,),
         column_config={"token": st.column_config.TextColumn("token", max_chars=40, required=True, width=TOKEN_PX),
                        **number},

@@ -13,7 +13,7 @@ from ..settings import limits
 from ..state import Key, flash, language
 from ..words.content import app_text
 from ..words.i18n import explain
-from .matrix import InputError, InputMatrix, book_matrix, from_frame, from_rows
+from .matrix import InputError, InputMatrix, book_matrix, clean_value, from_frame, from_rows
 
 __all__ = ["adopt_matrix", "apply_editor_change", "editor_base", "editor_key", "get_matrix", "set_matrix", "upload_key"]
 
@@ -65,13 +65,33 @@ def apply_editor_change(key: str) -> None:
         df = _edited_frame(editor_base(), edits)
         matrix = from_frame(df, max_tokens=lim.max_tokens, max_dim=lim.max_dim)
     except InputError as exc:
-        cells = sum(len(row) for row in edits.get("edited_rows", {}).values())
+        cells = _cells_changed_now(edits)
         error = explain(exc, language())
         flash("error", app_text("edit_refused_many", error=error, cells=cells) if cells > 1
               else app_text("edit_refused", error=error))
         set_matrix(get_matrix())  # start the editor again from the last good matrix
         return
     set_matrix(matrix, remount=False)
+
+
+def _cells_changed_now(edits: dict[str, Any]) -> int:
+    """The cells this change asked for: the editor's state holds every edit since it was mounted, and those it
+    took before (a 9999 kept in the matrix) are not part of what was just refused."""
+    now = get_matrix().editor_frame()
+    changed = 0
+    for row, changes in edits.get("edited_rows", {}).items():
+        for col, new in changes.items():
+            r = int(row)
+            held = now.at[r, col] if r < len(now) and col in now.columns else None
+            changed += held is None or not _same(held, new)
+    return changed
+
+
+def _same(held: object, new: object) -> bool:
+    try:
+        return clean_value(new, 1, "d1") == clean_value(held, 1, "d1")
+    except InputError:
+        return str(new).strip() == str(held).strip()
 
 
 def _edited_frame(matrix: InputMatrix, edits: dict[str, Any]):

@@ -224,7 +224,7 @@ def _picture(slide: Slide, labels: Sequence[str], key_labels: Sequence[str] | No
 
 def _words(slide: Slide) -> None:
     if slide.text.formula:
-        st.latex(slide.text.formula)
+        draw.show_formula(slide.text.formula)
     draw.show_step_code(slide.trace, slide.step, whole=False)
 
 

@@ -1,0 +1,123 @@
+"""A learner on a phone, in Indonesian and in Vietnamese (shared/reviews/learner-phone-id.md): a 390x844 touch
+screen, the language's own decimal comma, and pages that behave like web pages.
+
+One browser context per language walks, in order:
+- the page says its language (``<html lang>``);
+- the matrix is edited on the page, above the results it changes (on a phone the sidebar is a drawer over them):
+  a spreadsheet's row pasted with decimal commas, and "0,5" typed in a cell, give the tensors of the same numbers
+  written with points, and the cells show the commas back;
+- a new page, opened from the navigation while the old one was scrolled down, opens at its top;
+- a tap on the "?" beside a toggle leaves the toggle as it was;
+- three control changes and then Back return to the previous page, not to the previous value of a control.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from attention import simple_self_attention
+from tests.browser.harness import code_texts, open_matrix_cell, wait_idle, wait_text
+from ui.inputs.matrix import book_matrix
+from ui.words.i18n import translate
+
+PHONE_UA = ("Mozilla/5.0 (Linux; Android 14; SM-A155F) AppleWebKit/537.36 (KHTML, like Gecko) "
+            "Chrome/156.0 Mobile Safari/537.36")
+MAIN = '[data-testid="stMain"]'
+SCROLL_TOP_JS = f"() => document.querySelector('{MAIN}').scrollTop"
+
+
+def context_text(values: np.ndarray) -> str:
+    return repr(simple_self_attention(torch.tensor(values, dtype=torch.float32))["context"])
+
+
+def words(lang: str, context: str, english: str) -> str:
+    return translate(english, lang, context)
+
+
+def phone(browser, lang: str):
+    return browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                               device_scale_factor=2, user_agent=PHONE_UA, locale=f"{lang}-{lang.upper()}",
+                               permissions=["clipboard-read", "clipboard-write"])
+
+
+def open_inline_matrix(page) -> None:
+    fold = page.locator(f'{MAIN} [data-testid="stExpander"] summary').filter(has_text="6").first
+    fold.click()
+    page.locator(f'{MAIN} [data-testid="stDataFrame"] canvas').first.wait_for(state="visible")
+    wait_idle(page)
+
+
+def open_from_navigation(page, page_id: str) -> None:
+    page.locator('[data-testid="stExpandSidebarButton"]').first.click()
+    link = page.locator(f'[data-testid="stSidebarNav"] a[href$="/{page_id}"]').first
+    link.wait_for(state="visible")
+    link.click()
+    page.wait_for_url(f"**/{page_id}**")
+    page.wait_for_selector("h1")
+    wait_idle(page)
+
+
+@pytest.mark.parametrize("lang", ["id", "vi"])
+def test_a_phone_learner_in_their_own_language_and_number_convention(browser, app_server, lang):
+    context = phone(browser, lang)
+    try:
+        page = context.new_page()
+        page.goto(f"{app_server.url}/all-queries?lang={lang}")
+        page.wait_for_selector("h1")
+        wait_idle(page)
+        assert page.evaluate("document.documentElement.lang") == lang
+
+        # The matrix, on the page: a row pasted from a spreadsheet that writes decimal commas, then one cell typed.
+        values = np.array(book_matrix().values, dtype=np.float32)
+        open_inline_matrix(page)
+        assert page.locator('[data-testid="stSidebar"] [data-testid="stDataFrame"]').count() == 0
+        open_matrix_cell(page, 0, 1, "", where=MAIN)  # "Your", d1: the row's first number
+        page.keyboard.press("Escape")
+        page.evaluate("(text) => navigator.clipboard.writeText(text)", "0,25\t-0,5\t0,75")
+        page.keyboard.press("Control+V")
+        values[0] = [0.25, -0.5, 0.75]
+        wait_text(page, context_text(values)[:40], timeout_ms=20_000)
+        wait_idle(page)
+        open_matrix_cell(page, 1, 1, "0,5", where=MAIN)
+        page.keyboard.press("Enter")
+        values[1, 0] = 0.5
+        wait_text(page, context_text(values)[:40], timeout_ms=20_000)
+        wait_idle(page)
+        assert context_text(values) in code_texts(page)  # "0,5" is the number 0.5
+        refused = words(lang, "_app", "That edit was not applied: {error} The matrix keeps its last valid values.")
+        assert refused.split("{")[0].strip() not in page.inner_text(MAIN)  # nothing was refused
+
+        # A new page opens at its top, though this one was scrolled down.
+        page.evaluate(f"() => {{ const m = document.querySelector('{MAIN}'); m.scrollTop = m.scrollHeight; }}")
+        assert page.evaluate(SCROLL_TOP_JS) > 500
+        open_from_navigation(page, "causal-mask")
+        page.wait_for_timeout(300)
+        assert page.evaluate(SCROLL_TOP_JS) == 0
+
+        # The "?" beside the step-through toggle shows help; it does not flip the toggle.
+        toggle = page.get_by_role("switch", name=words(lang, "_app", "Step through"), exact=True)
+        before = toggle.is_checked()
+        widget = page.locator('[data-testid="stCheckbox"]').filter(has=toggle)
+        help_icon = widget.locator('[data-testid="stTooltipHoverTarget"] button').first
+        help_icon.tap()
+        page.wait_for_timeout(500)
+        wait_idle(page)
+        assert toggle.is_checked() == before
+
+        # Three control changes on this page, then Back: the previous page.
+        address = page.url
+        causal = page.get_by_role("switch", name=words(lang, "_app", "Causal mask"), exact=True)
+        mask = page.locator('[data-testid="stCheckbox"]').filter(has=causal).locator("label > div").first
+        for _ in range(3):
+            mask.tap()  # the switch itself
+            wait_idle(page)
+        assert page.url != address  # each change was written to the address
+        page.go_back()
+        page.wait_for_url("**/all-queries**")
+        page.wait_for_selector("h1")
+        wait_idle(page)
+        assert "/all-queries" in page.url
+    finally:
+        context.close()

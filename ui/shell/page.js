@@ -1,0 +1,59 @@
+// How a page behaves in the browser, as a learner expects of any web page (shared/reviews/learner-phone-id.md).
+// Sent with the style of every run (ui/shell/style.py); it installs itself once per tab and only updates the
+// language afterwards. The marker before this script carries the page's language (data-lang).
+(() => {
+  const marker = document.currentScript ? document.currentScript.previousElementSibling : null;
+  const lang = (marker && marker.dataset.lang) || document.querySelector('.attention-page')?.dataset.lang;
+  // <html lang>: a screen reader's voice and the browser's "translate this page" follow the page's language.
+  if (lang && document.documentElement.lang !== lang) document.documentElement.lang = lang;
+  if (window.__attentionPage) return;
+  window.__attentionPage = true;
+
+  // The page scrolls in Streamlit's main area, not the window: a new page starts at its top, as a web page does
+  // (Streamlit kept the previous page's scroll position: 3.5.1 opened at 2,839 px on a phone).
+  history.scrollRestoration = 'manual';
+  const toTop = () => {
+    for (const el of [document.querySelector('[data-testid="stMain"]'), document.scrollingElement]) {
+      if (el) el.scrollTop = 0;
+    }
+  };
+  const newPage = () => {
+    toTop();
+    // and again once the new page's elements have replaced the old ones (they can keep the old height a moment)
+    let frames = 0;
+    const again = () => { toTop(); if (++frames < 20) requestAnimationFrame(again); };
+    requestAnimationFrame(again);
+  };
+
+  // Back goes to the previous page, not to the previous value of a control: Streamlit writes every change of the
+  // address as a new history entry; a change within the same page replaces the current entry instead.
+  const push = history.pushState.bind(history);
+  history.pushState = (state, title, url) => {
+    const next = url == null ? location.href : new URL(url, location.href).href;
+    if (new URL(next).pathname === location.pathname) {
+      history.replaceState(state, title, url);
+      return;
+    }
+    push(state, title, url);
+    newPage();
+  };
+  let path = location.pathname;
+  window.addEventListener('popstate', () => {
+    if (location.pathname !== path) newPage();
+    path = location.pathname;
+  });
+  const replace = history.replaceState.bind(history);
+  history.replaceState = (state, title, url) => { replace(state, title, url); path = location.pathname; };
+  const pushed = history.pushState;
+  history.pushState = (state, title, url) => { pushed(state, title, url); path = location.pathname; };
+
+  // A help icon inside a toggle's or a checkbox's label: a tap on it must show the help, not flip the control
+  // (the label's click toggles it). The tooltip opens on hover or touch, before this click.
+  document.addEventListener('click', (event) => {
+    const help = event.target.closest && event.target.closest('[data-testid="stTooltipHoverTarget"], [data-testid="stTooltipIcon"]');
+    if (help && help.closest('label')) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
+})();
