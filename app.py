@@ -11,7 +11,9 @@ the process's queue of the class's runs (ui/lecture/turns.py).
 import streamlit as st
 
 from ui.chapter import PAGES, PageInfo, group_title
+from ui.check import progress
 from ui.check.panel import completed_pages, nav_title
+from ui.check.state import done_by_page
 from ui.draw import narrow_screen
 from ui.inputs.sidebar import inline_matrix, input_panel
 from ui.inputs.state import get_matrix
@@ -42,7 +44,7 @@ def build_pages(titles: tuple[str, ...]) -> tuple[dict[str, list], dict[str, Pag
 
 def frame_view() -> tuple:
     """What the frame shows that a page could change: if a page run changes it, the whole app reruns."""
-    return (get_matrix(), language(), lecture_mode(), completed_pages(),
+    return (get_matrix(), language(), lecture_mode(), done_by_page(),  # every ✓, and what the browser keeps of it
             lecture.shown())  # a heartbeat starts; a student's line follows their mode
 
 
@@ -61,6 +63,7 @@ with lecture.turn():
     st.set_page_config(page_title=app_text("page_title"), page_icon="🔦", layout="wide",
                        initial_sidebar_state="collapsed" if lecture_requested() else "auto")
 
+    progress.restore()  # a reload's new session: the questions this browser had answered are done again
     complete = completed_pages()
     titles = tuple(nav_title(info.page_id, info.title, complete) for info in PAGES)  # ✓ once checked; in their words
     pages, page_of, page_by_id = navigation_pages((language(), *titles), lambda: build_pages(titles))  # once per titles
@@ -79,6 +82,9 @@ with lecture.turn():
     # On a phone the sidebar is a drawer over the page: the matrix is edited on the page, above what it changes.
     inline = narrow_screen() and not lecture.following() and lecture.view(shown.page_id) in (None, "plain")
     input_panel(link_note=share_note(), link_tools=copy_link_button, following=lecture.following(), inline=inline)
+    if not lecture.students_device() and lecture.view(shown.page_id) in (None, "plain"):
+        with st.sidebar:
+            progress.mount()  # the browser keeps the ✓ through a reload (ui/check/progress.py)
 
     # The header (title, explanation, formula) is drawn here, outside the page's fragment, and the page
     # runs as a fragment: its own controls rerun it alone (ui/shell/frame.py). The walkthrough's projection

@@ -615,3 +615,19 @@ def test_a_number_shown_back_follows_the_readers_convention(lang, shown):
     check(at, "one-query", "score")
     at.button(key="check:one-query:score:show").click().run()
     assert any(shown in i.value for i in at.info), [i.value for i in at.info]
+
+
+def test_the_progress_a_browser_sends_back_is_checked_like_anything_a_client_sends():
+    from ui.check.progress import parse
+    from ui.check.questions import QUESTIONS
+
+    page_id, questions = next(iter(QUESTIONS.items()))
+    qid = questions[0].id
+    good = {"saved": {"s": "tok", "done": {page_id: [qid]}}}
+    assert parse(good, "tok") == {page_id: {qid}}
+    assert parse(good, "another session") is None  # counted for another server session
+    assert parse({"saved": {"s": "tok", "done": {page_id: ["no-such-question"], "no-such-page": [qid]}}}, "tok") is None
+    assert parse({"saved": {"s": "tok", "done": {page_id: [qid, 3, None]}}}, "tok") == {page_id: {qid}}
+    assert parse({"saved": {"s": "tok", "done": {page_id: [qid] * 1000}}}, "tok") is None  # over the count
+    assert parse({"saved": {"s": "tok", "done": [page_id]}}, "tok") is None
+    assert parse("nonsense", "tok") is None and parse(None, "tok") is None

@@ -401,6 +401,10 @@ def draw_flash() -> None:
     flashed = state.take_flash("page")
     if flashed:
         getattr(st, flashed[0])(flashed[1])
+    opened = state.take_flash("link")  # "the shared link was opened": a reload of one's own page hides it (page.js)
+    if opened:
+        with st.container(key=Key.LINK_OPENED):
+            getattr(st, opened[0])(opened[1])
 
 
 class SharedResults:

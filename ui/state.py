@@ -48,6 +48,7 @@ class Key:
     PAGE = "current_page"
     CONTROLS = "controls"  # page id -> control name -> value: what a shared link carries
     FLASH = "_flash"
+    LINK_OPENED = "link-opened"  # the container of "the shared link was opened" (ui/page.py draw_flash)
     LAST_GOOD = "_last_good"
     WALK_CONTROLS = "_walk_controls"  # page id -> the walkthrough's own control values
     NAVIGATION = "_navigation"  # (language and titles, the st.Page objects): app.py's pages, built again on a change
@@ -147,6 +148,9 @@ class Key:
     # ui/check/state.py: page id -> question id -> the learner's answer and progress.
     # Never part of controls(), so a shared link carries no answers.
     CHECKS = "_checks"
+    PROGRESS = "_progress"  # ui/check/progress.py: the browser's kept progress (a component's state)
+    PROGRESS_TOKEN = "_progress_token"
+    PROGRESS_TAKEN = "_progress_taken"
     CHECK_WIDGET_PREFIX = "check:"  # answer widgets: check:<page>:<question>[:<part>]
     LIVE = "_live"  # (page id, Live): what this run's page computed, for a class poll judged on it
     # Prefixes of widget keys made per page or per thing (each owner builds its keys from its prefix).

@@ -59,3 +59,18 @@ def test_answering_all_of_3_5_1_shows_correct_and_a_check_mark_in_the_navigation
     nav = sidebar_nav(page)
     assert nav.count("✓") == 1
     assert page.locator('[data-testid="stException"]').count() == 0
+
+    # A reload (a new server session) keeps the ✓: the browser kept which questions were answered.
+    page.reload()
+    page.wait_for_selector("h1")
+    page.wait_for_function("(t) => document.querySelector('[data-testid=\"stSidebarNav\"]').innerText.includes(t)",
+                           arg=f"{TITLE} ✓", timeout=30_000)
+    assert sidebar_nav(page).count("✓") == 1
+    # and a session that never answered anything here gets no ✓ from the browser's copy of another's progress
+    other = page.context.browser.new_context()
+    try:
+        fresh = other.new_page()
+        open_page(fresh, app_server, "causal-mask")
+        assert f"{TITLE} ✓" not in sidebar_nav(fresh)
+    finally:
+        other.close()

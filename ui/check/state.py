@@ -6,6 +6,7 @@ Only this module touches these keys (ui/state.py lists them).
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -13,8 +14,8 @@ import streamlit as st
 
 from ..state import Key
 
-__all__ = ["answer_input", "answer_key", "check_entry", "done_by_page", "done_questions", "live", "record_check",
-           "reveal_answer", "set_live"]
+__all__ = ["answer_input", "answer_key", "check_entry", "done_by_page", "done_questions", "live", "mark_done",
+           "progress_token", "record_check", "saved_progress", "take_saved_progress", "reveal_answer", "set_live"]
 
 
 def _check_store(page_id: str, question_id: str) -> dict[str, Any]:
@@ -60,6 +61,29 @@ def record_check(page_id: str, question_id: str, given: Any, signature: str, cor
     entry = _check_store(page_id, question_id)
     entry.update(given=given, signature=signature, checked=True, shown=False)
     entry["done"] = bool(entry.get("done")) or bool(correct)
+
+
+def mark_done(page_id: str, question_id: str) -> None:
+    """A question answered correctly in an earlier session of this browser (ui/check/progress.py)."""
+    _check_store(page_id, question_id)["done"] = True
+
+
+def progress_token() -> str:
+    """This session's token for the progress the browser keeps (ui/check/progress.py)."""
+    return st.session_state.setdefault(Key.PROGRESS_TOKEN, secrets.token_hex(8))
+
+
+def saved_progress() -> object:
+    """What the browser sent of its kept progress (the component's state), unchecked."""
+    return st.session_state.get(Key.PROGRESS)
+
+
+def take_saved_progress() -> bool:
+    """True once per session: the browser's kept progress is applied once."""
+    if st.session_state.get(Key.PROGRESS_TAKEN):
+        return False
+    st.session_state[Key.PROGRESS_TAKEN] = True
+    return True
 
 
 def reveal_answer(page_id: str, question_id: str) -> None:

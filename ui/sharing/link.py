@@ -48,7 +48,9 @@ def load_link_once() -> None:
         return
     state.set_lecture_mode(lecture_requested())
     step = st.query_params.get(STEP_PARAM)
-    if step:
+    page = state.current_page()
+    if step and page is not None:  # the link was taken in step-through: it opens there, at that step
+        step_state.set_step_mode(page, True)
         step_state.set_pending_step(step[:60])
     raw = st.query_params.get(PARAM)
     if not raw:
@@ -65,7 +67,7 @@ def load_link_once() -> None:
     if shared.matrix is not None:
         matrix_state.set_matrix(shared.matrix)
     state.replace_controls(shared.controls)
-    state.flash("success", app_text("link_opened"), where="page")
+    state.flash("success", app_text("link_opened"), where="link")  # not said after a reload (ui/shell/page.js)
 
 
 def write_link(room_link_only: bool = False) -> None:

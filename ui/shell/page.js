@@ -9,6 +9,11 @@
   if (window.__attentionPage) return;
   window.__attentionPage = true;
 
+  // A reload opens the same address as a new session, and the app cannot tell it from a shared link: the tab can.
+  // "The shared link was opened" is then hidden (ui/shell/style.css), since it was one's own page.
+  const navigation = performance.getEntriesByType('navigation')[0];
+  if (navigation && navigation.type === 'reload') document.documentElement.classList.add('attention-reloaded');
+
   // The page scrolls in Streamlit's main area, not the window: a new page starts at its top, as a web page does
   // (Streamlit kept the previous page's scroll position: 3.5.1 opened at 2,839 px on a phone).
   history.scrollRestoration = 'manual';
