@@ -7,11 +7,15 @@ One browser context per language walks, in order:
   a spreadsheet's row pasted with decimal commas, and "0,5" typed in a cell, give the tensors of the same numbers
   written with points, and the cells show the commas back;
 - a new page, opened from the navigation while the old one was scrolled down, opens at its top;
+- every tap target, on the page and in the navigation drawer, is at least 24x24 CSS px, and every formula fits its
+  box or scrolls in it with a visible cue;
 - a tap on the "?" beside a toggle leaves the toggle as it was;
 - three control changes and then Back return to the previous page, not to the previous value of a control.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,6 +30,10 @@ PHONE_UA = ("Mozilla/5.0 (Linux; Android 14; SM-A155F) AppleWebKit/537.36 (KHTML
             "Chrome/156.0 Mobile Safari/537.36")
 MAIN = '[data-testid="stMain"]'
 SCROLL_TOP_JS = f"() => document.querySelector('{MAIN}').scrollTop"
+TAP_TARGETS_JS = (Path(__file__).parent / "tap_targets.js").read_text(encoding="utf-8")
+FORMULAS_JS = """() => Array.from(document.querySelectorAll('.katex-display')).filter(d => d.clientWidth > 0
+  && d.scrollWidth > d.clientWidth + 3 && !getComputedStyle(d).backgroundImage.includes('radial-gradient'))
+  .map(d => `${d.scrollWidth} px formula in a ${d.clientWidth} px box, no cue`)"""
 
 
 def context_text(values: np.ndarray) -> str:
@@ -53,6 +61,8 @@ def open_from_navigation(page, page_id: str) -> None:
     page.locator('[data-testid="stExpandSidebarButton"]').first.click()
     link = page.locator(f'[data-testid="stSidebarNav"] a[href$="/{page_id}"]').first
     link.wait_for(state="visible")
+    page.wait_for_timeout(400)  # the drawer slides in
+    assert page.evaluate(TAP_TARGETS_JS) == []  # the drawer's links and controls too
     link.click()
     page.wait_for_url(f"**/{page_id}**")
     page.wait_for_selector("h1")
@@ -68,6 +78,8 @@ def test_a_phone_learner_in_their_own_language_and_number_convention(browser, ap
         page.wait_for_selector("h1")
         wait_idle(page)
         assert page.evaluate("document.documentElement.lang") == lang
+        assert page.evaluate(TAP_TARGETS_JS) == []
+        assert page.evaluate(FORMULAS_JS) == []
 
         # The matrix, on the page: a row pasted from a spreadsheet that writes decimal commas, then one cell typed.
         values = np.array(book_matrix().values, dtype=np.float32)
@@ -95,6 +107,8 @@ def test_a_phone_learner_in_their_own_language_and_number_convention(browser, ap
         open_from_navigation(page, "causal-mask")
         page.wait_for_timeout(300)
         assert page.evaluate(SCROLL_TOP_JS) == 0
+        assert page.evaluate(TAP_TARGETS_JS) == []
+        assert page.evaluate(FORMULAS_JS) == []
 
         # The "?" beside the step-through toggle shows help; it does not flip the toggle.
         toggle = page.get_by_role("switch", name=words(lang, "_app", "Step through"), exact=True)
