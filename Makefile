@@ -7,7 +7,7 @@ DEV_STAMP  := $(VENV)/.dev-installed
 PORT ?= 8501
 
 .PHONY: run test lint unit browser-deps balancer-deps redis-deps bench bench-latency bench-elements bench-language bench-concurrency bench-failover \
-	bench-capacity bench-room soak-class clean
+	bench-capacity bench-room bench-first-load soak-class clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -99,6 +99,11 @@ bench-failover: $(DEV_STAMP) browser-deps balancer-deps redis-deps
 # (benchmarks/ROOM.md).
 bench-room: $(DEV_STAMP) browser-deps balancer-deps redis-deps
 	$(BIN)/python benchmarks/bench_room.py --floor --write
+
+# A budget phone's first visit through HAProxy (4x CPU, 1.6 Mbit/s, 150 ms), compression on and off
+# (benchmarks/FIRST-LOAD.md).
+bench-first-load: $(DEV_STAMP) browser-deps balancer-deps
+	$(BIN)/python benchmarks/bench_first_load.py --write
 
 # Edits per second with 1, 2 and 3 replicas: without a browser (the servers), then with Chromium.
 bench-capacity: $(DEV_STAMP) browser-deps balancer-deps

@@ -25,6 +25,7 @@ import base64
 import statistics
 import sys
 import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,16 +66,17 @@ class Visit:
         return self.bytes_http + self.bytes_ws
 
 
-def visit(browser, url: str, chart: bool) -> Visit:
-    """One cold visit of ``url`` on the throttled phone."""
+def visit(browser, url: str, chart: bool, throttle: bool = True) -> Visit:
+    """One cold visit of ``url`` on the phone, throttled (``throttle=False``: bytes only, as fast as it goes)."""
     context = browser.new_context(**PHONE)
     try:
         page = context.new_page()
         cdp = context.new_cdp_session(page)
         cdp.send("Network.enable")
         cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
-        cdp.send("Network.emulateNetworkConditions", NETWORK)
-        cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+        if throttle:
+            cdp.send("Network.emulateNetworkConditions", NETWORK)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
         seen = Visit()
         urls: dict[str, str] = {}
         cdp.on("Network.requestWillBeSent", lambda e: urls.__setitem__(e["requestId"], e["request"]["url"]))
@@ -142,6 +144,37 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if ok else 1
 
 
+def _static_file(url: str) -> Path | None:
+    """The file of Streamlit's package that a /static/ address serves, if any."""
+    import streamlit
+
+    name = url.split("?")[0].rsplit("/", 1)[-1]
+    found = list((Path(streamlit.__file__).parent / "static" / "static").rglob(name)) if "/static/" in url else []
+    return found[0] if found else None
+
+
+def _where_the_bytes_go(seen: Visit) -> list[str]:
+    """The deep link's bytes by kind, and what a stronger gzip (zlib level 6) would make of the same JS and CSS:
+    HAProxy's built-in compressor (libslz) is fast and stateless, and compresses less."""
+    kinds = {"Streamlit's JavaScript and CSS": 0, "fonts": 0, "the rest (page, websocket, API)": 0}
+    text_sent = text_zlib = 0
+    for size, url in seen.largest:
+        path = _static_file(url)
+        if path is not None and path.suffix in (".js", ".css"):
+            kinds["Streamlit's JavaScript and CSS"] += size
+            text_sent += size
+            text_zlib += len(zlib.compress(path.read_bytes(), 6)) + 18  # + gzip's header and trailer
+        elif path is not None and path.suffix in (".woff2", ".woff", ".ttf"):
+            kinds["fonts"] += size
+        else:
+            kinds["the rest (page, websocket, API)"] += size
+    kinds["the rest (page, websocket, API)"] += seen.bytes_ws
+    return ["Where the deep link's bytes go (one visit, as sent):", "",
+            *[f"- {name}: {size / 1e6:.2f} MB" for name, size in kinds.items()], "",
+            f"The same JavaScript and CSS at zlib's level 6 would be {text_zlib / 1e6:.2f} MB instead of "
+            f"{text_sent / 1e6:.2f} MB as HAProxy's libslz sends it: {(text_sent - text_zlib) / 1e6:.2f} MB less."]
+
+
 def _times(seconds) -> str:
     return ", ".join(f"{s:.1f}" for s in seconds)
 
@@ -166,6 +199,7 @@ def report(results: dict[tuple[bool, str], list[Visit]]) -> list[str]:
     off_s = statistics.median(v.chart_s for v in deep_off)
     lines += ["", "The largest responses of the deep link's first visit (compressed, as sent):", ""]
     lines += [f"- {size / 1e3:.0f} kB {url.split('?')[0].rsplit('/', 1)[-1]}" for size, url in deep_on[0].largest[:8]]
+    lines += ["", *_where_the_bytes_go(deep_on[0])]
     lines += ["", f"Compression off against on, deep link: {off_mb:.2f} MB → {on_mb:.2f} MB "
               f"({off_mb / on_mb:.1f}x less), first chart {off_s:.1f} s → {on_s:.1f} s.", "",
               f"first load: deep link to 3.5.1, {on_mb:.2f} MB, first chart {on_s:.1f} s "

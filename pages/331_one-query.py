@@ -30,6 +30,8 @@ with right:
     show_vector(trace, weights, labels, value_title=page.text("axis_weight"), domain=(0, 1),
                 title=page.text("weights_title", q=q + 1, normalisation=normalisation_name(norm)))
     show_tensor(trace, weights)
+if later.causal and q == len(labels) - 1:  # the toggle seems to do nothing: say why
+    st.caption(page.text("mask_hides_nothing", token=labels[q]))
 
 st.subheader(page.text("normalise_heading"))
 st.markdown(page.text("normalise_body"))

@@ -364,3 +364,17 @@ def test_every_control_carries_its_value_to_the_browser_on_every_run():
         controls = [w for kind in ("selectbox", "toggle", "radio", "number_input", "slider") for w in getattr(at, kind)
                     if (w.key or "").startswith(("w:", "walk:"))]
         assert controls and all(w.proto.set_value for w in controls), [w.key for w in controls if not w.proto.set_value]
+
+
+def test_the_causal_mask_on_the_last_query_says_why_nothing_changes():
+    """3.3.1 with the mask on and the last token as the query: the mask hides nothing, and the page says so."""
+    from ui.words.content import page_text
+
+    at = open_at("one-query")
+    at.toggle(key="w:one-query:causal").set_value(True).run()
+    hint = page_text("one-query", "en")("mask_hides_nothing", token="x").split("“")[0]
+    assert not any(hint in c.value for c in at.caption)  # query x(2): the mask hides the keys after it
+    at.selectbox(key="w:one-query:query").set_value(5).run()
+    assert any(hint in c.value for c in at.caption)
+    at.toggle(key="w:one-query:causal").set_value(False).run()
+    assert not any(hint in c.value for c in at.caption)

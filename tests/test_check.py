@@ -631,3 +631,13 @@ def test_the_progress_a_browser_sends_back_is_checked_like_anything_a_client_sen
     assert parse({"saved": {"s": "tok", "done": {page_id: [qid] * 1000}}}, "tok") is None  # over the count
     assert parse({"saved": {"s": "tok", "done": [page_id]}}, "tok") is None
     assert parse("nonsense", "tok") is None and parse(None, "tok") is None
+
+
+def test_a_right_number_within_the_tolerance_is_confirmed_with_the_exact_value():
+    from ui.check.questions import NUMBER, Answer, Question, judge
+
+    question = Question("q", NUMBER, lambda live: Answer(0.9929))
+    verdict = judge(question, Answer(0.9929), "0.99", tolerance=0.005)
+    assert verdict.correct and verdict.fields["given"] == "0.9929"  # not "0.9900", as if that were the value
+    wrong = judge(question, Answer(0.9929), "0.9", tolerance=0.005)
+    assert not wrong.correct and wrong.fields["given"] == "0.9000"  # a wrong answer is said as given

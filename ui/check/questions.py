@@ -118,8 +118,11 @@ def _judge_number(answer: Answer, parsed: Parsed | Unparsed, tolerance: float) -
     if isinstance(parsed, Unparsed):
         return parsed
     given = parsed.value
-    verdict = _verdict(answer, given, abs(given - answer.value) <= tolerance,
-                       lambda m: abs(given - m) <= tolerance, format_number(given, whole=answer.whole))
+    right = abs(given - answer.value) <= tolerance
+    # a right answer is confirmed with the exact value: "0.99" is right for 0.9929, and "Correct: 0.9900" read as if
+    # 0.9900 were the value (shared/reviews/learner-phone-id.md, m3)
+    shown = format_number(float(answer.value) if right else given, whole=answer.whole)
+    verdict = _verdict(answer, given, right, lambda m: abs(given - m) <= tolerance, shown)
     if verdict.feedback == "wrong":
         return Verdict(False, "too_high" if given > answer.value else "too_low", verdict.fields)
     return verdict
