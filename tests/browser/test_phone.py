@@ -9,6 +9,7 @@ One browser context per language walks, in order:
 - a new page, opened from the navigation while the old one was scrolled down, opens at its top;
 - every tap target, on the page and in the navigation drawer, is at least 24x24 CSS px, and every formula fits its
   box or scrolls in it with a visible cue;
+- a tap on a heatmap's cell shows its value;
 - a tap on the "?" beside a toggle leaves the toggle as it was;
 - three control changes and then Back return to the previous page, not to the previous value of a control.
 """
@@ -100,6 +101,15 @@ def test_a_phone_learner_in_their_own_language_and_number_convention(browser, ap
         assert context_text(values) in code_texts(page)  # "0,5" is the number 0.5
         refused = words(lang, "_app", "That edit was not applied: {error} The matrix keeps its last valid values.")
         assert refused.split("{")[0].strip() not in page.inner_text(MAIN)  # nothing was refused
+
+        # A tap on a heatmap's cell opens its value (a touch screen has no hover).
+        cell = page.locator('[data-testid="stVegaLiteChart"] svg g.mark-rect path').first
+        cell.scroll_into_view_if_needed()
+        box = cell.bounding_box()
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        value = cell.get_attribute("aria-label").rstrip(".").rsplit(" ", 1)[-1]  # "query Your, key Your: score 0.9995."
+        page.wait_for_function("v => { const t = document.querySelector('#vg-tooltip-element.visible');"
+                               " return !!t && t.textContent.includes(v); }", arg=value, timeout=5_000)
 
         # A new page opens at its top, though this one was scrolled down.
         page.evaluate(f"() => {{ const m = document.querySelector('{MAIN}'); m.scrollTop = m.scrollHeight; }}")

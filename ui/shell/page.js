@@ -52,6 +52,24 @@
   const pushed = history.pushState;
   history.pushState = (state, title, url) => { pushed(state, title, url); path = location.pathname; };
 
+  // A tap on a chart's cell shows its value, as hovering does with a mouse: a touch screen has no hover, and Vega's
+  // tooltip opened only on press-and-slide (shared/reviews/learner-phone-id.md, m9). After the tap's own events,
+  // the cell under the finger gets the mouse's.
+  let touched = false;
+  document.addEventListener('pointerdown', (event) => { touched = event.pointerType === 'touch'; }, true);
+  document.addEventListener('click', (event) => {
+    if (!touched || !event.target.closest || !event.target.closest('[data-testid="stVegaLiteChart"] svg')) return;
+    const { clientX, clientY } = event;
+    setTimeout(() => {
+      const cell = document.elementFromPoint(clientX, clientY);
+      if (!cell) return;
+      for (const type of ['pointerover', 'pointermove', 'mouseover', 'mousemove']) {
+        const Kind = type.startsWith('pointer') ? PointerEvent : MouseEvent;
+        cell.dispatchEvent(new Kind(type, { clientX, clientY, bubbles: true, pointerType: 'mouse' }));
+      }
+    }, 0);
+  }, true);
+
   // A help icon inside a toggle's or a checkbox's label: a tap on it must show the help, not flip the control
   // (the label's click toggles it). The tooltip opens on hover or touch, before this click.
   document.addEventListener('click', (event) => {
