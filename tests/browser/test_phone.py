@@ -64,6 +64,12 @@ def open_from_navigation(page, page_id: str) -> None:
     link.wait_for(state="visible")
     page.wait_for_timeout(400)  # the drawer slides in
     assert page.evaluate(TAP_TARGETS_JS) == []  # the drawer's links and controls too
+    cut = page.evaluate("""() => Array.from(document.querySelectorAll(
+      '[data-testid="stSidebarNavLink"] [data-testid="stMarkdownContainer"]'))
+      .filter(t => t.scrollWidth > t.clientWidth + 1
+        || t.getBoundingClientRect().right > t.closest('a').getBoundingClientRect().right + 1)
+      .map(t => t.textContent)""")
+    assert cut == []  # every section's whole title, where its ✓ goes
     link.click()
     page.wait_for_url(f"**/{page_id}**")
     page.wait_for_selector("h1")
