@@ -9,7 +9,7 @@ c1, c2, c3 = page.control_columns(3)
 with c1:
     hidden = page.control("hidden", 4, st.slider, page.text("hidden_label"), min_value=1, max_value=32)
 with c2:
-    scale = page.control("scale", 0.6, st.slider, page.text("scale_label"), min_value=0.1, max_value=2.0, step=0.1)
+    scale = page.stepped("scale", 0.6, page.text("scale_label"), low=0.1, high=2.0, step=0.1)
 with c3:
     seed = page.seed(123)
 

@@ -8,7 +8,7 @@ from ui.words.content import app_text
 page = start_page("dropout")
 c1, c2, c3 = page.control_columns(3)
 with c1:
-    p = page.control("dropout", 0.5, st.slider, page.text("rate_label"), min_value=0.0, max_value=0.9, step=0.05)
+    p = page.stepped("dropout", 0.5, page.text("rate_label"), low=0.0, high=0.9, step=0.05)
 with c2:
     seed = page.seed(123, page.text("seed_label"), help=app_text("dropout_seed_help"))
     training = page.control("training", True, st.toggle, page.text("training_label"))
@@ -21,7 +21,7 @@ demo = page.compute(lambda: dropout_demo(source, p, seed=seed, training=training
                                       mask=weights.mask if causal else None))
 page.step_through(demo, p=p, training=training)
 labels = page.labels
-st.metric(page.text("kept_label"), f"{demo.kept_fraction:.2f}", help=page.text("kept_help", expected=1 - p))
+st.metric(page.text("kept_label"), page.number(demo.kept_fraction), help=page.text("kept_help", expected=1 - p))
 c1, c2 = side_by_side("charts")
 with c1:
     show_matrix(demo.trace, "dropped_example", labels, labels, kind="values", title=page.text("ones_title"))

@@ -74,8 +74,8 @@ def test_efficient_variants_all_agree_by_default():
 
 # Controls that only matter once another control is set (dropout needs p > 0 first).
 PRECONDITIONS = {
-    "Training mode (dropout active)": ("slider", "Dropout rate p", 0.5),
-    "Dropout seed": ("slider", "Dropout rate p", 0.5),
+    "Training mode (dropout active)": ("select_slider", "Dropout rate p", 0.5),
+    "Dropout seed": ("select_slider", "Dropout rate p", 0.5),
 }
 
 
@@ -122,7 +122,11 @@ def _change(widget, kind: str):
 
 def _option_value(widget, shown: str):
     for candidate in _raw_options(widget):
-        if str(widget.format_func(candidate)) == shown:
+        try:
+            label = str(widget.format_func(candidate))
+        except (TypeError, ValueError):  # a candidate of another kind (a word for a number's format)
+            continue
+        if label == shown:
             return candidate
     return shown
 
@@ -131,7 +135,7 @@ def _raw_options(widget):
     """Candidates for the raw option behind a formatted one (the proto keeps only labels)."""
     from attention import NORMALISATIONS
 
-    return [*NORMALISATIONS, *range(0, 129), *widget.options]
+    return [*NORMALISATIONS, *range(0, 129), *(round(i * 0.05, 6) for i in range(41)), *widget.options]
 
 
 CONTROL_CASES = []

@@ -206,3 +206,14 @@ def test_a_number_in_prose_follows_the_readers_convention_but_code_stays_python(
     agree = app_text("comparison_agree", lang=lang, a="A", b="B", diff="0.0001")
     assert "`0.0001`" in agree, agree  # in a code span: as Python writes it
     assert "(2, 6)" in app_text("check_the_answer", lang=lang, answer="(2, 6)")  # a shape is not a number
+
+
+@pytest.mark.parametrize("lang, shown", [("id", "0,50"), ("vi", "0,50"), ("ko", "0.50"), ("en", "0.50")])
+def test_the_dropout_page_writes_its_numbers_as_the_reader_does(lang, shown):
+    """Slider, metric and help in the reader's convention, as the prose beside them (a decimal comma in id and vi)."""
+    at = open_page("dropout", params={"lang": lang})
+    rate = at.select_slider(key="w:dropout:dropout")
+    assert rate.value == 0.5 and rate.format_func(rate.value) == shown
+    kept = at.metric[0]
+    assert ("," in kept.value) == (shown == "0,50") and ("." in kept.value) == (shown == "0.50")
+    assert kept.help.endswith(shown)  # "expected 0.50", "nilai harapan: 0,50"

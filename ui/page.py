@@ -35,7 +35,7 @@ from .state import Key
 from .steps import state as step_state
 from .steps import stepper
 from .words.content import PageText, app_text, page_text
-from .words.i18n import explain
+from .words.i18n import decimal_comma, explain, in_convention
 
 __all__ = ["Driver", "LaterSettings", "ModuleSettings", "Page", "draw_explanation", "draw_flash", "draw_header",
            "driven_by", "normalisation_name", "start_page"]
@@ -189,9 +189,25 @@ class Page:
     def causal(self, default: bool) -> bool:
         return bool(self.control("causal", default, st.toggle, app_text("causal"), help=app_text("causal_help")))
 
+    def number(self, value: float, spec: str = ".2f") -> str:
+        """A number as the reader's language writes it: 0.92, or 0,92 in Indonesian and Vietnamese."""
+        return str(in_convention(format(value, spec), decimal_comma(state.language())))
+
+    def stepped(self, name: str, default: float, label: str, *, low: float, high: float, step: float,
+                help: str | None = None) -> float:
+        """A slider over ``low``, ``low + step``, ... ``high`` whose shown values are written in the reader's
+        convention: "0,50" in Indonesian and Vietnamese, beside prose that writes 0,5 (a plain slider formats
+        its numbers in the browser, always with a point)."""
+        count = round((high - low) / step)
+        options = [round(low + i * step, 6) for i in range(count + 1)]
+        comma = decimal_comma(state.language())
+        return float(self.control(name, default, st.select_slider, label, options=options, help=help,
+                                  format_func=lambda v: str(in_convention(f"{v:.2f}", comma)),
+                                  valid=lambda v: v in options))
+
     def dropout(self, default: float = 0.0) -> tuple[float, bool]:
-        p = self.control("dropout", default, st.slider, app_text("dropout"), min_value=0.0, max_value=0.9,
-                         step=0.05, help=app_text("dropout_help"))
+        p = self.stepped("dropout", default, app_text("dropout"), low=0.0, high=0.9, step=0.05,
+                         help=app_text("dropout_help"))
         training = self.control("training", True, st.toggle, app_text("training"), help=app_text("training_help"))
         return float(p), bool(training)
 

@@ -111,8 +111,8 @@ _CODE_SPAN = re.compile(r"`[^`]*`")
 def in_convention(value: object, decimal_comma: bool) -> object:
     """A number shown in the reader's convention: where the language writes a decimal comma, "0.9544"
     reads "0,9544" and "2,360,064" reads "2.360.064". Only a string that is one number changes: a
-    shape, a list, a printed tensor or a word stays as it is (and so does a number a template formats
-    itself, such as ``{p:.2f}``)."""
+    shape, a list, a printed tensor or a word stays as it is (a number a content template formats itself, such as
+    ``{p:.2f}``, is converted once formatted: ui/words/content.py)."""
     if decimal_comma and isinstance(value, str) and _PLAIN_NUMBER.fullmatch(value):
         return value.translate(str.maketrans(",.", ".,"))
     return value
