@@ -133,7 +133,7 @@ def _decode(payload) -> None:
     ("make", "kind", "english"),
     [
         (lambda: from_rows(["a", "b"], [[1.0], ["abc"]], **LIMITS), InputError,
-         "row 2, column d1: “abc” is not a number."),
+         "row 2, column d1: “abc” is not a number; type one such as 0.5 or 0,5."),
         (lambda: from_rows(["a"], [[1e30]], **LIMITS), InputError,
          "row 1, column d1 is 1e+30; keep embeddings within ±10000 (bigger values overflow the attention scores)."),
         (lambda: attention.MultiHeadAttention(3, 6, 6, 0.0, num_heads=4), ExplainedValueError,
