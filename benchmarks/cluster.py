@@ -9,6 +9,7 @@ stats socket, in a private temporary directory, tells which replicas it consider
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import os
 import shutil
@@ -21,6 +22,7 @@ import urllib.request
 from pathlib import Path
 
 from deploy.haproxy import COOKIE, render_local
+from deploy.precompress import precompress
 from tests.browser.harness import ROOT, Server, free_port
 
 __all__ = ["COOKIE", "Cluster", "balancer_path", "cpu_seconds"]
@@ -32,6 +34,14 @@ def balancer_path() -> str | None:
         if candidate and Path(candidate).exists():
             return candidate
     return None
+
+
+@functools.cache
+def _bundles() -> Path:
+    """Streamlit's bundles gzipped at level 9 once per process, for every cluster's balancer (about a second)."""
+    out = Path(tempfile.mkdtemp(prefix="attention-bundles-"))
+    precompress(out)
+    return out
 
 
 def cpu_seconds(pid: int) -> float:
@@ -61,6 +71,8 @@ class Cluster:
         self.balancer: subprocess.Popen | None = None
         self.killed: set[str] = set()
         self.compress = compress  # False only to measure what compression saves (bench_first_load.py)
+        # as deployed, the balancer sends Streamlit's bundles gzipped beforehand (deploy/precompress.py)
+        self.bundles = _bundles() if compress else None
 
     def start(self, timeout: float = 180.0) -> None:
         for server in self.servers.values():
@@ -68,7 +80,7 @@ class Cluster:
         config = self.dir / "haproxy.cfg"
         replicas = [(name, server.port) for name, server in self.servers.items()]
         config.write_text(render_local(replicas, port=self.port, stats_socket=self.socket_path,
-                                            compress=self.compress))
+                                            compress=self.compress, bundles=self.bundles))
         log = open(ROOT / "artifacts" / f"haproxy-{self.port}.log", "w")
         self.balancer = subprocess.Popen([balancer_path(), "-f", str(config), "-db"], stdout=log,
                                          stderr=subprocess.STDOUT)

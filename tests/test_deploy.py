@@ -18,7 +18,18 @@ import yaml
 
 from benchmarks.cluster import balancer_path
 from deploy import sizing
-from deploy.haproxy import APP_PORT, COMPOSE_SLOTS, COMPRESSED_TYPES, COOKIE, HEALTH_PATH, render_compose, render_local
+from deploy.haproxy import (
+    APP_PORT,
+    COMPOSE_BUNDLES,
+    COMPOSE_LUA,
+    COMPOSE_SLOTS,
+    COMPRESSED_TYPES,
+    COOKIE,
+    HEALTH_PATH,
+    STATIC_LUA,
+    render_compose,
+    render_local,
+)
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
 K8S_VERSIONS = ("1.30", kubernetes_validate.utils.latest_version())  # oldest supported here, newest shipped
@@ -127,8 +138,11 @@ def test_kubernetes_probes_affinity_and_routing_fit_together():
 @pytest.mark.skipif(balancer_path() is None, reason="HAProxy is not installed (make test installs it)")
 def test_haproxy_accepts_every_configuration(tmp_path):
     local = tmp_path / "local.cfg"
-    local.write_text(render_local([("app1", 8601), ("app2", 8602)], port=8600, stats_socket=str(tmp_path / "s")))
-    for config in (DEPLOY / "haproxy.cfg", local):
+    local.write_text(render_local([("app1", 8601), ("app2", 8602)], port=8600, stats_socket=str(tmp_path / "s"),
+                                  bundles=tmp_path))
+    compose_cfg = tmp_path / "compose.cfg"  # its Lua script where the compose file mounts it, here from the repository
+    compose_cfg.write_text((DEPLOY / "haproxy.cfg").read_text().replace(COMPOSE_LUA, str(STATIC_LUA)))
+    for config in (compose_cfg, local):
         checked = subprocess.run([balancer_path(), "-c", "-f", str(config)], capture_output=True, text=True)
         assert checked.returncode == 0, checked.stdout + checked.stderr
 
@@ -161,6 +175,44 @@ def test_every_balancer_compresses_what_streamlit_sends_uncompressed():
         assert all(line in config for line in lines), config
     assert "compression" not in render_local([("app1", 1)], port=2, stats_socket="/tmp/x", compress=False)
     assert {"text/javascript", "application/javascript", "text/css"} <= set(COMPRESSED_TYPES)
+
+
+def test_the_compose_balancer_sends_the_bundles_the_app_image_compressed():
+    """The one-shot bundles service writes what the balancer's Lua reads: one volume, the script beside the config."""
+    services = compose()["services"]
+    bundles, balancer = services["bundles"], services["balancer"]
+    assert bundles["image"] == services["app"]["image"] and bundles["command"][:3] == ["python", "-m",
+                                                                                     "deploy.precompress"]
+    out = bundles["command"][3]
+    volume = next(v.split(":")[0] for v in bundles["volumes"] if v.split(":")[1] == out)
+    mounts = {v.split(":")[1]: v.split(":")[0] for v in balancer["volumes"]}
+    assert mounts[COMPOSE_BUNDLES] == volume and mounts[COMPOSE_LUA] == "./static_gz.lua"
+    assert (DEPLOY / "static_gz.lua").exists()
+    assert balancer["depends_on"]["bundles"]["condition"] == "service_completed_successfully"
+    config = render_compose()
+    assert f"lua-load {COMPOSE_LUA}" in config and f"setenv ATTENTION_STATIC_GZ {COMPOSE_BUNDLES}" in config
+    assert "use-service lua.static_gz" in config
+
+
+def test_precompressed_bundles_read_back_as_the_files_with_their_types(tmp_path):
+    import gzip
+
+    from deploy.precompress import precompress
+
+    root = tmp_path / "static"
+    (root / "js").mkdir(parents=True)
+    (root / "js" / "a.1f.js").write_text("let x = 1;\n" * 200)
+    (root / "css").mkdir()
+    (root / "css" / "b.2e.css").write_text("p { margin: 0 }\n" * 200)
+    (root / "media").mkdir()
+    (root / "media" / "c.woff2").write_bytes(b"\x00" * 100)  # compressed already: left to the replicas
+    assert precompress(tmp_path / "out", root) == 2
+    rows = [line.split("\t") for line in (tmp_path / "out" / "manifest.tsv").read_text().splitlines()]
+    assert sorted(r[:2] for r in rows) == [["/static/css/b.2e.css", "text/css"],
+                                           ["/static/js/a.1f.js", "text/javascript"]]
+    for address, _, rel in rows:
+        original = (root / address.removeprefix("/static/")).read_bytes()
+        assert gzip.decompress((tmp_path / "out" / rel).read_bytes()) == original
 
 
 def test_every_replica_shares_the_rooms_store():
