@@ -641,3 +641,19 @@ def test_a_right_number_within_the_tolerance_is_confirmed_with_the_exact_value()
     assert verdict.correct and verdict.fields["given"] == "0.9929"  # not "0.9900", as if that were the value
     wrong = judge(question, Answer(0.9929), "0.9", tolerance=0.005)
     assert not wrong.correct and wrong.fields["given"] == "0.9000"  # a wrong answer is said as given
+
+
+def test_a_question_loses_its_mark_while_its_latest_check_on_these_inputs_is_wrong():
+    """m4: a ✓ beside "Not yet" read as a contradiction; the page's progress (answered right once) stays."""
+    at = open_page("one-query")
+    enter(at, "one-query", "score", "0.9544")
+    check(at, "one-query", "score")
+    assert any(m.value.startswith("**1.** ✓") for m in at.markdown)
+    enter(at, "one-query", "score", "0.5")  # now a wrong answer, checked on the same inputs
+    check(at, "one-query", "score")
+    assert not any(m.value.startswith("**1.** ✓") for m in at.markdown)
+    assert any(m.value.startswith("**1.** ") for m in at.markdown)
+    assert entry(at, "one-query", "score")["done"]  # answered right once: the page's progress keeps it
+    enter(at, "one-query", "score", "0.9544")
+    check(at, "one-query", "score")
+    assert any(m.value.startswith("**1.** ✓") for m in at.markdown)

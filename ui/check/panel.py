@@ -91,7 +91,12 @@ def check_yourself(page_id: str, words: PageText, live: Live) -> None:
 
 def _question(page_id: str, number: int, question: Question, words: QuestionText, live: Live) -> None:
     answer = question.answer(live)  # from the live result, on every run
-    done = question.id in check_state.done_questions(page_id)
+    entry = check_state.check_entry(page_id, question.id)
+    sig = None if isinstance(answer, Unavailable) else signature(answer)
+    # ✓ once answered right, unless the learner's latest check, on these very inputs, was wrong: a ✓ beside
+    # "Not yet: 3 is too large" read as a contradiction (shared/reviews/learner-phone-id.md, m4)
+    wrong_now = entry.get("checked") and entry.get("signature") == sig and entry.get("correct") is False
+    done = question.id in check_state.done_questions(page_id) and not wrong_now
     mark = app_text("question_number_done", n=number) if done else app_text("question_number", n=number)
     if isinstance(answer, Unavailable):
         st.markdown(f"{mark} {words(f'unavailable_{answer.reason}')}")
@@ -101,10 +106,8 @@ def _question(page_id: str, number: int, question: Question, words: QuestionText
     if question.kind == NUMBER:
         st.caption(app_text("check_tolerance_exact") if not words.tolerance
                    else app_text("check_tolerance", tolerance=f"{words.tolerance:g}"))
-    sig = signature(answer)
     st.button(app_text("check"), key=check_state.answer_key(page_id, question.id, "check"), on_click=_on_check,
               args=(page_id, question, words, answer, sig, keys))
-    entry = check_state.check_entry(page_id, question.id)
     if question.kind == PREDICT and entry.get("checked"):
         left, right = draw.side_by_side(f"reveal-{question.id}", [2, 3])
         with left:
