@@ -275,3 +275,20 @@ def test_a_chart_reads_as_a_table_with_row_and_column_headers():
     assert swapped[0].caption.startswith("attn_scores (score) · Heatmap, 3 × 3")
     big = charts.heatmap(np.ones((40, 40)), [str(i) for i in range(40)], [str(i) for i in range(40)])
     assert charts.tables(big) == []  # 1,600 cells: no one reads that aloud (the chart's name still says its size)
+
+
+def test_a_chart_writes_its_numbers_as_the_reader_does():
+    """Cell labels and what a screen reader hears: 0,9995 in id and vi, 0.9995 in en and ko (m2, m11)."""
+    from ui.draw.charts import heatmap
+    from ui.words import content
+    from ui.words.content import follow_language
+
+    values = np.array([[0.9995, 1.495], [0.25, 0.5]], dtype=np.float32)
+    before = content._language_source
+    try:
+        for lang, shown in (("id", "0,9995"), ("vi", "0,9995"), ("ko", "0.9995"), ("en", "0.9995")):
+            follow_language(lambda lang=lang: lang)
+            records = heatmap(values, ["a", "b"], ["a", "b"], kind="scores")["datasets"]["cells"]
+            assert records[0]["label"] == shown and shown in records[0]["says"]
+    finally:
+        follow_language(before)

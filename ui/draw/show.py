@@ -25,7 +25,7 @@ from attention.trace import Step
 from .. import state
 from ..state import Key
 from ..words.content import app_text
-from ..words.i18n import fill, translate
+from ..words.i18n import decimal_comma, fill, translate
 from . import charts
 from .source import excerpt
 
@@ -45,6 +45,10 @@ def side_by_side(name: str, spec: int | Sequence[int] = 2) -> list:
     return st.container(key=f"{Key.RESULTS_PREFIX}{name}").columns(spec)
 
 
+# Vega's number locale for a language that writes a decimal comma (Indonesian, Vietnamese)
+READER_NUMBERS = {"number": {"decimal": ",", "thousands": ".", "grouping": [3], "currency": ["", ""]}}
+
+
 def show_chart(spec: dict, width: str = "content") -> None:
     """Draw a Vega-Lite spec from ui.draw.charts.
 
@@ -52,6 +56,8 @@ def show_chart(spec: dict, width: str = "content") -> None:
     are; a list of records would go through a pandas DataFrame first, on every chart of every rerun.
     """
     datasets = {name: pa.Table.from_pylist(rows) for name, rows in spec.get("datasets", {}).items()}
+    if decimal_comma(state.language()):  # cell labels, axes, legends and tooltips: 0,9995 and 99.980.000
+        spec = {**spec, "config": {**spec.get("config", {}), "locale": READER_NUMBERS}}
     st.vega_lite_chart(spec={**spec, "datasets": datasets} if datasets else spec, width=width)
     read_aloud = charts.tables(spec)
     if read_aloud:

@@ -33,6 +33,7 @@ from typing import Any
 from . import i18n
 
 __all__ = [
+    "reader_number",
     "APP_FILE", "CONTENT_ROOT", "DEFAULT_LANG", "PageText", "QuestionText", "StepText", "app_text", "clear_cache",
     "follow_language", "load_page_text", "page_text",
 ]
@@ -248,6 +249,11 @@ def clear_cache() -> None:
 def page_text(page_id: str, lang: str | None = None) -> PageText:
     """A page's words in ``lang`` (default: the current language), read once per process."""
     return _page_text(page_id, lang or _language_source())
+
+
+def reader_number(value: float, spec: str = ".4f", lang: str | None = None) -> str:
+    """A number a chart or a sentence shows, as the reader's language writes it: 0.9544, or 0,9544 in id and vi."""
+    return str(i18n.in_convention(format(value, spec), i18n.decimal_comma(lang or _language_source())))
 
 
 def app_text(key: str, lang: str | None = None, **values: Any) -> str:
