@@ -382,3 +382,14 @@ def test_the_causal_mask_on_the_last_query_says_why_nothing_changes():
     assert any(hint in c.value for c in at.caption)
     at.toggle(key="w:one-query:causal").set_value(False).run()
     assert not any(hint in c.value for c in at.caption)
+
+
+def test_stacked_heads_say_why_untrained_heads_can_look_alike():
+    """m15: heads that look identical on the book's input, with nothing saying why; one head has nothing to compare."""
+    from ui.words.content import page_text
+
+    hint = page_text("stacking-heads", "en")("heads_alike")[:40]
+    at = open_at("stacking-heads")
+    assert any(hint in c.value for c in at.caption)
+    at.number_input(key="w:stacking-heads:num_heads").set_value(1).run()
+    assert not any(hint in c.value for c in at.caption)
