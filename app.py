@@ -79,17 +79,18 @@ with lecture.turn():
         rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once
     apply_style(get_matrix().dim, lecture=lecture_mode(), lang=language(), view=lecture.style(shown.page_id),
                 one_element=lecture.students_device())
+    plain = lecture.view(shown.page_id) in (None, "plain")  # not the walkthrough's projection or console
     # On a phone the sidebar is a drawer over the page: the matrix is edited on the page, above what it changes.
-    inline = narrow_screen() and not lecture.following() and lecture.view(shown.page_id) in (None, "plain")
+    inline = narrow_screen() and not lecture.following() and plain
     input_panel(link_note=share_note(), link_tools=copy_link_button, following=lecture.following(), inline=inline)
-    if not lecture.students_device() and lecture.view(shown.page_id) in (None, "plain"):
+    if not lecture.students_device() and plain:
         with st.sidebar:
             progress.mount()  # the browser keeps the ✓ through a reload (ui/check/progress.py)
 
     # The header (title, explanation, formula) is drawn here, outside the page's fragment, and the page
     # runs as a fragment: its own controls rerun it alone (ui/shell/frame.py). The walkthrough's projection
     # and presenter console draw their own.
-    if lecture.view(shown.page_id) in (None, "plain"):
+    if plain:
         draw_header(shown.page_id)
     if inline:
         inline_matrix()

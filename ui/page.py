@@ -34,8 +34,8 @@ from .sharing.export import MAX_EXPORT_ELEMENTS, trace_to_csv
 from .state import Key
 from .steps import state as step_state
 from .steps import stepper
-from .words.content import PageText, app_text, page_text
-from .words.i18n import decimal_comma, explain, in_convention
+from .words.content import PageText, app_text, page_text, reader_number
+from .words.i18n import explain
 
 __all__ = ["Driver", "LaterSettings", "ModuleSettings", "Page", "draw_explanation", "draw_flash", "draw_header",
            "driven_by", "normalisation_name", "start_page"]
@@ -191,7 +191,7 @@ class Page:
 
     def number(self, value: float, spec: str = ".2f") -> str:
         """A number as the reader's language writes it: 0.92, or 0,92 in Indonesian and Vietnamese."""
-        return str(in_convention(format(value, spec), decimal_comma(state.language())))
+        return reader_number(value, spec)
 
     def stepped(self, name: str, default: float, label: str, *, low: float, high: float, step: float,
                 help: str | None = None) -> float:
@@ -200,9 +200,9 @@ class Page:
         its numbers in the browser, always with a point)."""
         count = round((high - low) / step)
         options = [round(low + i * step, 6) for i in range(count + 1)]
-        comma = decimal_comma(state.language())
+        lang = state.language()
         return float(self.control(name, default, st.select_slider, label, options=options, help=help,
-                                  format_func=lambda v: str(in_convention(f"{v:.2f}", comma)),
+                                  format_func=lambda v: reader_number(v, ".2f", lang),
                                   valid=lambda v: v in options))
 
     def dropout(self, default: float = 0.0) -> tuple[float, bool]:

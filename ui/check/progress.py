@@ -59,7 +59,7 @@ def parse(value: object, token: str) -> dict[str, set[str]] | None:
         return None
     found: dict[str, set[str]] = {}
     for page_id, qids in done.items():
-        known = {q.id for q in QUESTIONS.get(page_id, ()) if isinstance(page_id, str)}
+        known = {q.id for q in QUESTIONS.get(page_id, ())} if isinstance(page_id, str) else set()
         if not known or not isinstance(qids, list) or len(qids) > len(known) * 2:
             continue
         found[page_id] = {q for q in qids if isinstance(q, str) and q in known}

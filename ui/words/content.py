@@ -33,9 +33,8 @@ from typing import Any
 from . import i18n
 
 __all__ = [
-    "reader_number",
     "APP_FILE", "CONTENT_ROOT", "DEFAULT_LANG", "PageText", "QuestionText", "StepText", "app_text", "clear_cache",
-    "follow_language", "load_page_text", "page_text",
+    "follow_language", "load_page_text", "page_text", "reader_number",
 ]
 
 CONTENT_ROOT = Path(__file__).resolve().parents[2] / "pages" / "content"
