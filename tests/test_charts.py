@@ -292,3 +292,24 @@ def test_a_chart_writes_its_numbers_as_the_reader_does():
             assert records[0]["label"] == shown and shown in records[0]["says"]
     finally:
         follow_language(before)
+
+
+def test_a_huge_value_is_written_short_enough_for_its_cell_and_bar():
+    """9999 typed in a cell gives scores near 1e8: "99980000.0000" overflowed its cell (m11)."""
+    from ui.draw.charts import bars, heatmap
+    from ui.words import content
+    from ui.words.content import follow_language
+
+    values = np.array([[99_980_000.0, -12_345.678], [9999.5, 0.25]], dtype=np.float32)
+    before = content._language_source
+    try:
+        for lang, first, second in (("en", "9.998e7", "-1.235e4"), ("id", "9,998e7", "-1,235e4")):
+            follow_language(lambda lang=lang: lang)
+            cells = heatmap(values, ["a", "b"], ["a", "b"], kind="scores")["datasets"]["cells"]
+            assert [c["label"] for c in cells] == [first, second, f"9999{first[1]}5000", f"0{first[1]}2500"]
+            assert all(len(c["label"]) <= 9 for c in cells)
+            spec = bars(values[0], ["a", "b"], title="t", value_title="score")
+            labels = [r["label"] for r in next(iter(spec["datasets"].values()))]
+            assert labels == [first, second]
+    finally:
+        follow_language(before)

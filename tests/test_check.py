@@ -3,6 +3,7 @@ explains mistakes, keeps progress in the session (not in the link) and marks fin
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ from ui.check.questions import (
     Live,
     Unavailable,
     Verdict,
+    answer_for,
     judge,
 )
 from ui.inputs.matrix import random_matrix
@@ -364,6 +366,52 @@ def test_a_matrix_edit_changes_the_answer_and_the_old_one_is_no_longer_accepted(
     assert f"Correct: {new}." in successes(at)
 
 
+def _question(page_id: str, qid: str):
+    return next(q for q in QUESTIONS[page_id] if q.id == qid)
+
+
+def test_the_books_value_typed_after_an_edit_is_named_as_the_books_not_as_a_coincidental_mistake():
+    # m5: with an edited matrix and the mask on, the book's 0.4419 was called "the plain average"
+    at = open_page("one-query")  # a run at the book's matrix and settings: the page keeps that state's answers
+    at.session_state["matrix"] = random_matrix(6, 3, seed=7)
+    at.run()
+    at.toggle(key="w:one-query:causal").set_value(True).run()
+    book = _num(simple_attention_for_query(X, 1)["context"][0])  # 0.4419, the book's z(2)'s first coordinate
+    enter(at, "one-query", "context", book)
+    check(at, "one-query", "context")
+    assert any(w.startswith(f"Not yet: {book} is the book's value") for w in warnings(at)), warnings(at)
+    enter(at, "one-query", "score", "0.9544")  # the book's ω(2,1), against the edited matrix's
+    check(at, "one-query", "score")
+    assert any(w.startswith("Not yet: 0.9544 is the book's value") for w in warnings(at)), warnings(at)
+
+
+def test_the_books_value_is_a_mistake_only_for_the_same_question_under_other_inputs():
+    question = _question("one-query", "context")
+    edited = random_matrix(6, 3, seed=7).tensor()
+    book = Live(simple_attention_for_query(X, 1), LABELS, X, {"query": 1})
+    mine = Live(simple_attention_for_query(edited, 1, causal=True), LABELS, edited, {"query": 1}, book=book)
+    said = judge(question, answer_for(question, mine), _num(book.result["context"][0]), 0.005)
+    assert said.feedback == "book"
+    assert "book" not in answer_for(question, replace(mine, book=None)).mistakes  # no book state known
+    other_query = Live(mine.result, LABELS, edited, {"query": 2}, book=book)  # z(3) is not the book's z(2)
+    assert "book" not in answer_for(question, other_query).mistakes
+    assert "book" not in answer_for(question, replace(book, book=book)).mistakes  # the book's own state
+
+
+def test_with_the_mask_on_a_masked_key_is_said_masked_and_the_plain_average_is_over_the_keys_seen():
+    trace = simple_attention_for_query(X, 1, causal=True)  # "journey" sees x(1) and x(2)
+    live = Live(trace, LABELS, X, {"query": 1})
+    top = _question("one-query", "top_key")
+    answer = answer_for(top, live)
+    for hidden in "2345":
+        assert judge(top, answer, hidden, None).feedback == "masked"
+    assert answer.mistakes["least"] == "0"  # the lesser of the two keys it sees, not a masked 0
+    context = _question("one-query", "context")
+    mean = answer_for(context, live).mistakes["mean"]
+    assert mean == pytest.approx(float(X[:2, 0].mean()))
+    assert judge(context, answer_for(context, live), f"{mean:.4f}", 0.005).feedback == "mean"
+
+
 def test_a_control_change_makes_the_check_stale():
     at = open_page("causal-class")
     enter(at, "causal-class", "context_shape", "(2, 6, 2)")
@@ -465,6 +513,7 @@ def _lives() -> list[tuple[str, Live]]:
         add("one-query", simple_attention_for_query(X, q), query=q)
         add("trainable-steps", self_attention_step_by_step(X, query_index=q, causal=q == 2), query=q)
     add("one-query", simple_attention_for_query(X, 3, normalisation="sum"), query=3)
+    add("one-query", simple_attention_for_query(X, 1, causal=True), query=1)  # keys the mask hides
     for dropout in (0.0, 0.5):
         add("all-queries", simple_self_attention(X, dropout=dropout, causal=dropout > 0))
     add("all-queries", simple_self_attention(X, dropout=0.5, seed=_seed_where_dropout_moves_the_top_key()))
@@ -523,13 +572,14 @@ def test_every_mistake_is_diagnosed_with_its_own_words_and_every_prompt_fills_in
             else:
                 verdict = judge(q, answer, _typed(q.kind, answer.value), text.tolerance)
                 assert verdict.correct, (page_id, q.id, answer.value)
-                for mistake, value in answer.mistakes.items():
-                    said = judge(q, answer, _typed(q.kind, value), text.tolerance)
-                    if said.correct or said.feedback != mistake:  # the same value as the answer or an earlier mistake
-                        same = answer.mistakes[said.feedback] if not said.correct else answer.value
-                        assert same == (pytest.approx(value, abs=0.006) if q.kind == NUMBER else value)
-                        continue
-                    heard.add((page_id, q.id, said.feedback))
+                for mistake, values in answer.mistakes.items():
+                    for value in values if q.kind == CHOICE and isinstance(values, tuple) else (values,):
+                        said = judge(q, answer, _typed(q.kind, value), text.tolerance)
+                        if said.correct or said.feedback != mistake:  # the same as the answer or an earlier mistake
+                            same = answer.mistakes[said.feedback] if not said.correct else answer.value
+                            assert same == (pytest.approx(value, abs=0.006) if q.kind == NUMBER else value)
+                            continue
+                        heard.add((page_id, q.id, said.feedback))
             _words_fill_in(text, answer, verdict, heard, page_id, q.id)
     declared = {(p, q.id, m) for p, qs in QUESTIONS.items() for q in qs for m in q.mistakes if m != "correct"}
     declared |= {(p, q.id, f"unavailable_{r}") for p, qs in QUESTIONS.items() for q in qs for r in q.unavailable

@@ -27,7 +27,7 @@ from .check import panel as check
 from .check import state as check_state
 from .check.questions import Live
 from .inputs import state as matrix_state
-from .inputs.matrix import InputMatrix
+from .inputs.matrix import InputMatrix, book_matrix
 from .script import PageEnded, ensure_frame
 from .settings import limits
 from .sharing.export import MAX_EXPORT_ELEMENTS, trace_to_csv
@@ -111,6 +111,7 @@ class Page:
     _shared: tuple | None = field(default=None, repr=False)  # what the last computation depends on, if shared
     _exported: list[tuple[int, str, Trace]] = field(default_factory=list, repr=False)  # (computation, prefix, trace)
     _download: Any = field(default=None, repr=False)  # where the one download button is drawn
+    _departed: bool = field(default=False, repr=False)  # a control read so far is not at its default (the book's)
 
     # ----- the shared input ------------------------------------------------------------------
     @property
@@ -163,8 +164,10 @@ class Page:
         return self.driver is not None and self.driver.quiet
 
     def control(self, name: str, default: Any, widget: Callable[..., Any], label: str, **kw: Any) -> Any:
-        return state.control(self.page_id, name, default, widget, label,
-                             walk=self.driver.log if self.driver is not None else None, draw=not self.quiet, **kw)
+        value = state.control(self.page_id, name, default, widget, label,
+                              walk=self.driver.log if self.driver is not None else None, draw=not self.quiet, **kw)
+        self._departed = self._departed or value != default
+        return value
 
     def control_columns(self, spec: int | list[int]) -> list[Any]:
         """Columns for a row of controls; where the controls are quiet, nothing is drawn (no empty row)."""
@@ -272,7 +275,7 @@ class Page:
         ``given``: the settings the page's questions need (the query, the heads...). The result and these are
         the page's questions' live state (``check_yourself``, and a class poll on a walkthrough step).
         """
-        self.live = Live(result, tuple(self.labels), self.inputs, given)
+        self.live = Live(result, tuple(self.labels), self.inputs, given, book=self._book_live(result, given))
         check_state.set_live(self.page_id, self.live)
         if self.stage is None:
             return
@@ -286,6 +289,17 @@ class Page:
                                          key_labels, shared=self._shared if position is not None else None)
         if shown:
             self.end()
+
+    def _book_live(self, result: Any, given: dict[str, Any]) -> Live | None:
+        """The page's live state at the book's matrix and settings, while the learner's differ: a learner who types
+        the value the book prints is told so (shared/reviews/learner-phone-id.md, m5). A page run at the book's
+        state keeps its result for every session of this process; the walkthrough's steps ask no questions."""
+        if self.driver is not None:
+            return None
+        if not self._departed and self.matrix == book_matrix():
+            _book_lives()[self.page_id] = Live(result, tuple(self.labels), self.inputs, given)
+            return None
+        return _book_lives().get(self.page_id)
 
     def end(self) -> None:
         """Draw nothing more of this page; the frame (ui/shell/frame.py) still writes the address bar."""
@@ -446,6 +460,13 @@ class SharedResults:
 @st.cache_resource
 def _shared_results() -> SharedResults:
     return SharedResults()
+
+
+@st.cache_resource
+def _book_lives() -> dict[str, Live]:
+    """Each page's questions' live state at the book's matrix and settings, once a session ran it
+    (Page._book_live)."""
+    return {}
 
 
 def start_page(page_id: str) -> Page:

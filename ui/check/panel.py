@@ -39,6 +39,7 @@ from .questions import (
     Question,
     Unavailable,
     Verdict,
+    answer_for,
     completed,
     judge,
     shown_answer,
@@ -90,7 +91,7 @@ def check_yourself(page_id: str, words: PageText, live: Live) -> None:
 
 
 def _question(page_id: str, number: int, question: Question, words: QuestionText, live: Live) -> None:
-    answer = question.answer(live)  # from the live result, on every run
+    answer = answer_for(question, live)  # from the live result, on every run
     entry = check_state.check_entry(page_id, question.id)
     sig = None if isinstance(answer, Unavailable) else signature(answer)
     # ✓ once answered right, unless the learner's latest check, on these very inputs, was wrong: a ✓ beside

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import torch
@@ -31,8 +31,8 @@ from attention.trainable import V2_TO_V1_WAYS, transfer_gap
 from .answers import Parsed, Unparsed, format_number, format_shape, parse_choice, parse_number, parse_shape
 
 __all__ = [
-    "KINDS", "QUESTIONS", "ROLES", "Answer", "Live", "Question", "Unavailable", "Verdict", "completed", "judge",
-    "shown_answer", "signature",
+    "KINDS", "QUESTIONS", "ROLES", "Answer", "Live", "Question", "Unavailable", "Verdict", "answer_for", "completed",
+    "judge", "shown_answer", "signature",
 ]
 
 NUMBER, CHOICE, SHAPE, PREDICT, TASK, MAPPING = "number", "choice", "shape", "predict", "task", "mapping"
@@ -40,7 +40,7 @@ KINDS = (NUMBER, CHOICE, SHAPE, PREDICT, TASK, MAPPING)
 ROLES = ("W_query", "W_key", "W_value")
 AGREE = 1e-5  # Exercise 3.1: outputs this close are the same up to float rounding
 # Feedback every question may give without words of its own (app-wide: check_<name> in _app.toml).
-GENERIC = ("correct", "wrong", "too_high", "too_low", "rank")
+GENERIC = ("correct", "wrong", "too_high", "too_low", "rank", "book")
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,7 @@ class Live:
     labels: tuple[str, ...]  # the tokens' names
     inputs: torch.Tensor  # the (T, d_in) input matrix
     given: Mapping[str, Any] = field(default_factory=dict)  # settings the page passes (query index, heads...)
+    book: Live | None = None  # the same page at the book's matrix and settings, while the learner's differ
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ class Answer:
 
     value: Any  # a float, a shape tuple, an option id; for tasks and mappings, what the check depends on
     fields: Mapping[str, Any] = field(default_factory=dict)  # fill the prompt and the feedback
-    mistakes: Mapping[str, Any] = field(default_factory=dict)  # mistake -> the answer it gives (feedback_<mistake>)
+    mistakes: Mapping[str, Any] = field(default_factory=dict)  # mistake -> the answer it gives (a choice: or a tuple)
     options: tuple[str, ...] = ()  # choices, by id, in order
     labels: Mapping[str, str] = field(default_factory=dict)  # names of choices that are not option_<id> words
     whole: bool = False  # a count: shown as a whole number
@@ -94,6 +95,30 @@ class Question:
 # ----- judging --------------------------------------------------------------------------------------
 
 
+def answer_for(question: Question, live: Live) -> Answer | Unavailable:
+    """The question's answer under the live state. Where the learner changed the matrix or a control, a number
+    that the book's own state gives is the first known mistake ("book"): a learner who types the value the
+    book prints hears that the page's answer differs from the book's, not a coincidental wrong diagnosis
+    (shared/reviews/learner-phone-id.md, m5)."""
+    answer = question.answer(live)
+    if question.kind != NUMBER or live.book is None or not isinstance(answer, Answer):
+        return answer
+    book = question.answer(live.book)
+    # the same question up to the tokens' names: the query x(2), whatever the learner renamed "journey" to
+    same_question = isinstance(book, Answer) and (_plain(book.fields, live.book.labels)
+                                                  == _plain(answer.fields, live.labels))
+    if not same_question or book.value == answer.value:
+        return answer
+    return replace(answer, mistakes={"book": book.value, **answer.mistakes})
+
+
+def _plain(fields: Mapping[str, Any], labels: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """Fields comparable as text; with ``labels``, a token's name stands as its position."""
+    def plain(value: Any) -> str:
+        return f"token #{labels.index(value)}" if isinstance(value, str) and value in labels else repr(value)
+    return sorted((k, plain(v)) for k, v in fields.items())
+
+
 def judge(question: Question, answer: Answer, given: Any, tolerance: float | None,
           option_words: Mapping[str, str] | None = None, *, decimal_comma: bool = False) -> Verdict | Unparsed:
     """How ``given`` (what the learner entered) compares with the live ``answer``; never raises on bad input.
@@ -111,7 +136,8 @@ def judge(question: Question, answer: Answer, given: Any, tolerance: float | Non
     if isinstance(parsed, Unparsed):
         return parsed
     shown = (option_words or {}).get(parsed.value) or _choice_name(answer, parsed.value)
-    return _verdict(answer, parsed.value, parsed.value == answer.value, lambda m: parsed.value == m, shown)
+    return _verdict(answer, parsed.value, parsed.value == answer.value,
+                    lambda m: parsed.value in m if isinstance(m, tuple) else parsed.value == m, shown)
 
 
 def _judge_number(answer: Answer, parsed: Parsed | Unparsed, tolerance: float) -> Verdict | Unparsed:
@@ -166,7 +192,7 @@ def shown_answer(question: Question, answer: Answer, option_words: Mapping[str, 
 
 def signature(answer: Answer) -> str:
     """A fingerprint of what the answer depends on: when it changes, an earlier check is stale."""
-    plain = repr((answer.value, sorted((k, repr(v)) for k, v in answer.fields.items()), answer.options,
+    plain = repr((answer.value, _plain(answer.fields), answer.options,
                   sorted(answer.labels.items())))
     return hashlib.sha1(plain.encode()).hexdigest()
 
@@ -251,18 +277,29 @@ def _one_query_score(live: Live) -> Answer:
     return Answer(_f(scores[0]), fields, mistakes)
 
 
+def _seen(trace: Trace) -> torch.Tensor:
+    """The keys the query sees: all of them, or those the causal mask leaves (True where seen)."""
+    return (trace["masked_scores"] if "masked_scores" in trace else trace["scores"]).isfinite()
+
+
 def _one_query_top_key(live: Live) -> Answer:
-    q, weights = live.given["query"], _applied(live.result)
+    q, weights, seen = live.given["query"], _applied(live.result), _seen(live.result)
     fields = {"q": q + 1, "token": live.labels[q]}
-    return _token_answer(live, int(weights.argmax()), fields, {"self": q, "least": int(weights.argmin())})
+    # the least weight among the keys the query sees: a masked key's 0 is not "the least" (m5)
+    least = int(weights.masked_fill(~seen, float("inf")).argmin())
+    answer = _token_answer(live, int(weights.argmax()), fields, {"self": q, "least": least})
+    hidden = tuple(str(j) for j in range(len(seen)) if not seen[j])
+    return replace(answer, mistakes={"masked": hidden, **answer.mistakes}) if hidden else answer
 
 
 def _one_query_context(live: Live) -> Answer:
     q, trace = live.given["query"], live.result
-    x = trace["inputs"][:, 0]
+    x, seen = trace["inputs"][:, 0], _seen(trace)
+    scores = trace["masked_scores"] if "masked_scores" in trace else trace["scores"]
     fields = {"q": q + 1, "token": live.labels[q]}
+    # the plain average of what the query sees: with the causal mask on, of the keys it leaves (m5)
     return Answer(_f(trace["context"][0]), fields,
-                  {"mean": _f(x.mean()), "scores": _f((trace["scores"].nan_to_num(neginf=0.0) * x).sum())})
+                  {"mean": _f(x[seen].mean()), "scores": _f((scores.nan_to_num(neginf=0.0) * x).sum())})
 
 
 def _predicted_row(live: Live) -> int:
@@ -528,7 +565,7 @@ QUESTIONS: dict[str, tuple[Question, ...]] = {
     ),
     "one-query": (
         Question("score", NUMBER, _one_query_score, ("weight", "off_by_one", "self")),
-        Question("top_key", CHOICE, _one_query_top_key, ("self", "least")),
+        Question("top_key", CHOICE, _one_query_top_key, ("self", "least", "masked")),
         Question("context", NUMBER, _one_query_context, ("mean", "scores")),
     ),
     "all-queries": (

@@ -107,5 +107,7 @@ def _mistaken(question: Question, answer: Answer, mistake: str, option_words: Ma
     value = answer.mistakes.get(mistake)
     if value is None:
         return ""
-    return shown_answer(question, Answer(value, answer.fields, {}, answer.options, answer.labels, answer.whole),
-                        option_words)
+    several = question.kind in (CHOICE, PREDICT) and isinstance(value, tuple)  # a choice's mistake: any of these
+    values = value if several else (value,)
+    return ", ".join(shown_answer(question, Answer(v, answer.fields, {}, answer.options, answer.labels, answer.whole),
+                                  option_words) for v in values)

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from ..words.content import app_text, reader_number
+from ..words.content import app_text, label_number
 from . import colours
 
 __all__ = ["HeatmapData", "heatmap_data", "heatmap", "head_grid", "bars", "positional_labels", "MAX_CELLS_WITH_TEXT",
@@ -264,7 +264,7 @@ def _cell_records(data: HeatmapData, kind: str, row_title: str, col_title: str) 
         says = _sentences(row_title, row, col_title, kind)
         for j, col in enumerate(data.col_order):
             m, d, v = bool(hidden[i, j]), bool(data.dropped[i, j]), float(values[i, j])
-            label = masked_word if m else (dropped_word if d else reader_number(v))
+            label = masked_word if m else (dropped_word if d else label_number(v))
             records.append({"row": row, "col": col, "i": i, "j": j, "value": None if m else v, "masked": m,
                             "label": label, "strong": bool(strong[i, j]) and not m,
                             "says": says["masked" if m else "dropped" if d else "value"].replace(_COL, col)
@@ -515,9 +515,9 @@ def _bar_records(values: Sequence[float], labels: Sequence[str], masked: np.ndar
     hidden = np.zeros(len(labels), dtype=bool) if masked is None else np.asarray(masked, dtype=bool)
     masked_word = app_text("cell_masked")
     return [{"token": t, "i": i, "value": None if m else float(v), "masked": bool(m),
-             "label": masked_word if m else reader_number(float(v)),
+             "label": masked_word if m else label_number(float(v)),
              "says": app_text("a11y_bar_masked", token=t) if m
-             else app_text("a11y_bar", token=t, what=value_title, value=reader_number(float(v)))}
+             else app_text("a11y_bar", token=t, what=value_title, value=label_number(float(v)))}
             for i, (t, v, m) in enumerate(zip(positional_labels(labels), values, hidden, strict=True))]
 
 

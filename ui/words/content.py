@@ -34,7 +34,7 @@ from . import i18n
 
 __all__ = [
     "APP_FILE", "CONTENT_ROOT", "DEFAULT_LANG", "PageText", "QuestionText", "StepText", "app_text", "clear_cache",
-    "follow_language", "load_page_text", "page_text", "reader_number",
+    "follow_language", "label_number", "load_page_text", "page_text", "reader_number",
 ]
 
 CONTENT_ROOT = Path(__file__).resolve().parents[2] / "pages" / "content"
@@ -253,6 +253,16 @@ def page_text(page_id: str, lang: str | None = None) -> PageText:
 def reader_number(value: float, spec: str = ".4f", lang: str | None = None) -> str:
     """A number a chart or a sentence shows, as the reader's language writes it: 0.9544, or 0,9544 in id and vi."""
     return str(i18n.in_convention(format(value, spec), i18n.decimal_comma(lang or _language_source())))
+
+
+def label_number(value: float, lang: str | None = None) -> str:
+    """A number written in a chart's cell or on its bar: four decimals, as PyTorch prints them, or from 10,000 on
+    four significant digits and a power of ten, 9.998e7, which fits a cell that 99980000.0000 overflowed
+    (shared/reviews/learner-phone-id.md, m11). In the reader's convention: 9,998e7 in id and vi."""
+    if not abs(value) >= 1e4 or value in (float("inf"), float("-inf")):
+        return reader_number(value, ".4f", lang)
+    mantissa, exponent = format(value, ".3e").split("e")
+    return f"{i18n.in_convention(mantissa, i18n.decimal_comma(lang or _language_source()))}e{int(exponent)}"
 
 
 def app_text(key: str, lang: str | None = None, **values: Any) -> str:
