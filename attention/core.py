@@ -48,11 +48,15 @@ def attend(
     scale: bool = True,
     normalisation: str = "softmax",
     dropout: Dropout | None = None,
+    values_axis: str = "d_out",
+    context_meaning: str | None = None,
 ) -> torch.Tensor:
     """Scaled dot-product attention: softmax(Q Kᵀ / √d_k) V, every step recorded.
 
     ``mask`` is a boolean tensor, True where a key is hidden from a query, that
     broadcasts against the scores. ``dropout`` acts on the weights (None: no dropout).
+    ``values_axis`` names the values' last axis, and ``context_meaning`` says what the context is, where the values
+    are not projections (3.3: the inputs themselves, of width ``dim``).
     """
     dims = (*LEAD[: queries.dim() - 2], "query", "key")
     scores = queries @ keys.transpose(-2, -1)  # (..., Tq, d) @ (..., d, Tk) -> (..., Tq, Tk)
@@ -72,7 +76,7 @@ def attend(
         weights = dropout(weights)
         trace.add("dropped_weights", weights, dims)
     context = weights @ values  # (..., Tq, Tk) @ (..., Tk, d_v) -> (..., Tq, d_v)
-    trace.add("context", context, (*dims[:-2], "token", "d_out"))
+    trace.add("context", context, (*dims[:-2], "token", values_axis), context_meaning)
     return context
 
 

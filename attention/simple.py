@@ -79,7 +79,9 @@ def simple_attention_for_query(
     trace.add("query", query, ("dim",), "the query x({n}), token {n}'s embedding", fields={"n": q + 1})
     hidden = future_mask(inputs.shape[0])[q] if causal else None  # keys after the query
     context = attend_one_query(query, inputs, inputs, trace, mask=hidden, scale=False,
-                               normalisation=normalisation, dropout=drop)
+                               normalisation=normalisation, dropout=drop, values_axis="dim",
+                               context_meaning="the context vector: the inputs themselves, each times its weight, "
+                                               "summed (value weights come in 3.4)")
     _record_every_normalisation(trace)
     trace.compare("loop of torch.dot", torch.stack([torch.dot(x_j, query) for x_j in inputs]),
                   "matrix product", trace["scores"])
@@ -115,7 +117,9 @@ def simple_self_attention(
     trace.add("inputs", inputs, ("token", "dim"))
     hidden = future_mask(inputs.shape[0]) if causal else None
     context = attend(inputs, inputs, inputs, trace, mask=hidden, scale=False,
-                     normalisation=normalisation, dropout=drop)
+                     normalisation=normalisation, dropout=drop, values_axis="dim",
+                     context_meaning="context vectors: the inputs themselves, each times its weight, summed "
+                                     "(value weights come in 3.4)")
     trace.compare("double loop of torch.dot", attention_scores_loop(inputs), "X @ X.T", trace["scores"])
     weights = trace.applied_weights.tensor
     trace.compare("loop of weighted sums", context_vectors_loop(weights, inputs), "weights @ X", context)

@@ -92,10 +92,11 @@ class Step:
         return tuple(self.tensor.shape)
 
     def shape_text(self) -> str:
-        """The shape with axis names, e.g. ``(batch=2, tokens=6, d_out=2)``; empty for a single number."""
+        """The shape with axis names, e.g. ``(batch: 2, token: 6, d_out: 2)``; empty for a single number.
+        (``key=6`` read as "the key equals 6": shared/reviews/learner-phone-id.md, m18.)"""
         if not self.dims:
             return ""
-        return "(" + ", ".join(f"{d}={s}" for d, s in zip(self.dims, self.shape, strict=True)) + ")"
+        return "(" + ", ".join(f"{d}: {s}" for d, s in zip(self.dims, self.shape, strict=True)) + ")"
 
 
 @dataclass

@@ -60,7 +60,8 @@ def self_attention_step_by_step(
     trace = Trace()
     trace.add("inputs", inputs, ("token", "d_in"))
     for name, w in weights.items():
-        trace.add(name, w, ("d_in", "d_out"), "{name}: torch.rand({d_in}, {d_out}) after seed {seed}",
+        trace.add(name, w, ("d_in", "d_out"), "{name}: torch.rand({d_in}, {d_out}); after one "
+                  "torch.manual_seed({seed}), W_query, W_key and W_value are drawn in that order",
                   fields={"name": name, "d_in": inputs.shape[1], "d_out": d_out, "seed": seed})
     query = _project_one_token(trace, inputs[q], q, weights)
     keys = inputs @ weights["W_key"]  # (T, d_in) @ (d_in, d_out) -> (T, d_out)

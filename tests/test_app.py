@@ -285,6 +285,24 @@ def test_the_code_that_ran_is_drawn_once_its_section_is_opened(page_id):
     assert shown, "opening 'The code that ran' shows no source"
 
 
+def test_the_code_that_ran_says_what_its_bookkeeping_lines_do_and_mentions_new_marks_only_where_there_are_some():
+    # m14: the "# new:" note stood on pages whose code has no class and no mark
+    from ui.state import fold_key
+    from ui.words.content import app_text
+
+    def captions(page_id: str) -> tuple[list[str], list[str]]:
+        at = open_at(page_id, state={fold_key("source"): True})
+        assert not at.exception
+        return [c.value for c in at.caption], [c.value for c in at.code if c.language == "python"]
+
+    shown, code = captions("one-query")
+    assert app_text("code_records", "en") in shown and app_text("code_new_marker", "en") not in shown
+    assert code and not any("# new:" in c for c in code)
+    shown, code = captions("causal-class")
+    assert app_text("code_records", "en") in shown and app_text("code_new_marker", "en") in shown
+    assert any("# new:" in c for c in code)
+
+
 def test_the_presets_panel_draws_only_when_opened_and_loads_reset_and_random_presets():
     from ui.state import Key, fold_key
 

@@ -18,7 +18,7 @@ from attention import Comparison, Step, Trace, seeded
 def test_step_shape_and_shape_text():
     step = Step("context", torch.zeros(2, 6, 3), ("batch", "tokens", "d_out"), "the output")
     assert step.shape == (2, 6, 3)
-    assert step.shape_text() == "(batch=2, tokens=6, d_out=3)"
+    assert step.shape_text() == "(batch: 2, tokens: 6, d_out: 3)"
     scalar = Step("omega", torch.tensor(1.5), (), "a score")
     assert scalar.shape == () and scalar.shape_text() == ""  # a single number: no empty "()" in its caption
 

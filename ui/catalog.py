@@ -115,14 +115,16 @@ def _trace_messages() -> Iterator[Message]:
         yield Message(meaning, None, "attention/trace.py", None, "the meaning of a step")
     for path in sorted((ROOT / "attention").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            if not isinstance(node, ast.Call):
                 continue
-            picked = {"add": (3,), "compare": (0, 2)}.get(node.func.attr, ())
+            method = node.func.attr if isinstance(node.func, ast.Attribute) else None
+            picked = {"add": (3,), "compare": (0, 2)}.get(method, ())
             args = [node.args[i] for i in picked if i < len(node.args)]
-            args += [k.value for k in node.keywords if k.arg == "meaning" and node.func.attr == "add"]
+            args += [k.value for k in node.keywords if k.arg == "meaning" and method == "add"]
+            args += [k.value for k in node.keywords if k.arg == "context_meaning"]  # attend's context step
             for arg in args:
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and _WORDS.search(arg.value):
-                    kind = "the meaning of a step" if node.func.attr == "add" else "a method the page compares"
+                    kind = "a method the page compares" if method == "compare" else "the meaning of a step"
                     yield Message(arg.value, None, str(path.relative_to(ROOT)), node.lineno, kind)
 
 

@@ -11,7 +11,8 @@ One browser context per language walks, in order:
   box or scrolls in it with a visible cue;
 - a tap on a heatmap's cell shows its value;
 - a tap on the "?" beside a toggle leaves the toggle as it was;
-- three control changes and then Back return to the previous page, not to the previous value of a control.
+- three control changes and then Back return to the previous page, not to the previous value of a control;
+- the code that ran wraps its lines; a right answer's ✓ in Check yourself survives a reload.
 """
 
 from __future__ import annotations
@@ -36,6 +37,16 @@ FORMULAS_JS = """() => Array.from(document.querySelectorAll('.katex-display')).f
   && d.scrollWidth > d.clientWidth + 3 && !getComputedStyle(d).backgroundImage.includes('radial-gradient'))
   .map(d => `${d.scrollWidth} px formula in a ${d.clientWidth} px box, no cue`)"""
 
+CODE_WIDER_JS = f"""() => Array.from(document.querySelectorAll('{MAIN} [data-testid="stCode"] pre'))
+  .filter(p => p.clientWidth > 0 && p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.slice(0, 40))"""
+
+TOOLBAR_COVERS_JS = f"""() => {{ const t = document.querySelector('{MAIN} [data-testid="stElementToolbar"]');
+  if (!t) return ['no toolbar']; const r = t.getBoundingClientRect();
+  const above = '{MAIN} [data-testid="stCaptionContainer"], {MAIN} [data-testid="stAlert"]';
+  return Array.from(document.querySelectorAll(above)).filter(e => {{ const b = e.getBoundingClientRect();
+    return b.width > 0 && b.bottom > r.top + 1 && b.top < r.bottom - 1 && b.right > r.left && b.left < r.right; }})
+    .map(e => e.textContent.slice(0, 40)); }}"""
+
 
 def context_text(values: np.ndarray) -> str:
     return repr(simple_self_attention(torch.tensor(values, dtype=torch.float32))["context"])
@@ -56,6 +67,15 @@ def open_inline_matrix(page) -> None:
     fold.click()
     page.locator(f'{MAIN} [data-testid="stDataFrame"] canvas').first.wait_for(state="visible")
     wait_idle(page)
+
+
+def open_fold(page, title: str) -> None:
+    """Open a folded section (a tap on its title), unless it is open already (Check yourself is, on a page that
+    asks for a prediction)."""
+    summary = page.locator(f'{MAIN} [data-testid="stExpander"] summary').filter(has_text=title).first
+    if summary.evaluate("s => !s.closest('details').open"):
+        summary.tap()
+        wait_idle(page)
 
 
 def open_from_navigation(page, page_id: str) -> None:
@@ -108,6 +128,21 @@ def test_a_phone_learner_in_their_own_language_and_number_convention(browser, ap
         refused = words(lang, "_app", "That edit was not applied: {error} The matrix keeps its last valid values.")
         assert refused.split("{")[0].strip() not in page.inner_text(MAIN)  # nothing was refused
 
+        # A refused edit is said below the grid, so the grid does not move under the learner's finger; its toolbar
+        # covers nothing above it (m10).
+        grid = page.locator(f'{MAIN} [data-testid="stDataFrame"]').first
+        top = grid.bounding_box()["y"]
+        open_matrix_cell(page, 2, 1, "abc", where=MAIN)
+        assert page.evaluate(TOOLBAR_COVERS_JS) == []
+        page.keyboard.press("Enter")
+        wait_text(page, refused.split("{")[0].strip(), where=MAIN)
+        wait_idle(page)
+        message = page.locator(f'{MAIN} [data-testid="stAlert"]').filter(has_text=refused.split("{")[0].strip())
+        grid = page.locator(f'{MAIN} [data-testid="stDataFrame"]').first
+        assert abs(grid.bounding_box()["y"] - top) < 2
+        assert message.bounding_box()["y"] >= grid.bounding_box()["y"] + grid.bounding_box()["height"]
+        assert context_text(values) in code_texts(page)  # the matrix kept its last valid values
+
         # A tap on a heatmap's cell opens its value (a touch screen has no hover).
         cell = page.locator('[data-testid="stVegaLiteChart"] svg g.mark-rect path').first
         cell.scroll_into_view_if_needed()
@@ -149,5 +184,26 @@ def test_a_phone_learner_in_their_own_language_and_number_convention(browser, ap
         page.wait_for_selector("h1")
         wait_idle(page)
         assert "/all-queries" in page.url
+
+        # The code that ran wraps its long lines on a phone instead of scrolling each one sideways.
+        open_fold(page, words(lang, "_app", "The code that ran"))
+        page.locator(f'{MAIN} [data-testid="stCode"] pre').first.wait_for(state="visible")
+        assert page.evaluate(CODE_WIDER_JS) == []
+
+        # A right answer gets its ✓ in Check yourself, and a reload (a new server session) keeps it.
+        fold = words(lang, "_app", "Check yourself: {n} questions").split("{")[0].strip()
+        open_fold(page, fold)
+        field = page.locator(".st-key-check-all-queries-scores_shape input")
+        field.fill("(6, 6)")
+        field.press("Enter")
+        wait_idle(page)
+        page.locator(".st-key-check-all-queries-scores_shape-check button").tap()
+        wait_text(page, words(lang, "_app", "Correct: {given}.").format(given="(6, 6)"), where=MAIN)
+        assert "2. ✓" in page.inner_text(MAIN)
+        page.reload()
+        page.wait_for_selector("h1")
+        wait_idle(page)
+        open_fold(page, fold)
+        wait_text(page, "2. ✓", where=MAIN)
     finally:
         context.close()

@@ -292,13 +292,15 @@ def show_source(*objects: object) -> None:
     with folded(app_text("code_that_ran"), "source") as shown:
         if not shown:
             return
-        st.caption(app_text("code_new_marker"))
-        for obj in objects:
-            source = _source(obj)
-            if source is None:
-                continue
+        sources = [(obj, source) for obj in objects if (source := _source(obj)) is not None]
+        # what the lines that are not the book's do; the "# new:" note only where a class marks some (m14)
+        st.caption(app_text("code_records"))
+        if any("# new:" in source for _, source in sources):
+            st.caption(app_text("code_new_marker"))
+        wrap = narrow_screen()  # a phone wraps long lines instead of scrolling each one sideways
+        for obj, source in sources:
             st.caption(f"`{getattr(obj, '__module__', '')}.{getattr(obj, '__qualname__', '')}`")
-            st.code(source, language="python")
+            st.code(source, language="python", wrap_lines=wrap)
 
 
 @functools.lru_cache(maxsize=256)

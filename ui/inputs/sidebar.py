@@ -52,12 +52,12 @@ def input_panel(link_note: str = "", link_tools: Callable[[], None] | None = Non
             _lecture_toggle()
         st.subheader(app_text("inputs_heading"))
         st.caption(app_text("inputs_caption", n=matrix.num_tokens, d=matrix.dim))
-        if not inline:  # on a phone the message is on the page, by the editor (inline_matrix)
-            _flash()
         if following:  # the lecture's matrix, and nothing else to set: presets, links and files are an explorer's
             with folded(app_text("lecture_matrix_fold"), "lecture_matrix") as shown:
                 if shown:
                     _editor_and_width(matrix, lim)
+            if not shown:
+                _flash()
             return
         if not inline:
             _editor_and_width(matrix, lim)
@@ -74,11 +74,12 @@ def inline_matrix() -> None:
     it (shared/reviews/learner-phone-id.md, M5). Here the result is under the editor, and a first visit loads no
     data grid until the learner opens it (benchmarks/FIRST-LOAD.md)."""
     matrix = matrix_state.get_matrix()
-    _flash()  # an edit refused, a preset loaded from the drawer: said where the learner is looking
     with folded(app_text("inline_matrix_fold", n=matrix.num_tokens, d=matrix.dim), "inline_matrix") as shown:
         if shown:
             st.caption(app_text("inputs_caption", n=matrix.num_tokens, d=matrix.dim))
             _editor_and_width(matrix, limits())
+    if not shown:  # an edit refused, a preset loaded from the drawer: said where the learner is looking
+        _flash()
 
 
 def _flash() -> None:
@@ -88,7 +89,10 @@ def _flash() -> None:
 
 
 def _editor_and_width(matrix: InputMatrix, lim: Limits) -> None:
+    """The grid, then what became of the last edit: a message below the grid never moves the cell the learner's
+    finger is on (above it, an error pushed the grid 170 px down and the next tap hit the message: m10)."""
     _matrix_editor(matrix, lim)
+    _flash()
     state.mirrored(st.number_input, app_text("embedding_width"), Key.MATRIX_WIDTH, matrix.dim, _change_width,
                    min_value=1, max_value=lim.max_dim, help=app_text("embedding_width_help"))
 
