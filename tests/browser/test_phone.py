@@ -78,11 +78,19 @@ def open_fold(page, title: str) -> None:
         wait_idle(page)
 
 
-def open_from_navigation(page, page_id: str) -> None:
+def open_from_navigation(page, page_id: str, presets: str | None = None) -> None:
+    """Open ``page_id`` from the navigation drawer; first, with ``presets`` (the fold's title), open the presets
+    and check that a preset's name too long for its box ends in an ellipsis (m19)."""
     page.locator('[data-testid="stExpandSidebarButton"]').first.click()
     link = page.locator(f'[data-testid="stSidebarNav"] a[href$="/{page_id}"]').first
     link.wait_for(state="visible")
     page.wait_for_timeout(400)  # the drawer slides in
+    if presets is not None:
+        page.locator('[data-testid="stSidebar"] summary').filter(has_text=presets).first.click()
+        wait_idle(page)
+        choice = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"] input').last
+        choice.wait_for(state="visible")
+        assert choice.evaluate("i => i.scrollWidth <= i.clientWidth || getComputedStyle(i).textOverflow == 'ellipsis'")
     assert page.evaluate(TAP_TARGETS_JS) == []  # the drawer's links and controls too
     cut = page.evaluate("""() => Array.from(document.querySelectorAll(
       '[data-testid="stSidebarNavLink"] [data-testid="stMarkdownContainer"]'))
@@ -150,12 +158,12 @@ def test_a_phone_learner_in_their_own_language_and_number_convention(browser, ap
         page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         value = cell.get_attribute("aria-label").rstrip(".").rsplit(" ", 1)[-1]  # "query Your, key Your: score 0.9995."
         page.wait_for_function("v => { const t = document.querySelector('#vg-tooltip-element.visible');"
-                               " return !!t && t.textContent.includes(v); }", arg=value, timeout=5_000)
+                               " return !!t && t.textContent.includes(v); }", arg=value, timeout=10_000)
 
         # A new page opens at its top, though this one was scrolled down.
         page.evaluate(f"() => {{ const m = document.querySelector('{MAIN}'); m.scrollTop = m.scrollHeight; }}")
         assert page.evaluate(SCROLL_TOP_JS) > 500
-        open_from_navigation(page, "causal-mask")
+        open_from_navigation(page, "causal-mask", presets=words(lang, "_app", "Presets and reset"))
         page.wait_for_timeout(300)
         assert page.evaluate(SCROLL_TOP_JS) == 0
         assert page.evaluate(TAP_TARGETS_JS) == []
