@@ -291,6 +291,23 @@ def test_bad_links_show_a_message_and_defaults(param):
         assert "tensor(" in text  # the page still computes and shows its results
 
 
+def test_the_shared_link_is_said_opened_on_every_run_for_a_while_then_not_after_the_next_change(monkeypatch):
+    # A second run right after the first (the browser sending back its saved progress) took the sentence away
+    # before it was seen, when it was a one-shot message.
+    from ui.sharing import link as link_module
+
+    link = pack({"v": 1, "c": {"causal-mask": {"seed": 42}}})
+    at = run_with_link("pages/351_causal-mask.py", link)  # AppTest lands on the home page, then switches
+    said = [s.value for s in at.success if "shared link" in s.value]
+    assert said
+    at.run()
+    assert [s.value for s in at.success if "shared link" in s.value] == said
+    monkeypatch.setattr(link_module, "OPENED_HOLD_S", 0.0)  # the learner read it; their next change
+    at.number_input(key="w:causal-mask:seed").set_value(7).run()
+    at.run()
+    assert not [s.value for s in at.success if "shared link" in s.value]
+
+
 def test_a_shared_link_restores_matrix_and_controls():
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()

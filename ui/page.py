@@ -30,6 +30,7 @@ from .inputs import state as matrix_state
 from .inputs.matrix import InputMatrix, book_matrix
 from .script import PageEnded, ensure_frame
 from .settings import limits
+from .sharing import link
 from .sharing.export import MAX_EXPORT_ELEMENTS, trace_to_csv
 from .state import Key
 from .steps import state as step_state
@@ -426,15 +427,15 @@ def draw_header(page_id: str) -> None:
         draw_explanation(page_id)
 
 
-def draw_flash() -> None:
-    """The page's queued message (``state.flash(..., where="page")``), if any, once."""
+def draw_flash(opened: bool = True) -> None:
+    """The page's queued message (``state.flash(..., where="page")``), if any, once; with ``opened``, that a shared
+    link was opened, while its state is unchanged (on every full run: one place per run draws it)."""
     flashed = state.take_flash("page")
     if flashed:
         getattr(st, flashed[0])(flashed[1])
-    opened = state.take_flash("link")  # "the shared link was opened": a reload of one's own page hides it (page.js)
-    if opened:
+    if opened and link.link_opened():  # "the shared link was opened": a reload of one's own page hides it (page.js)
         with st.container(key=Key.LINK_OPENED):
-            getattr(st, opened[0])(opened[1])
+            st.success(app_text("link_opened"))
 
 
 class SharedResults:
@@ -483,7 +484,7 @@ def start_page(page_id: str) -> Page:
     text = page_text(page_id)
     if walk is not None and not projection and not walk.position.follower:  # a follower's is in the step's line
         st.subheader(text.title)
-    draw_flash()  # one the header did not draw (a walkthrough view has no header)
+    draw_flash(opened=walk is not None)  # one the header did not draw (a walkthrough view has no header)
     stage = None
     if text.steps:
         if walk is None:

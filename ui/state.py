@@ -144,6 +144,7 @@ class Key:
     CONSOLE_TOKEN = "_console_token"  # the projection: the one-time token that opens its console (P)
     # ui/sharing/state.py: the shareable link
     LINK_LOADED = "_link_loaded"
+    LINK_OPENED_AT = "_link_opened_at"  # when a shared link was opened, while that is said (ui/sharing/link.py)
     SHARE_NOTE = "_share_note"
     # ui/check/state.py: page id -> question id -> the learner's answer and progress.
     # Never part of controls(), so a shared link carries no answers.

@@ -179,6 +179,20 @@ def test_a_phone_learner_in_their_own_language_and_number_convention(browser, ap
         wait_idle(page)
         assert toggle.is_checked() == before
 
+        # Step-through: the address taken on a step opens another's page on that step (m6).
+        step_switch = page.get_by_role("switch", name=words(lang, "_app", "Step through"), exact=True)
+        widget.locator("label > div").first.tap()
+        wait_idle(page)
+        for _ in range(2):
+            page.locator(f'{MAIN} [class*="st-key-step_next-"] button').first.tap()  # Next, with its shortcut
+            wait_idle(page)
+        step_line = words(lang, "_app", "Step **{k}** of {n}").replace("**", "").split("{")[0].strip()
+        on_step = next(t for t in page.locator(MAIN).inner_text().splitlines() if t.startswith(step_line))
+        stepped_link = page.url
+        assert "step=" in stepped_link and step_switch.is_checked()
+        widget.locator("label > div").first.tap()  # step-through off again
+        wait_idle(page)
+
         # Three control changes on this page, then Back: the previous page.
         address = page.url
         causal = page.get_by_role("switch", name=words(lang, "_app", "Causal mask"), exact=True)
@@ -192,6 +206,7 @@ def test_a_phone_learner_in_their_own_language_and_number_convention(browser, ap
         page.wait_for_selector("h1")
         wait_idle(page)
         assert "/all-queries" in page.url
+        shared_link = address  # the mask changed three times: the address carries the page's state (?s=)
 
         # The code that ran wraps its long lines on a phone instead of scrolling each one sideways.
         open_fold(page, words(lang, "_app", "The code that ran"))
@@ -213,5 +228,25 @@ def test_a_phone_learner_in_their_own_language_and_number_convention(browser, ap
         wait_idle(page)
         open_fold(page, fold)
         wait_text(page, "2. ✓", where=MAIN)
+
+        # A shared link says it was opened; a reload of one's own page does not (m7). A link taken on a step opens
+        # in step-through, on that step (m6).
+        other = context.new_page()
+        opened = words(lang, "_app", "Opened a shared link: inputs and controls are as they were shared.")
+        for link, step in ((shared_link, None), (stepped_link, on_step)):
+            other.goto(link)
+            other.wait_for_selector("h1")
+            wait_idle(other)
+            if "s=" in link:
+                wait_text(other, opened, where=MAIN)
+            if step is not None:
+                assert other.get_by_role("switch", name=words(lang, "_app", "Step through"), exact=True).is_checked()
+                assert step in other.locator(MAIN).inner_text().splitlines()
+        other.goto(shared_link)
+        wait_text(other, opened, where=MAIN)
+        other.reload()
+        other.wait_for_selector("h1")
+        wait_idle(other)
+        assert not other.get_by_text(opened).is_visible()
     finally:
         context.close()

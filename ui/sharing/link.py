@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import streamlit as st
 
 from .. import state
@@ -14,10 +16,11 @@ from ..words.i18n import LANGUAGES, explain, negotiate
 from . import state as link_state
 from .codec import PARAM, LinkError, decode_state, encode_state
 
-__all__ = ["LANG_PARAM", "LECTURE_PARAM", "STEP_PARAM", "choose_language_once", "lecture_requested", "load_link_once",
-           "write_link"]
+__all__ = ["LANG_PARAM", "LECTURE_PARAM", "OPENED_HOLD_S", "STEP_PARAM", "choose_language_once", "lecture_requested",
+           "link_opened", "load_link_once", "write_link"]
 
 LECTURE_PARAM, STEP_PARAM = "lecture", "step"  # ?lecture=1 and the step on screen, beside ?s=
+OPENED_HOLD_S = 30.0  # how long every run says that a shared link was opened
 LANG_PARAM = "lang"  # ?lang=en|id|vi|ko
 
 
@@ -67,7 +70,21 @@ def load_link_once() -> None:
     if shared.matrix is not None:
         matrix_state.set_matrix(shared.matrix)
     state.replace_controls(shared.controls)
-    state.flash("success", app_text("link_opened"), where="link")  # not said after a reload (ui/shell/page.js)
+    link_state.set_opened_at(time.monotonic())  # "the link was opened"; not after a reload (ui/shell/page.js)
+
+
+def link_opened() -> bool:
+    """Whether the page says that a shared link was opened. Every run says it for the first OPENED_HOLD_S seconds,
+    then the next run does not: a run replaced at once by another (the browser's saved progress arriving,
+    ui/check/progress.py, seconds later on a slow phone) took a one-shot message away before it was seen, and the
+    learner's first change after reading it takes it away, like any message about what just happened."""
+    opened = link_state.opened_at()
+    if opened is None:
+        return False
+    if time.monotonic() - opened > OPENED_HOLD_S:
+        link_state.set_opened_at(None)
+        return False
+    return True
 
 
 def write_link(room_link_only: bool = False) -> None:

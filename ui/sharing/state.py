@@ -9,7 +9,7 @@ import streamlit as st
 
 from ..state import Key
 
-__all__ = ["first_run_of_session", "set_share_note", "share_note"]
+__all__ = ["first_run_of_session", "opened_at", "set_opened_at", "set_share_note", "share_note"]
 
 
 def first_run_of_session() -> bool:
@@ -26,3 +26,12 @@ def share_note() -> str:
 
 def set_share_note(note: str) -> None:
     st.session_state[Key.SHARE_NOTE] = note
+
+
+def opened_at() -> float | None:
+    """When (time.monotonic) a shared link was opened, while the page says so."""
+    return st.session_state.get(Key.LINK_OPENED_AT)
+
+
+def set_opened_at(when: float | None) -> None:
+    st.session_state[Key.LINK_OPENED_AT] = when

@@ -60,14 +60,17 @@
   document.addEventListener('click', (event) => {
     if (!touched || !event.target.closest || !event.target.closest('[data-testid="stVegaLiteChart"] svg')) return;
     const { clientX, clientY } = event;
-    setTimeout(() => {
+    const hover = () => {
       const cell = document.elementFromPoint(clientX, clientY);
       if (!cell) return;
       for (const type of ['pointerover', 'pointermove', 'mouseover', 'mousemove']) {
         const Kind = type.startsWith('pointer') ? PointerEvent : MouseEvent;
         cell.dispatchEvent(new Kind(type, { clientX, clientY, bubbles: true, pointerType: 'mouse' }));
       }
-    }, 0);
+    };
+    // at once, and again once the finger's own leave events are past (they hid the tooltip, now and then)
+    setTimeout(hover, 0);
+    setTimeout(hover, 150);
   }, true);
 
   // A help icon inside a toggle's or a checkbox's label: a tap on it must show the help, not flip the control
