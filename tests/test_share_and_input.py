@@ -355,3 +355,19 @@ def test_caps_are_settings_shown_in_the_ui_and_enforced(monkeypatch):
     at.run()
     assert at.number_input(key="w:stacking-heads:num_heads").max == 12
     assert at.number_input(key="w:stacking-heads:batch").max == 4
+
+
+def test_a_refused_edit_counts_only_the_cells_just_asked_for():
+    # m12: "none of the 2 changed cells" when one of the two was a 9999 the matrix had already taken
+    from ui.inputs import state as matrix_state  # outside a run, Streamlit's session state is a plain one
+
+    values = np.array(book_matrix().values)
+    values[0, 0] = 9999
+    matrix_state.set_matrix(InputMatrix(book_matrix().tokens, values))
+    try:
+        held = {"0": {"d1": "9999"}}  # the editor's earlier edit, which the matrix holds
+        assert matrix_state._cells_changed_now({"edited_rows": {**held, "1": {"d2": "abc"}}}) == 1
+        assert matrix_state._cells_changed_now({"edited_rows": {**held, "1": {"d2": "abc"}, "2": {"d3": "x"}}}) == 2
+        assert matrix_state._cells_changed_now({"edited_rows": {"0": {"d1": "9999,0"}}}) == 0  # the same number
+    finally:
+        matrix_state.set_matrix(book_matrix())

@@ -422,3 +422,16 @@ def test_hides_tells_the_masked_steps_from_the_weights_before_the_mask():
     unmasked = attention.causal_attention_step_by_step(torch.tensor(attention.BOOK_INPUTS), d_out=2, seed=789,
                                                        causal=False)
     assert not unmasked.hides("weights")
+
+
+def test_the_words_of_3_3_and_3_4_say_what_the_code_does():
+    """m18: 3.3's context is the inputs' own weighted sum (no value vectors yet), and 3.4's three matrices are drawn
+    one after another after a single seed, not each after its own."""
+    from attention import book_inputs, self_attention_step_by_step, simple_attention_for_query, simple_self_attention
+
+    for trace in (simple_attention_for_query(book_inputs(), 1), simple_self_attention(book_inputs())):
+        context = trace.step("context")
+        assert context.dims[-1] == "dim" and "inputs themselves" in context.describe()
+        assert "value" not in context.describe().split("(")[0]
+    meaning = self_attention_step_by_step(book_inputs()).step("W_key").describe()
+    assert "one torch.manual_seed(123)" in meaning and "in that order" in meaning
