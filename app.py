@@ -10,6 +10,7 @@ the process's queue of the class's runs (ui/lecture/turns.py).
 
 import streamlit as st
 
+from ui import announce
 from ui.chapter import PAGES, PageInfo, group_title
 from ui.check import progress
 from ui.check.panel import completed_pages, nav_title
@@ -51,6 +52,7 @@ def frame_view() -> tuple:
 def after_page() -> None:
     write_link(room_link_only=lecture.room_link_only())  # a following student's address: the room's link
     lecture.after_page(shown.page_id)  # the lecture, after the page: what it changed goes to the room
+    announce.draw(shown.page_id)  # what changed, for a screen reader
 
 
 # A following student's run waits its turn in the process's queue of the class's runs (ui/lecture/turns.py).
@@ -70,6 +72,7 @@ with lecture.turn():
     current = st.navigation(pages, expanded=True)  # every page listed: no "View more" (Streamlit's own English)
     shown = page_of.get(current.url_path, PAGES[0])
     set_current_page(shown.page_id)
+    st.set_page_config(page_title=app_text("page_title_of", page=shown.title))  # each page its own document title
     load_link_once()
     # The lecture, before the page: a room the address names is entered, the room is seen and this window's
     # mode decided (a student follows or explores) before anything is drawn; its heartbeat and a student's line.

@@ -80,8 +80,7 @@ def simple_attention_for_query(
     hidden = future_mask(inputs.shape[0])[q] if causal else None  # keys after the query
     context = attend_one_query(query, inputs, inputs, trace, mask=hidden, scale=False,
                                normalisation=normalisation, dropout=drop, values_axis="dim",
-                               context_meaning="the context vector: the inputs themselves, each times its weight, "
-                                               "summed (value weights come in 3.4)")
+                               context_meaning="the context vector: the inputs, weighted and summed")
     _record_every_normalisation(trace)
     trace.compare("loop of torch.dot", torch.stack([torch.dot(x_j, query) for x_j in inputs]),
                   "matrix product", trace["scores"])
@@ -118,8 +117,7 @@ def simple_self_attention(
     hidden = future_mask(inputs.shape[0]) if causal else None
     context = attend(inputs, inputs, inputs, trace, mask=hidden, scale=False,
                      normalisation=normalisation, dropout=drop, values_axis="dim",
-                     context_meaning="context vectors: the inputs themselves, each times its weight, summed "
-                                     "(value weights come in 3.4)")
+                     context_meaning="context vectors: the inputs, weighted and summed")
     trace.compare("double loop of torch.dot", attention_scores_loop(inputs), "X @ X.T", trace["scores"])
     weights = trace.applied_weights.tensor
     trace.compare("loop of weighted sums", context_vectors_loop(weights, inputs), "weights @ X", context)

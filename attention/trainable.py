@@ -59,10 +59,9 @@ def self_attention_step_by_step(
     weights = init_trainable_weights(inputs.shape[1], d_out, seed)
     trace = Trace()
     trace.add("inputs", inputs, ("token", "d_in"))
-    for name, w in weights.items():
-        trace.add(name, w, ("d_in", "d_out"), "{name}: torch.rand({d_in}, {d_out}); after one "
-                  "torch.manual_seed({seed}), W_query, W_key and W_value are drawn in that order",
-                  fields={"name": name, "d_in": inputs.shape[1], "d_out": d_out, "seed": seed})
+    for k, (name, w) in enumerate(weights.items(), start=1):  # one seed, then the three draws in turn
+        trace.add(name, w, ("d_in", "d_out"), "{name}: torch.rand({d_in}, {d_out}), draw {k} of 3 after seed {seed}",
+                  fields={"name": name, "d_in": inputs.shape[1], "d_out": d_out, "seed": seed, "k": k})
     query = _project_one_token(trace, inputs[q], q, weights)
     keys = inputs @ weights["W_key"]  # (T, d_in) @ (d_in, d_out) -> (T, d_out)
     values = inputs @ weights["W_value"]

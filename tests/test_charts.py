@@ -254,6 +254,7 @@ def test_each_cell_reads_as_a_sentence_and_a_masked_one_says_masked():
     assert says[6] == "query starts, key Your: dropped by dropout, so 0."
     rect = spec["layer"][0]
     assert rect["encoding"]["description"] == {"field": "says", "type": "nominal"}
+    assert rect["mark"]["invalid"] == "show"  # a masked cell (no value) is drawn, and read, too
     assert all(layer["mark"].get("aria") is False for layer in spec["layer"][1:])  # one reading per cell
     grid = charts.head_grid(np.stack([w, w]), ["a", "b", "c"], ["a", "b", "c"])
     assert grid["datasets"]["heads"][9]["says"] == "head 2: query a, key a: weight 1.0000."

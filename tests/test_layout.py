@@ -39,6 +39,7 @@ LAYERS = (
     "ui.check",
     "ui.sharing",
     "ui.steps",
+    "ui.announce",
     "ui.inputs",
     "ui.draw",
     "ui.chapter",

@@ -22,7 +22,7 @@ import torch
 from attention import NORMALISATIONS, AttentionConfig, Trace
 from attention.explore import RunOptions
 
-from . import draw, state
+from . import announce, draw, state
 from .check import panel as check
 from .check import state as check_state
 from .check.questions import Live
@@ -278,6 +278,8 @@ class Page:
         """
         self.live = Live(result, tuple(self.labels), self.inputs, given, book=self._book_live(result, given))
         check_state.set_live(self.page_id, self.live)
+        if self.driver is None:  # a lecture's step is said as the lecture's move (ui/steps/stepper.py)
+            announce.note_result(result, labels or self.labels, given)
         if self.stage is None:
             return
         position = None
@@ -479,6 +481,7 @@ def start_page(page_id: str) -> Page:
     ui/shell/projection.css unless the lecturer asked for the details.
     """
     ensure_frame()
+    announce.begin()  # what this run shows, for a screen reader: said at its end if it changed (app.py after_page)
     walk = _driver.get()  # handed over by the walkthrough running this page (driven_by), else None
     projection = walk is not None and walk.projection
     text = page_text(page_id)

@@ -144,6 +144,11 @@ class Key:
     CONSOLE_TOKEN = "_console_token"  # the projection: the one-time token that opens its console (P)
     # ui/sharing/state.py: the shareable link
     LINK_LOADED = "_link_loaded"
+    # ui/announce/state.py: what a screen reader hears of a change
+    SAY_NOW = "_say_now"  # this run's sentences, by kind
+    SAID = "_said"  # each page's last sentences, by kind
+    SAY_COUNT = "_say_count"  # announcements made: the browser speaks when it moves
+    SAY_TEXT = "_say_text"  # the last announcement
     LINK_OPENED_AT = "_link_opened_at"  # when a shared link was opened, while that is said (ui/sharing/link.py)
     SHARE_NOTE = "_share_note"
     # ui/check/state.py: page id -> question id -> the learner's answer and progress.

@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ui.draw import PRINTED_SELECTOR
+from ui.words.content import app_text
+from ui.words.i18n import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = [
@@ -238,3 +240,17 @@ def open_page(page, server, page_id: str) -> None:
     page.goto(url_of(server, page_id))
     page.wait_for_selector("h1")
     wait_idle(page)
+
+
+# Every text the live region takes, in order (it is emptied before each new one: an empty text is not kept).
+LISTEN_JS = """() => { window.__heard = []; const live = document.querySelector('.attention-live[role="status"]');
+    new MutationObserver(() => { const t = live.textContent.trim(); if (t) window.__heard.push(t); })
+      .observe(live, {childList: true, characterData: true, subtree: true}); }"""
+
+
+def heard(page, settle_ms: int = 600) -> list[str]:
+    """What the live region said since the last call, "Updating…" left out (a slow run says it first)."""
+    page.wait_for_timeout(settle_ms)
+    said = page.evaluate("() => window.__heard.splice(0)")
+    updating = {app_text("say_updating", lang=lang) for lang in LANGUAGES}
+    return [t for t in said if t not in updating]

@@ -1,6 +1,7 @@
 """A following student's phone (390x844), in Chromium: the step first, under a slim sticky line, on every one of
 the walkthrough's steps; no speaker note; PageDown scrolls instead of detaching; an open question brought into
-view; and, after the reveal, each student's own verdict in their own language.
+view; and, after the reveal, each student's own verdict in their own language. A screen reader hears each of the
+lecture's moves once, and the focus goes to the new step's heading.
 
 One server, one browser: the lecturer's projection and console (a context of their own), and phone students,
 each a context of its own. The lecture is driven through the room, as a lecturer drives it (PageDown on the
@@ -15,7 +16,7 @@ from contextlib import ExitStack
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.harness import ROOT, wait_charts, wait_idle
+from tests.browser.harness import LISTEN_JS, ROOT, heard, wait_charts, wait_idle
 from tests.browser.lecture import ASKED, CLASS_BAR, open_console, open_projection, says, wait_step
 from tests.browser.lecture import answer as shared_answer
 from ui.lecture.walkthrough import load_bundled
@@ -93,9 +94,17 @@ def test_a_following_phone_sees_the_step_first_its_question_and_its_own_verdict(
         console = open_console(context, projection, ready=".st-key-poll-console")
         one = phone(stack, browser, app_server.url, room)
         check_layout(one, 1)
+        one.evaluate(LISTEN_JS)
         for k in range(2, 5):
             follow(projection, [one], k)
             check_layout(one, k)
+            # A screen reader hears the move once, with the new step's heading, where the focus now is.
+            one.wait_for_function("() => document.activeElement?.classList.contains('step-heading')",
+                                  timeout=10_000)
+            heading = one.evaluate("() => document.activeElement.textContent")
+            moved = app_text("say_lecture", k=k, n=steps, page="", caption="").split(":")[0]
+            said = heard(one)
+            assert len(said) == 1 and said[0].startswith(moved) and heading.rstrip(".") in said[0], (k, said)
 
         # PageDown on a follower's device scrolls their page: they still follow, on the lecture's step.
         one.locator(".st-key-follower-bar p").first.click()  # the reader's place on the page: the step's line

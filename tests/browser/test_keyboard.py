@@ -1,13 +1,20 @@
 """The keyboard alone, in Chromium, on 3.5.1: edit a cell of the matrix, change a control, open Check
 yourself, answer and check, and step through three steps. No mouse event reaches the page (a listener
-counts them), and after every rerun the focus is still where the learner left it, and shows."""
+counts them), and after every rerun the focus is still where the learner left it, and shows. A screen reader
+hears each change once, through the page's one live region, in words that name the new result as the package
+computes it; a page opened from the navigation has its own title, and the focus on its heading."""
 
 from __future__ import annotations
 
 import re
 
 from attention import book_inputs, causal_attention_step_by_step
-from tests.browser.harness import PRINTED_SELECTOR, ROOT, wait_idle, wait_text
+from tests.browser.harness import LISTEN_JS, PRINTED_SELECTOR, ROOT, heard, wait_idle, wait_text
+from ui.announce import step_sentence, weights_sentence
+from ui.chapter import PAGES
+from ui.words.content import app_text, page_text
+
+LABELS = ["Your", "journey", "starts", "with", "one", "step"]
 
 MOUSE_JS = """() => { window.__mouse = 0;
     for (const kind of ['mousedown', 'mouseup', 'pointerdown', 'pointerup', 'wheel', 'contextmenu'])
@@ -55,6 +62,8 @@ def test_a_learner_without_a_mouse_edits_the_matrix_changes_a_control_answers_an
     page.wait_for_selector('[data-testid="stMain"] h1')
     wait_idle(page)
     page.evaluate(MOUSE_JS)
+    page.evaluate(LISTEN_JS)
+    assert page.get_attribute(".attention-live", "aria-live") == "polite"
     before = printed(page)
 
     # The matrix: Tab into the grid, walk to "journey", d1 with the arrow keys, type, Enter.
@@ -76,6 +85,7 @@ def test_a_learner_without_a_mouse_edits_the_matrix_changes_a_control_answers_an
     inputs[1, 0] = 0.99
     expected = repr(causal_attention_step_by_step(inputs, d_out=2, seed=789)["context"].detach())
     wait_text(page, expected[:40])
+    assert heard(page) == [weights_sentence(causal_attention_step_by_step(inputs, d_out=2, seed=789), LABELS, {})]
 
     # A control: the seed, one up with the arrow key, committed with Enter; the focus stays on it.
     where = tab_to(page, lambda f: (f["key"] or "").endswith("-seed") and f["tag"] == "INPUT")
@@ -86,6 +96,7 @@ def test_a_learner_without_a_mouse_edits_the_matrix_changes_a_control_answers_an
     assert page.input_value('[class*="st-key-w-causal-mask-seed"] input') == "790"
     expected = repr(causal_attention_step_by_step(inputs, d_out=2, seed=790)["context"].detach())
     wait_text(page, expected[:40])
+    assert heard(page) == [weights_sentence(causal_attention_step_by_step(inputs, d_out=2, seed=790), LABELS, {})]
 
     # Check yourself: open it with Enter, answer the first question, check it with Enter.
     where = tab_to(page, lambda f: (f["key"] or "").startswith("st-key-fold-check") and f["tag"] == "SUMMARY")
@@ -101,19 +112,37 @@ def test_a_learner_without_a_mouse_edits_the_matrix_changes_a_control_answers_an
     page.keyboard.press("Enter")
     wait_text(page, f"Correct: {answer}.", where='[data-testid="stMain"]')
     settled(page, where["key"])
+    assert heard(page) == [f"Correct: {answer}."]  # a first try's Correct, through the region that was there
 
     # Step through: the switch with Space, then Next three times with Enter, the focus staying on Next.
     where = tab_to(page, lambda f: (f["key"] or "").startswith("st-key-step_mode") and f["role"] == "switch",
                    backwards=True)
     page.keyboard.press("Space")
     settled(page, where["key"])
+    captions = [step.caption for step in page_text("causal-mask").steps]
+    said = heard(page)
+    assert len(said) == 1 and re.fullmatch(r"Step 1 of (\d+): .+\.", said[0]), said
+    total = int(re.match(r"Step 1 of (\d+)", said[0]).group(1))
+    assert any(said[0] == step_sentence(0, total, c) for c in captions)
     where = tab_to(page, lambda f: f["tag"] == "BUTTON" and "step_next" in (f["key"] or ""))
     steps = []
     for _ in range(3):
         page.keyboard.press("Enter")
         where = settled(page, where["key"])
         steps.append(int(re.search(r"Step (\d+) of", page.inner_text('[data-testid="stMain"]')).group(1)))
+        said = heard(page)
+        assert len(said) == 1 and any(said[0] == step_sentence(steps[-1] - 1, total, c) for c in captions), said
     assert steps == [2, 3, 4] and where["visible"]
+
+    # Another page, from the navigation: its own document title, and the focus on its heading.
+    title = next(p.title for p in PAGES if p.page_id == "one-query")
+    tab_to(page, lambda f: f["testid"] == "stSidebarNavLink" and page.evaluate(
+        "() => document.activeElement.getAttribute('href') || ''").endswith("/one-query"), backwards=True, limit=200)
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/one-query**")
+    page.wait_for_function("(t) => document.title === t", arg=app_text("page_title_of", page=title), timeout=20_000)
+    page.wait_for_function("(t) => document.activeElement.tagName === 'H1' && document.activeElement.textContent"
+                           " === t", arg=title, timeout=20_000)
 
     assert page.evaluate("window.__mouse") == 0
 

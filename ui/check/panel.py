@@ -20,7 +20,7 @@ from typing import Any
 
 import streamlit as st
 
-from .. import draw, state
+from .. import announce, draw, state
 from ..words.content import PageText, QuestionText, app_text
 from ..words.i18n import decimal_comma, in_convention
 from . import state as check_state
@@ -103,11 +103,13 @@ def _question(page_id: str, number: int, question: Question, words: QuestionText
         st.markdown(f"{mark} {words(f'unavailable_{answer.reason}')}")
         return
     st.markdown(f"{mark} {words('prompt', **answer.fields)}")
-    keys = _input(page_id, question, words, answer)
+    keys = _input(page_id, question, words, answer, number)
     if question.kind == NUMBER:
         st.caption(app_text("check_tolerance_exact") if not words.tolerance
                    else app_text("check_tolerance", tolerance=f"{words.tolerance:g}"))
-    st.button(app_text("check"), key=check_state.answer_key(page_id, question.id, "check"), on_click=_on_check,
+    # each question's field and button named by its number: tabbing through them says which question it is
+    st.button(app_text("check_n", n=number), key=check_state.answer_key(page_id, question.id, "check"),
+              on_click=_on_check,
               args=(page_id, question, words, answer, sig, keys))
     if question.kind == PREDICT and entry.get("checked"):
         left, right = draw.side_by_side(f"reveal-{question.id}", [2, 3])
@@ -145,9 +147,9 @@ def _option_words(question: Question, words: QuestionText) -> dict[str, str]:
     return {o: words(f"option_{o}") for o in question.options}
 
 
-def _input(page_id: str, question: Question, words: QuestionText, answer: Answer) -> dict[str, str]:
-    """Draw the question's input(s); returns their widget keys by part."""
-    label = app_text("your_answer")
+def _input(page_id: str, question: Question, words: QuestionText, answer: Answer, number: int) -> dict[str, str]:
+    """Draw the question's input(s), named by the question's number; returns their widget keys by part."""
+    label = app_text("answer_to", n=number)
     if question.kind in (NUMBER, SHAPE):
         check_state.answer_input(page_id, question.id, st.text_input, label, label_visibility="collapsed",
                            placeholder=app_text(f"placeholder_{question.kind}"))
@@ -204,6 +206,7 @@ def _feedback(page_id: str, question: Question, words: QuestionText, answer: Ans
         st.warning(app_text(f"answer_{said.reason}", **said.fields))
         return
     verdict, message, shown = said
+    announce.note(f"check:{question.id}", message)  # said once, when a check gives new words
     if verdict.correct:
         st.success(message, icon=":material/check_circle:")
         return

@@ -27,6 +27,7 @@ from .show import (
     show_tensor,
     show_vector,
     side_by_side,
+    step_heading,
     tensor_text,
 )
 
@@ -35,5 +36,5 @@ __all__ = [
     "narrow_screen", "per_head", "print_tensor", "printed_in", "show_chart", "show_comparisons",
     "show_formula", "show_heads",
     "show_matrix", "show_row", "show_shapes", "show_source", "show_step", "show_step_code", "show_table", "show_tensor",
-    "show_vector", "side_by_side", "tensor_text",
+    "show_vector", "side_by_side", "step_heading", "tensor_text",
 ]

@@ -367,7 +367,9 @@ def _layers(data: HeatmapData, scale: dict, kind: str | None, show_values: bool,
     """
     n_cells = data.cells
     layers: list[dict] = [{
-        "mark": {"type": "rect", "stroke": "white", "strokeWidth": 0.5 if n_cells <= 4096 else 0},
+        # "show": a hidden cell (no value) is drawn too, in its grey, and says "masked" to a screen reader, as the
+        # table does; filtered out, as Vega-Lite does by default, the chart's cell sentences skipped every one
+        "mark": {"type": "rect", "stroke": "white", "strokeWidth": 0.5 if n_cells <= 4096 else 0, "invalid": "show"},
         "encoding": {"color": {
             "condition": {"test": "datum.masked", "value": MASKED_COLOUR},
             "field": "value", "type": "quantitative", "scale": scale,
@@ -376,7 +378,7 @@ def _layers(data: HeatmapData, scale: dict, kind: str | None, show_values: bool,
         }, "description": {"field": "says", "type": "nominal"}},  # what a screen reader reads for the cell
     }]
     hides = always_hatch or bool(data.hidden.any())
-    if hides:  # hidden cells have no value, which a colour scale skips: their grey is a layer of its own
+    if hides:  # hidden cells have no value: their grey is a layer of its own (drawn under the hatching)
         layers.append({"transform": [{"filter": "datum.masked"}],
                        "mark": {"type": "rect", "color": MASKED_COLOUR, "stroke": "white", "aria": False,
                                 "strokeWidth": 0.5 if n_cells <= 4096 else 0}})

@@ -33,8 +33,7 @@ __all__ = [
     "PRINTED_SELECTOR", "breakable", "narrow_screen", "per_head", "print_tensor", "printed_in", "show_chart",
     "show_comparisons", "show_formula", "show_heads", "show_matrix",
     "show_row", "show_shapes", "show_source", "show_step", "show_step_code", "show_table", "show_tensor",
-    "show_vector", "side_by_side",
-    "tensor_text",
+    "show_vector", "side_by_side", "step_heading", "tensor_text",
 ]
 
 
@@ -285,6 +284,14 @@ def folded(label: str, what: str, *, expanded: bool = False) -> Iterator[bool]:
             yield True
     else:
         yield False
+
+
+def step_heading(caption: str) -> None:
+    """A step's caption as the step's heading (an H2), drawn as the bold line it was: a screen reader can jump to
+    it, and focus goes to it when a lecture moves (ui/shell/page.js). Its `code` and **bold** are kept."""
+    text = re.sub(r"`([^`]+)`", r"<code>\1</code>", escape(caption))
+    text = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
+    st.html(f'<h2 class="step-heading" tabindex="-1">{text}</h2>')
 
 
 def show_source(*objects: object) -> None:

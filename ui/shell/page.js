@@ -73,6 +73,77 @@
     setTimeout(hover, 150);
   }, true);
 
+  // What a screen reader hears (ui/announce): one polite status region, in the document from the start (a region
+  // inserted already filled is seldom spoken). Each run leaves a hidden marker: once the run has drawn, a marker
+  // whose count moved is spoken, once; a run longer than a moment says "Updating…" first. After a page change
+  // focus goes to the page's heading, and after a lecture's move to the step's.
+  const live = document.createElement('div');
+  live.className = 'attention-live';
+  live.setAttribute('role', 'status');
+  live.setAttribute('aria-live', 'polite');
+  live.setAttribute('aria-atomic', 'true');
+  document.body.appendChild(live);
+  const speak = (text) => {
+    live.textContent = '';
+    setTimeout(() => { live.textContent = text; }, 60);
+  };
+  let heard = null;
+  let runningSince = null;
+  let updating = false;
+  let focusHeading = null;  // after a page change: the old page's title, until the new heading replaces it
+  const focus = (el) => {
+    if (!el) return;
+    if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
+    el.focus({ preventScroll: true });
+  };
+  const watch = () => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    const marker = document.querySelector('.attention-say');
+    // An icon beside words is decoration: its ligature ("translate") is not read out with the words.
+    for (const icon of document.querySelectorAll('[data-testid="stIconMaterial"]:not([aria-hidden])')) {
+      const owner = icon.parentElement;
+      if (owner && owner.textContent.trim() !== icon.textContent.trim()) icon.setAttribute('aria-hidden', 'true');
+    }
+    // The data grid's cell editor: a field with a name.
+    const editor = document.querySelector('.gdg-input:not([aria-label])');
+    if (editor && marker) editor.setAttribute('aria-label', marker.dataset.cell);
+    if (app && app.getAttribute('data-test-script-state') === 'running') {
+      if (runningSince === null) runningSince = Date.now();
+      if (!updating && marker && Date.now() - runningSince > 800) {
+        updating = true;
+        speak(marker.dataset.updating);
+      }
+      return;
+    }
+    runningSince = null;
+    if (!marker) return;
+    const heading = document.querySelector('[data-testid="stMain"] h1');
+    if (focusHeading !== null && heading && heading.textContent !== focusHeading) {
+      focusHeading = null;
+      focus(heading);
+    }
+    if (heard === null) { heard = marker.dataset.n; return; }  // what the page said before this tab listened
+    if (marker.dataset.n !== heard) {
+      heard = marker.dataset.n;
+      updating = false;
+      speak(marker.dataset.say);
+      if (marker.dataset.moved === '1') focus(document.querySelector('.step-heading'));
+    } else if (updating) {
+      updating = false;
+    }
+  };
+  setInterval(watch, 150);
+  const pageChanged = () => {
+    focusHeading = document.querySelector('[data-testid="stMain"] h1')?.textContent ?? '';
+  };
+  window.addEventListener('popstate', pageChanged);
+  const pushedForFocus = history.pushState;
+  history.pushState = (state, title, url) => {
+    const before = location.pathname;
+    pushedForFocus(state, title, url);
+    if (location.pathname !== before) pageChanged();
+  };
+
   // A help icon inside a toggle's or a checkbox's label: a tap on it must show the help, not flip the control
   // (the label's click toggles it). The tooltip opens on hover or touch, before this click.
   document.addEventListener('click', (event) => {

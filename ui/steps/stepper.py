@@ -24,7 +24,7 @@ import streamlit as st
 
 from attention import Trace
 
-from .. import draw, state
+from .. import announce, draw, state
 from ..state import Key
 from ..words.content import StepText, app_text
 from . import clicker
@@ -101,6 +101,12 @@ def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels:
         slide = shown[names.index(position.current)] if position.current in names else shown[0]
         keys = WALK_KEYS  # one set of buttons across the walkthrough's pages: never remounted mid-lecture
     _navigation(keys, position)
+    caption = slide.text.caption
+    if position.follower:  # the lecturer moved: a student's screen reader hears where to
+        announce.note("lecture", announce.lecture_sentence(position.index, position.total, position.title or "",
+                                                           caption))
+    else:
+        announce.note("step", announce.step_sentence(position.index, position.total, caption))
     # The cover's place, in every run: emptied at once when there is none. Drawn where the step goes, a cover's
     # last elements (a revealed poll's chart) stayed on screen under the next step until that run ended.
     slot = st.empty()
@@ -218,7 +224,7 @@ def _draw(slide: Slide, labels: Sequence[str], key_labels: Sequence[str] | None,
 
 
 def _picture(slide: Slide, labels: Sequence[str], key_labels: Sequence[str] | None) -> None:
-    st.markdown(f"**{slide.text.caption}**")
+    draw.step_heading(slide.text.caption)
     draw.show_step(slide.trace, slide.step, labels, key_labels)
 
 

@@ -1,0 +1,64 @@
+"""What a screen reader hears (ui/announce): sentences built from the package's results, and the marker each run
+leaves, whose count moves once per change and only when what the page shows changed."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+from attention import book_inputs, causal_attention_step_by_step, simple_attention_for_query
+from tests.apptest import open_page
+from ui.announce import mask_sentence, weights_sentence
+
+LABELS = ["Your", "journey", "starts", "with", "one", "step"]
+
+
+def test_the_weights_sentence_names_the_querys_strongest_key_as_the_package_computes_it():
+    trace = simple_attention_for_query(book_inputs(), 1)
+    row = trace.applied_weights.tensor
+    said = weights_sentence(trace, LABELS, {"query": 1})
+    assert said == f"Weights updated: the query “journey” attends most to itself, {float(row.max()):.4f}."
+    said = weights_sentence(simple_attention_for_query(book_inputs(), 4), LABELS, {"query": 4})
+    row = simple_attention_for_query(book_inputs(), 4).applied_weights.tensor
+    assert f"“{LABELS[int(row.argmax())]}”" in said and f"{float(row.max()):.4f}" in said
+
+
+def test_the_mask_sentence_counts_every_hidden_cell():
+    assert mask_sentence(causal_attention_step_by_step(book_inputs())) == "Causal mask on: 15 cells masked."
+    assert mask_sentence(simple_attention_for_query(book_inputs(), 1, causal=True)) == \
+        "Causal mask on: 4 cells masked."  # one query's row: the four keys after "journey"
+    assert mask_sentence(simple_attention_for_query(book_inputs(), 1)).startswith("Causal mask off")
+    assert mask_sentence({"no": "trace"}) is None
+
+
+def _marker(at) -> dict[str, str]:
+    html = next(h.proto.body for h in at.get("html") if h.proto.body.startswith('<span class="attention-say"'))
+    return {k: unescape(v) for k, v in re.findall(r'data-(\w+)="([^"]*)"', html)}
+
+
+def test_a_run_says_only_what_changed_once_and_a_pages_first_run_says_nothing():
+    at = open_page("one-query")
+    first = _marker(at)
+    at.run()
+    assert _marker(at)["n"] == first["n"]  # nothing changed: nothing new to say
+    at.toggle(key="w:one-query:causal").set_value(True).run()
+    said = _marker(at)
+    assert int(said["n"]) == int(first["n"]) + 1
+    expected = weights_sentence(simple_attention_for_query(book_inputs(), 1, causal=True), LABELS, {"query": 1})
+    assert said["say"] == f"Causal mask on: 4 cells masked. {expected}"
+    at.run()
+    assert _marker(at)["n"] == said["n"]
+    at.selectbox(key="w:one-query:query").set_value(2).run()  # another query: it sees one key more
+    again = _marker(at)
+    assert int(again["n"]) == int(said["n"]) + 1
+    assert again["say"].startswith("Causal mask on: 3 cells masked. Weights updated: the query “starts”")
+
+
+def test_each_step_of_the_step_through_is_said_with_its_caption():
+    at = open_page("causal-mask")
+    at.toggle(key="step_mode:causal-mask").set_value(True).run()
+    said = _marker(at)["say"]
+    assert said.startswith("Step 1 of ")
+    next_button = next(b for b in at.button if (b.key or "").startswith("step_next:"))
+    next_button.click().run()
+    assert _marker(at)["say"].startswith("Step 2 of ")

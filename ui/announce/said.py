@@ -1,0 +1,81 @@
+"""Sentences that say what a page shows now, for a screen reader: built from the page's live result.
+
+Plain Python over the package's results (no Streamlit); the words are the app's (``say_*`` in _app.toml).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import torch
+
+from attention import Trace
+
+from ..words.content import app_text, label_number
+
+__all__ = ["heads_sentence", "lecture_sentence", "mask_sentence", "step_sentence", "weights_sentence"]
+
+
+def _trace(result: Any) -> Trace | None:
+    """The trace a page's result draws its weights from: the result itself, or the one a record holds."""
+    if isinstance(result, Trace):
+        return result
+    for name in ("trace", "v2"):
+        inner = getattr(result, name, None)
+        if isinstance(inner, Trace):
+            return inner
+    return None
+
+
+def _weights(trace: Trace) -> torch.Tensor | None:
+    if not any(name in trace for name in ("weights", "masked_weights", "dropped_weights")):
+        return None
+    weights = trace.applied_weights.tensor
+    while weights.dim() > 2:  # (batch, head, query, key): the first sequence's first head
+        weights = weights[0]
+    return weights
+
+
+def weights_sentence(result: Any, labels: Sequence[str], given: Mapping[str, Any]) -> str | None:
+    """Where the page's query puts most of its weight: "the query “journey” attends most to itself, 0.2379"."""
+    trace = _trace(result)
+    weights = _weights(trace) if trace is not None else None
+    if weights is None or weights.numel() == 0:
+        return None
+    query = int(given.get("query", min(1, weights.shape[0] - 1 if weights.dim() == 2 else len(labels) - 1)))
+    row = weights if weights.dim() == 1 else weights[min(query, weights.shape[0] - 1)]
+    top = int(row.argmax())
+    names = list(labels)
+    token = names[query] if query < len(names) else str(query + 1)
+    to = app_text("say_itself") if top == query else f"“{names[top] if top < len(names) else top + 1}”"
+    return app_text("say_weights", token=token, top=to, weight=label_number(float(row[top])))
+
+
+def mask_sentence(result: Any) -> str | None:
+    """Whether the causal mask is on, and how many cells it hides."""
+    trace = _trace(result)
+    if trace is None or _weights(trace) is None:
+        return None
+    if trace.mask is None:
+        return app_text("say_mask_off")
+    hidden = trace.hidden_cells()
+    while hidden.dim() > 2:
+        hidden = hidden[0]
+    return app_text("say_mask_on", n=int(hidden.sum()))
+
+
+def heads_sentence(result: Any, given: Mapping[str, Any]) -> str | None:
+    """How many heads, and the shape of what they return together (a page that sets the heads)."""
+    trace = _trace(result)
+    if trace is None or "heads" not in given or not trace.steps:
+        return None
+    return app_text("say_heads", heads=int(given["heads"]), shape=tuple(trace.output.shape))
+
+
+def step_sentence(index: int, total: int, caption: str) -> str:
+    return app_text("say_step", k=index + 1, n=total, caption=caption.rstrip("."))
+
+
+def lecture_sentence(index: int, total: int, page: str, caption: str) -> str:
+    return app_text("say_lecture", k=index + 1, n=total, page=page, caption=caption.rstrip("."))
