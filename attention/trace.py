@@ -24,7 +24,7 @@ import torch
 
 from .errors import ExplainedValueError
 
-__all__ = ["Comparison", "NO_TRACE", "STEP_MEANINGS", "Step", "Trace", "Where"]
+__all__ = ["Comparison", "NO_TRACE", "STEP_MEANINGS", "Step", "Trace", "Where", "traces_in"]
 
 # What the steps every section shares mean; a computation may say more for its own steps.
 STEP_MEANINGS: dict[str, str] = {
@@ -275,3 +275,14 @@ class Comparison:
 
     def agrees(self, tol: float = 1e-5) -> bool:
         return self.max_abs_diff <= tol
+
+
+def traces_in(result: Any) -> dict[str, Trace]:
+    """A result's traces by name: "" for a plain Trace or a record's ``trace`` field, else the field's name
+    (``"v1"``, ``"v2"``...); none for a result that holds no trace."""
+    if isinstance(result, Trace):
+        return {"": result}
+    found = {name: value for name, value in getattr(result, "__dict__", {}).items() if isinstance(value, Trace)}
+    if "trace" in found:
+        found[""] = found.pop("trace")
+    return found

@@ -435,3 +435,15 @@ def test_the_words_of_3_3_and_3_4_say_what_the_code_does():
         assert "value" not in context.describe()
     meaning = self_attention_step_by_step(book_inputs()).step("W_key").describe()
     assert meaning == "W_key: torch.rand(3, 2), draw 2 of 3 after seed 123"
+
+
+def test_a_results_traces_are_found_by_name_and_a_result_without_one_has_none():
+    from attention import book_inputs, simple_self_attention
+    from attention.explore import self_attention_classes
+    from attention.trace import traces_in
+
+    plain = simple_self_attention(book_inputs())
+    assert traces_in(plain) == {"": plain}
+    classes = self_attention_classes(book_inputs())
+    assert set(traces_in(classes)) >= {"v1", "v2"} and traces_in(classes)["v2"] is classes.v2
+    assert traces_in({"weights": 1}) == {} and traces_in(None) == {}

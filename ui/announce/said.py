@@ -11,6 +11,7 @@ from typing import Any
 import torch
 
 from attention import Trace
+from attention.trace import traces_in
 
 from ..words.content import app_text, label_number
 
@@ -18,14 +19,9 @@ __all__ = ["heads_sentence", "lecture_sentence", "mask_sentence", "step_sentence
 
 
 def _trace(result: Any) -> Trace | None:
-    """The trace a page's result draws its weights from: the result itself, or the one a record holds."""
-    if isinstance(result, Trace):
-        return result
-    for name in ("trace", "v2"):
-        inner = getattr(result, name, None)
-        if isinstance(inner, Trace):
-            return inner
-    return None
+    """The trace a page's result draws its weights from: the result itself, a record's ``trace``, or its ``v2``."""
+    traces = traces_in(result)
+    return traces[""] if "" in traces else traces.get("v2")
 
 
 def _weights(trace: Trace) -> torch.Tensor | None:
@@ -43,7 +39,7 @@ def weights_sentence(result: Any, labels: Sequence[str], given: Mapping[str, Any
     weights = _weights(trace) if trace is not None else None
     if weights is None or weights.numel() == 0:
         return None
-    query = int(given.get("query", min(1, weights.shape[0] - 1 if weights.dim() == 2 else len(labels) - 1)))
+    query = int(given.get("query", min(1, len(labels) - 1)))  # the page's query; else "journey", as the book
     row = weights if weights.dim() == 1 else weights[min(query, weights.shape[0] - 1)]
     top = int(row.argmax())
     names = list(labels)

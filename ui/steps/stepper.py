@@ -23,6 +23,7 @@ from typing import Any
 import streamlit as st
 
 from attention import Trace
+from attention.trace import traces_in
 
 from .. import announce, draw, state
 from ..state import Key
@@ -42,19 +43,9 @@ class Slide:
     step: str  # the step's name in ``trace``
 
 
-def _traces(result: Any) -> dict[str, Trace]:
-    """The result's traces by name: "" for a plain Trace or a record's ``trace`` field."""
-    if isinstance(result, Trace):
-        return {"": result}
-    found = {name: value for name, value in vars(result).items() if isinstance(value, Trace)}
-    if "trace" in found:
-        found[""] = found.pop("trace")
-    return found
-
-
 def slides(steps: tuple[StepText, ...], result: Any) -> list[Slide]:
     """The page's steps that the result recorded, in the content file's order."""
-    traces = _traces(result)
+    traces = traces_in(result)
     found = []
     for text in steps:
         where, _, name = text.name.rpartition(".")
