@@ -195,6 +195,29 @@ class Trace:
         shape = self.applied_weights.shape
         return torch.broadcast_to(self.mask, shape)[index] if index else torch.broadcast_to(self.mask, shape)
 
+    def strongest_key(self, query: int) -> tuple[int, float] | None:
+        """Where one query puts most of its applied weight: (key, weight), for the first sequence and head; None
+        where the trace has no weights. A query past the last row reads the last."""
+        if not any(name in self for name in ("weights", "masked_weights", "dropped_weights")):
+            return None
+        weights = self.applied_weights.tensor
+        while weights.dim() > 2:  # (batch, head, query, key) -> (query, key): the first sequence's first head
+            weights = weights[0]
+        if weights.numel() == 0:
+            return None
+        row = weights if weights.dim() == 1 else weights[min(query, weights.shape[0] - 1)]  # (key,)
+        top = int(row.argmax())
+        return top, float(row[top])
+
+    def hidden_count(self) -> int:
+        """How many (query, key) cells the mask hides in one head of one sequence: 15 for six causal tokens."""
+        hidden = self.hidden_cells()
+        if hidden is None:
+            return 0
+        while hidden.dim() > 2:  # (batch, head, query, key) -> (query, key)
+            hidden = hidden[0]
+        return int(hidden.sum())
+
     def hides(self, name: str) -> bool:
         """Whether step ``name`` carries the mask: every hidden cell of it is 0 or -inf.
 

@@ -9,6 +9,7 @@ from html import unescape
 from attention import book_inputs, causal_attention_step_by_step, simple_attention_for_query
 from tests.apptest import open_page
 from ui.announce import mask_sentence, weights_sentence
+from ui.words.content import app_text
 
 LABELS = ["Your", "journey", "starts", "with", "one", "step"]
 
@@ -32,8 +33,14 @@ def test_the_mask_sentence_counts_every_hidden_cell():
 
 
 def _marker(at) -> dict[str, str]:
-    html = next(h.proto.body for h in at.get("html") if h.proto.body.startswith('<span class="attention-say"'))
-    return {k: unescape(v) for k, v in re.findall(r'data-(\w+)="([^"]*)"', html)}
+    html = next(h.proto.body for h in at.get("html") if h.proto.body.startswith('<div class="attention-say"'))
+    return {k: unescape(v) for k, v in re.findall(r'data-(\w+)="([^"]*)"', html.split(">", 1)[0])}
+
+
+def _helps(at) -> dict[str, str]:
+    """The marker's help texts, by the class of the widget's box they describe."""
+    html = next(h.proto.body for h in at.get("html") if h.proto.body.startswith('<div class="attention-say"'))
+    return {k: unescape(v) for k, v in re.findall(r'<span id="help-[^"]*" data-for="([^"]*)">([^<]*)</span>', html)}
 
 
 def test_a_run_says_only_what_changed_once_and_a_pages_first_run_says_nothing():
@@ -62,3 +69,24 @@ def test_each_step_of_the_step_through_is_said_with_its_caption():
     next_button = next(b for b in at.button if (b.key or "").startswith("step_next:"))
     next_button.click().run()
     assert _marker(at)["say"].startswith("Step 2 of ")
+
+
+def test_each_help_is_written_where_a_screen_reader_reads_it_for_the_widget_it_belongs_to():
+    """The help texts of the controls the run drew, keyed by the class Streamlit gives each widget's box (its key,
+    ':' made '-'), without Markdown marks; a help the page did not draw is not there."""
+    at = open_page("causal-mask")
+    helps = _helps(at)
+    assert helps["st-key-w-causal-mask-causal"] == app_text("causal_help")
+    assert helps["st-key-w-causal-mask-seed"] == app_text("seed_help").replace("`", "")
+    assert helps["st-key-step_mode-causal-mask"] == app_text("step_mode_help")
+    assert "st-key-w-causal-mask-num_heads" not in helps  # 3.5.1 has no heads
+    assert all("`" not in text and "**" not in text for text in helps.values())
+
+
+def test_the_trace_says_where_a_query_looks_most_and_how_many_cells_the_mask_hides():
+    trace = causal_attention_step_by_step(book_inputs())
+    row = trace["masked_weights"][1]
+    assert trace.strongest_key(1) == (int(row.argmax()), float(row.max()))
+    assert trace.strongest_key(99)[0] == int(trace["masked_weights"][-1].argmax())  # past the end: the last row
+    assert trace.hidden_count() == 15
+    assert causal_attention_step_by_step(book_inputs(), causal=False).hidden_count() == 0

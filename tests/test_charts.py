@@ -314,3 +314,15 @@ def test_a_huge_value_is_written_short_enough_for_its_cell_and_bar():
             assert labels == [first, second]
     finally:
         follow_language(before)
+
+
+def test_a_charts_heading_is_its_title_in_words_wherever_the_spec_keeps_it():
+    """The heading a screen reader jumps to (ui/draw/show.py): the spec's title; a swappable chart's, whose title
+    is an expression over its data, from the data; a chart without a title, its accessible name."""
+    values = np.array([[0.5, 0.5], [0.25, 0.75]])
+    assert charts.heading(charts.heatmap(values, ["a", "b"], ["a", "b"], title="Weights α")) == "Weights α"
+    swapped = charts.heatmap(values, ["a", "b"], ["a", "b"], title="scaled scores", swappable=True)
+    assert isinstance(swapped["title"], dict) and charts.heading(swapped) == "scaled scores"
+    assert charts.heading(charts.bars([0.5, 0.5], ["a", "b"], title="α(2, j)")) == "α(2, j)"
+    untitled = charts.heatmap(values, ["a", "b"], ["a", "b"])
+    assert charts.heading(untitled) == untitled["description"] != ""

@@ -204,7 +204,23 @@ def mirrored(widget: Callable[..., Any], label: str, key: str, current: Any, on_
     step mode): the widget is set from it on every run, and ``on_set(new)`` runs when it changes.
     """
     set_value(key, current)
+    _note_help(key, kwargs.get("help"))
     return widget(label, key=key, on_change=lambda: on_set(value(key)), **kwargs)
+
+
+def _note_help(key: str, text: str | None) -> None:
+    """A widget's help, kept for the rest of the run: ui/announce writes it where a screen reader reads it, as
+    the widget's description (its tooltip alone is only seen)."""
+    if text:
+        helps()[key] = text
+
+
+def helps() -> dict[str, str]:
+    """The help texts of the widgets this run drew, by widget key (a fragment's run adds its own)."""
+    found = getattr(_run, "helps", None)
+    if found is None:
+        found = _run.helps = {}
+    return found
 
 
 # ----- the language -------------------------------------------------------------------------
@@ -343,6 +359,7 @@ def control(
     def _save() -> None:
         store[name] = st.session_state[key]
 
+    _note_help(key, kwargs.get("help"))
     result = widget(label, key=key, on_change=_save, **kwargs)
     store[name] = result
     return result

@@ -254,3 +254,47 @@ def heard(page, settle_ms: int = 600) -> list[str]:
     said = page.evaluate("() => window.__heard.splice(0)")
     updating = {app_text("say_updating", lang=lang) for lang in LANGUAGES}
     return [t for t in said if t not in updating]
+
+
+# ----- the keyboard alone (tests/browser/test_keyboard.py, test_screen_reader.py) -----
+
+MOUSE_JS = """() => { window.__mouse = 0;
+    for (const kind of ['mousedown', 'mouseup', 'pointerdown', 'pointerup', 'wheel', 'contextmenu'])
+        window.addEventListener(kind, () => { window.__mouse += 1; }, true); }"""
+
+# Where the focus is: the element's tag and role, the Streamlit widget key around it, and whether
+# the browser shows its focus (:focus-visible).
+FOCUS_JS = """() => { const e = document.activeElement;
+    if (!e || e === document.body) return null;
+    const keyed = e.closest('[class*="st-key-"]');
+    return {tag: e.tagName, role: e.getAttribute('role'), testid: (e.closest('[data-testid]') || e).dataset.testid,
+            key: keyed ? Array.from(keyed.classList).find(c => c.startsWith('st-key-')) : null,
+            visible: e.matches(':focus-visible')}; }"""
+
+
+def focus(page) -> dict | None:
+    return page.evaluate(FOCUS_JS)
+
+
+def tab_to(page, wanted, *, backwards: bool = False, limit: int = 120) -> dict:
+    """Press Tab (or Shift+Tab) until the focused element matches ``wanted(focus)``."""
+    for _ in range(limit):
+        page.keyboard.press("Shift+Tab" if backwards else "Tab")
+        where = focus(page)
+        if where and wanted(where):
+            return where
+    raise AssertionError("Tab never reached the element")
+
+
+def settled(page, key: str) -> dict:
+    """After a rerun: idle, and the focus still on the widget ``key`` (not lost to the page)."""
+    wait_idle(page)
+    page.wait_for_timeout(200)
+    where = focus(page)
+    assert where and where["key"] == key, where
+    return where
+
+
+def printed(page) -> list[str]:
+    """The printed tensors' texts, in page order."""
+    return page.eval_on_selector_all(PRINTED_SELECTOR, "els => els.map(e => e.textContent)")

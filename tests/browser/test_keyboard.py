@@ -8,54 +8,14 @@ from __future__ import annotations
 
 import re
 
-from attention import book_inputs, causal_attention_step_by_step
-from tests.browser.harness import LISTEN_JS, PRINTED_SELECTOR, ROOT, heard, wait_idle, wait_text
-from ui.announce import step_sentence, weights_sentence
+from attention import AttentionConfig, book_inputs, causal_attention_step_by_step, simple_attention_for_query
+from attention.explore import RunOptions, stacking_heads
+from tests.browser.harness import LISTEN_JS, MOUSE_JS, ROOT, heard, printed, settled, tab_to, wait_idle, wait_text
+from ui.announce import heads_sentence, mask_sentence, step_sentence, weights_sentence
 from ui.chapter import PAGES
 from ui.words.content import app_text, page_text
 
 LABELS = ["Your", "journey", "starts", "with", "one", "step"]
-
-MOUSE_JS = """() => { window.__mouse = 0;
-    for (const kind of ['mousedown', 'mouseup', 'pointerdown', 'pointerup', 'wheel', 'contextmenu'])
-        window.addEventListener(kind, () => { window.__mouse += 1; }, true); }"""
-
-# Where the focus is: the element's tag and role, the Streamlit widget key around it, and whether
-# the browser shows its focus (:focus-visible).
-FOCUS_JS = """() => { const e = document.activeElement;
-    if (!e || e === document.body) return null;
-    const keyed = e.closest('[class*="st-key-"]');
-    return {tag: e.tagName, role: e.getAttribute('role'), testid: (e.closest('[data-testid]') || e).dataset.testid,
-            key: keyed ? Array.from(keyed.classList).find(c => c.startsWith('st-key-')) : null,
-            visible: e.matches(':focus-visible')}; }"""
-
-
-def focus(page) -> dict | None:
-    return page.evaluate(FOCUS_JS)
-
-
-def tab_to(page, wanted, *, backwards: bool = False, limit: int = 120) -> dict:
-    """Press Tab (or Shift+Tab) until the focused element matches ``wanted(focus)``."""
-    for _ in range(limit):
-        page.keyboard.press("Shift+Tab" if backwards else "Tab")
-        where = focus(page)
-        if where and wanted(where):
-            return where
-    raise AssertionError("Tab never reached the element")
-
-
-def settled(page, key: str) -> dict:
-    """After a rerun: idle, and the focus still on the widget ``key`` (not lost to the page)."""
-    wait_idle(page)
-    page.wait_for_timeout(200)
-    where = focus(page)
-    assert where and where["key"] == key, where
-    return where
-
-
-def printed(page) -> list[str]:
-    return page.eval_on_selector_all(PRINTED_SELECTOR, "els => els.map(e => e.textContent)")
-
 
 def test_a_learner_without_a_mouse_edits_the_matrix_changes_a_control_answers_and_steps(page, app_server):
     page.goto(f"{app_server.url}/causal-mask")
@@ -144,6 +104,47 @@ def test_a_learner_without_a_mouse_edits_the_matrix_changes_a_control_answers_an
     page.wait_for_function("(t) => document.activeElement.tagName === 'H1' && document.activeElement.textContent"
                            " === t", arg=title, timeout=20_000)
 
+    assert page.evaluate("window.__mouse") == 0
+
+
+HELP_JS = """(sel) => Array.from(document.querySelectorAll(sel)).map(e => (e.getAttribute('aria-describedby') || '')
+    .split(' ').map(id => (document.getElementById(id) || {textContent: ''}).textContent).join(' '))"""
+
+
+def test_without_a_mouse_a_query_the_heads_and_the_mask_are_heard_and_each_help_is_a_description(page, app_server):
+    """3.3.1's query and 3.6.1's heads and mask, in English: each change heard once, naming the new result."""
+    page.goto(f"{app_server.url}/one-query")
+    page.wait_for_selector('[data-testid="stMain"] h1')
+    wait_idle(page)
+    page.evaluate(MOUSE_JS)
+    page.evaluate(LISTEN_JS)
+    where = tab_to(page, lambda f: f["key"] == "st-key-w-one-query-query" and f["tag"] == "INPUT")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    settled(page, where["key"])
+    assert heard(page) == [weights_sentence(simple_attention_for_query(book_inputs(), 2), LABELS, {"query": 2})]
+
+    page.goto(f"{app_server.url}/stacking-heads")
+    page.wait_for_selector('[data-testid="stMain"] h1')
+    wait_idle(page)
+    page.evaluate(MOUSE_JS)
+    page.evaluate(LISTEN_JS)
+    box = ".st-key-w-stacking-heads-causal"  # the help of the mask, a tooltip on screen, read as a description
+    assert page.evaluate(HELP_JS, f'{box} input, {box} [data-testid="stTooltipIcon"] button') == [
+        app_text("causal_help")] * 2
+    where = tab_to(page, lambda f: (f["key"] or "").endswith("-num_heads") and f["tag"] == "INPUT")
+    page.keyboard.press("ArrowUp")  # 2 heads -> 3
+    page.keyboard.press("Enter")
+    settled(page, where["key"])
+    three = stacking_heads(book_inputs(), AttentionConfig(3, 6, 6, 0.0, 3, False, causal=True), RunOptions())
+    said = heard(page)
+    assert len(said) == 1 and said[0].startswith(heads_sentence(three, {"heads": 3})), said
+    where = tab_to(page, lambda f: (f["key"] or "").endswith("-causal") and f["role"] == "switch")
+    page.keyboard.press("Space")
+    settled(page, where["key"])
+    off = stacking_heads(book_inputs(), AttentionConfig(3, 6, 6, 0.0, 3, False, causal=False), RunOptions())
+    said = heard(page)
+    assert len(said) == 1 and said[0].startswith(mask_sentence(off)), said
     assert page.evaluate("window.__mouse") == 0
 
 

@@ -12,10 +12,12 @@ A lecture's move is said even then, since the lecture moved the student there.
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 import streamlit as st
 
+from ..state import helps
 from ..words.content import app_text
 from . import said
 from . import state as say_state
@@ -48,9 +50,27 @@ def draw(page_id: str) -> None:
     kinds = [*ORDER, *sorted(k for k in now if k not in ORDER)]  # then each question's feedback
     changed = [now[kind] for kind in kinds if kind in now and (before or {}).get(kind) != now[kind]
                and (before is not None or kind in ALWAYS)]
-    if changed:  # read, not seen: no Markdown marks
-        say_state.spoken(" ".join(changed).replace("**", "").replace("`", ""))
+    if changed:
+        say_state.spoken(_plain(" ".join(changed)))
     moved = int(bool(changed) and "lecture" in now and (before or {}).get("lecture") != now["lecture"])
-    st.html(f'<span class="attention-say" hidden data-n="{say_state.count()}" data-moved="{moved}" '
-            f'data-say="{escape(say_state.last_text())}" data-updating="{escape(app_text("say_updating"))}" '
-            f'data-cell="{escape(app_text("a11y_cell_editor"))}"></span>')
+    data = {"n": say_state.count(), "moved": moved, "page": page_id, "say": say_state.last_text(),
+            "updating": app_text("say_updating"), "cell": app_text("a11y_cell_editor"),
+            "skip": app_text("a11y_skip_results")}
+    attributes = " ".join(f'data-{name}="{escape(str(value))}"' for name, value in data.items())
+    st.html(f'<div class="attention-say" hidden {attributes}>{_helps()}</div>')
+
+
+def _helps() -> str:
+    """Each help text this run drew, as a description page.js gives its widget (``aria-describedby``): a tooltip
+    is only seen. ``data-for`` is the class Streamlit gives the widget's box (its key, made a class name)."""
+    return "".join(f'<span id="help-{_class(key)}" data-for="st-key-{_class(key)}">{escape(_plain(text))}</span>'
+                   for key, text in helps().items())
+
+
+def _class(key: str) -> str:
+    return re.sub(r"[^a-zA-Z0-9_-]", "-", key.strip())  # as Streamlit's frontend makes a key a class name
+
+
+def _plain(text: str) -> str:
+    """Read, not seen: no Markdown marks."""
+    return text.replace("**", "").replace("`", "")

@@ -8,8 +8,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import torch
-
 from attention import Trace
 from attention.trace import traces_in
 
@@ -24,41 +22,28 @@ def _trace(result: Any) -> Trace | None:
     return traces[""] if "" in traces else traces.get("v2")
 
 
-def _weights(trace: Trace) -> torch.Tensor | None:
-    if not any(name in trace for name in ("weights", "masked_weights", "dropped_weights")):
-        return None
-    weights = trace.applied_weights.tensor
-    while weights.dim() > 2:  # (batch, head, query, key): the first sequence's first head
-        weights = weights[0]
-    return weights
-
-
 def weights_sentence(result: Any, labels: Sequence[str], given: Mapping[str, Any]) -> str | None:
     """Where the page's query puts most of its weight: "the query “journey” attends most to itself, 0.2379"."""
     trace = _trace(result)
-    weights = _weights(trace) if trace is not None else None
-    if weights is None or weights.numel() == 0:
-        return None
     query = int(given.get("query", min(1, len(labels) - 1)))  # the page's query; else "journey", as the book
-    row = weights if weights.dim() == 1 else weights[min(query, weights.shape[0] - 1)]
-    top = int(row.argmax())
+    strongest = trace.strongest_key(query) if trace is not None else None
+    if strongest is None:
+        return None
+    top, weight = strongest
     names = list(labels)
     token = names[query] if query < len(names) else str(query + 1)
     to = app_text("say_itself") if top == query else f"“{names[top] if top < len(names) else top + 1}”"
-    return app_text("say_weights", token=token, top=to, weight=label_number(float(row[top])))
+    return app_text("say_weights", token=token, top=to, weight=label_number(weight))
 
 
 def mask_sentence(result: Any) -> str | None:
     """Whether the causal mask is on, and how many cells it hides."""
     trace = _trace(result)
-    if trace is None or _weights(trace) is None:
+    if trace is None or trace.strongest_key(0) is None:  # no weights: nothing a mask could hide
         return None
     if trace.mask is None:
         return app_text("say_mask_off")
-    hidden = trace.hidden_cells()
-    while hidden.dim() > 2:
-        hidden = hidden[0]
-    return app_text("say_mask_on", n=int(hidden.sum()))
+    return app_text("say_mask_on", n=trace.hidden_count())
 
 
 def heads_sentence(result: Any, given: Mapping[str, Any]) -> str | None:

@@ -78,7 +78,7 @@ def check_yourself(page_id: str, words: PageText, live: Live) -> None:
     # Open from the start where a prediction hides part of the page's result until it is made.
     predicts = any(q.kind == PREDICT for q in questions)
     with draw.folded(app_text("check_yourself_fold", n=len(questions)), f"check:{page_id}",
-                     expanded=predicts) as shown:
+                     expanded=predicts, heading=True) as shown:
         if not shown:
             return
         st.caption(app_text("check_yourself_intro", n=len(questions), done=len(check_state.done_questions(page_id))))

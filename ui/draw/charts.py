@@ -586,6 +586,22 @@ class Table:
     rows: list[tuple[str, list[str]]]  # (row header, the row's cells as labels: "0.1646", "masked", ...)
 
 
+def heading(spec: dict) -> str:
+    """A chart's title in words, for the heading a screen reader jumps to: a swappable chart's comes from its data
+    (its spec's title is an expression), and a chart without a title is called by its accessible name."""
+    title = spec.get("title")
+    if isinstance(title, dict):
+        title = title.get("text")
+    if isinstance(title, list):
+        title = " ".join(map(str, title))
+    if isinstance(title, str) and title:
+        return title
+    records = next(iter(spec.get("datasets", {}).values()), [])
+    if records and isinstance(records[0], dict) and records[0].get("title"):
+        return str(records[0]["title"])
+    return str(spec.get("description", ""))
+
+
 def tables(spec: dict) -> list[Table]:
     """The tables a chart built here reads as: one per heatmap (per head in a grid), one for bars."""
     name, (records,) = spec.get("description", ""), spec["datasets"].values()

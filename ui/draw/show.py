@@ -6,6 +6,7 @@ and draw them; they compute nothing but the chart data.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import inspect
 import re
@@ -44,6 +45,9 @@ def side_by_side(name: str, spec: int | Sequence[int] = 2) -> list:
     return st.container(key=f"{Key.RESULTS_PREFIX}{name}").columns(spec)
 
 
+# The level of a chart's heading: 2 on a page, 3 under a step's heading (show_step)
+_chart_level: contextvars.ContextVar[int] = contextvars.ContextVar("chart_level", default=2)
+
 # Vega's number locale for a language that writes a decimal comma (Indonesian, Vietnamese)
 READER_NUMBERS = {"number": {"decimal": ",", "thousands": ".", "grouping": [3], "currency": ["", ""]}}
 
@@ -57,10 +61,11 @@ def show_chart(spec: dict, width: str = "content") -> None:
     datasets = {name: pa.Table.from_pylist(rows) for name, rows in spec.get("datasets", {}).items()}
     if decimal_comma(state.language()):  # cell labels, axes, legends and tooltips: 0,9995 and 99.980.000
         spec = {**spec, "config": {**spec.get("config", {}), "locale": READER_NUMBERS}}
+    # Read, not seen, before the chart: its heading (H2, or H3 under a step's heading) and its values as tables.
+    level = _chart_level.get()
+    heading = f'<h{level} class="chart-heading" tabindex="-1">{escape(charts.heading(spec))}</h{level}>'
+    st.html(f'<div class="sr-only">{heading}{"".join(map(_table_html, charts.tables(spec)))}</div>')
     st.vega_lite_chart(spec={**spec, "datasets": datasets} if datasets else spec, width=width)
-    read_aloud = charts.tables(spec)
-    if read_aloud:
-        st.html(f'<div class="sr-only">{"".join(map(_table_html, read_aloud))}</div>')
 
 
 def _table_html(table: charts.Table) -> str:
@@ -270,14 +275,17 @@ def show_comparisons(trace: Trace, tol: float = 1e-5) -> None:
 
 
 @contextmanager
-def folded(label: str, what: str, *, expanded: bool = False) -> Iterator[bool]:
+def folded(label: str, what: str, *, expanded: bool = False, heading: bool = False) -> Iterator[bool]:
     """An expander whose contents are drawn only while it is open (Streamlit's lazy expander).
 
     Yields whether to draw. A closed section costs the browser nothing on a rerun: a code
     listing is hundreds of highlighted spans that React would otherwise rebuild on every edit.
     Opening it reruns the page (or only the page's fragment) and draws the contents. ``what``
-    names the section, so it stays open across reruns, steps and languages.
+    names the section, so it stays open across reruns, steps and languages. ``heading``: an H2 of the label
+    before it, not seen (Check yourself, the code that ran).
     """
+    if heading:  # a section of the page a screen reader can jump to, though the expander's label is a button
+        st.html(f'<div class="sr-only"><h2>{escape(label)}</h2></div>')
     box = st.expander(label, expanded=expanded, key=state.fold_key(what), on_change="rerun")
     if box.open:
         with box:
@@ -296,7 +304,7 @@ def step_heading(caption: str) -> None:
 
 def show_source(*objects: object) -> None:
     """The package's own source for the step on screen (what ran is what is shown)."""
-    with folded(app_text("code_that_ran"), "source") as shown:
+    with folded(app_text("code_that_ran"), "source", heading=True) as shown:
         if not shown:
             return
         sources = [(obj, source) for obj in objects if (source := _source(obj)) is not None]
@@ -332,11 +340,19 @@ def show_step(trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str] 
     """Any recorded step, drawn by its axes: a heatmap for (query, key), per head when it has heads,
     bars for a vector over the tokens, a heatmap of values for (token, width); always printed.
 
-    ``rows`` name the queries (and tokens), ``cols`` the keys (the same tokens unless cross-attention).
+    ``rows`` name the queries (and tokens), ``cols`` the keys (the same tokens unless cross-attention). It is
+    drawn under the step's heading (an H2): its chart's heading is an H3.
     """
+    level = _chart_level.set(3)
+    try:
+        _show_step(trace, name, rows, rows if cols is None else cols)
+    finally:
+        _chart_level.reset(level)
+
+
+def _show_step(trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str]) -> None:
     step = trace.step(name)
     dims, tensor = step.dims, step.tensor
-    cols = rows if cols is None else cols
     kind = "weights" if any(w in name for w in WEIGHT_LIKE) else "scores"
     lead = tuple(0 for _ in dims[:-2])  # batch element 0 (and head 0 unless drawn per head)
     # Swappable charts: going from one step to the next (scores to weights) swaps data, not the chart.
@@ -385,6 +401,6 @@ def show_step_code(trace: Trace, name: str, *, lines: bool = True, whole: bool =
         st.code(code.snippet(), language="python", wrap_lines=True)
     if not whole:
         return
-    with folded(app_text("code_that_ran"), "step_source") as shown:
+    with folded(app_text("code_that_ran"), "step_source", heading=True) as shown:
         if shown:
             st.code(code.marked(app_text("code_step_marker")), language="python", line_numbers=True)

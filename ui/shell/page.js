@@ -90,11 +90,53 @@
   let heard = null;
   let runningSince = null;
   let updating = false;
-  let focusHeading = null;  // after a page change: the old page's title, until the new heading replaces it
+  let shownPage = null;  // the page whose heading had the focus last: another page's run moves it there
   const focus = (el) => {
     if (!el) return;
     if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
     el.focus({ preventScroll: true });
+  };
+  // A widget's help is a tooltip, only seen: its text (in the marker) becomes the description of the widget's
+  // field and of its "?" button, which a screen reader says after the name.
+  const DESCRIBED = 'input, textarea, [role="slider"], [role="switch"], [data-testid="stTooltipIcon"] button';
+  const describe = (marker) => {
+    for (const help of marker.querySelectorAll('[data-for]')) {
+      const box = document.getElementsByClassName(help.dataset.for)[0];
+      if (!box) continue;
+      for (const el of box.querySelectorAll(DESCRIBED)) {
+        const ids = (el.getAttribute('aria-describedby') || '').split(' ').filter(Boolean);
+        if (!ids.includes(help.id)) el.setAttribute('aria-describedby', [...ids, help.id].join(' '));
+      }
+    }
+  };
+  // "Skip to the results": the first Tab stop of the page, shown when focused; it takes the focus to the first
+  // chart's heading (ui/draw/show.py), else the step's, and brings the chart into view.
+  const skip = document.createElement('a');
+  skip.className = 'attention-skip';
+  skip.href = '#';
+  skip.addEventListener('click', (event) => {
+    event.preventDefault();
+    const main = document.querySelector('[data-testid="stMain"]');
+    const target = main && (main.querySelector('.chart-heading') || main.querySelector('.step-heading'));
+    if (!target) return;
+    focus(target);
+    (target.closest('[data-testid="stElementContainer"]')?.nextElementSibling || target).scrollIntoView({block: 'start'});
+  });
+  document.body.prepend(skip);
+  // A control that had the focus and is now disabled or gone (Next at the last step, Back at the first) would drop
+  // the focus to the document: it goes to the same widget if it is there again, else to the step's heading.
+  let left = null;  // the element in the page's main part that had the focus last
+  document.addEventListener('focusin', (event) => {
+    left = event.target instanceof Element && event.target.closest('[data-testid="stMain"]') ? event.target : null;
+  }, true);
+  const keepFocus = () => {
+    if (!left || (document.activeElement && document.activeElement !== document.body)) return;
+    if (left.isConnected && !left.disabled) return;  // the learner left it (a click elsewhere): theirs to move
+    const key = left.isConnected ? null : [...(left.closest('[class*="st-key-"]')?.classList ?? [])]
+      .find((c) => c.startsWith('st-key-'));
+    const again = key && document.querySelector(`.${key} button:not([disabled]), .${key} input:not([disabled])`);
+    left = null;
+    focus(again || document.querySelector('[data-testid="stMain"] .step-heading'));
   };
   const watch = () => {
     const app = document.querySelector('[data-testid="stApp"]');
@@ -107,6 +149,10 @@
     // The data grid's cell editor: a field with a name.
     const editor = document.querySelector('.gdg-input:not([aria-label])');
     if (editor && marker) editor.setAttribute('aria-label', marker.dataset.cell);
+    if (marker) {
+      describe(marker);
+      skip.textContent = marker.dataset.skip;
+    }
     if (app && app.getAttribute('data-test-script-state') === 'running') {
       if (runningSince === null) runningSince = Date.now();
       if (!updating && marker && Date.now() - runningSince > 800) {
@@ -116,11 +162,13 @@
       return;
     }
     runningSince = null;
+    keepFocus();
     if (!marker) return;
-    const heading = document.querySelector('[data-testid="stMain"] h1');
-    if (focusHeading !== null && heading && heading.textContent !== focusHeading) {
-      focusHeading = null;
-      focus(heading);
+    // The marker names the page that drew it: when that is another page than last time, the run that drew the
+    // new page is over, and its heading takes the focus (not on the tab's first page, where the reader starts).
+    if (marker.dataset.page !== shownPage) {
+      if (shownPage !== null) focus(document.querySelector('[data-testid="stMain"] h1'));
+      shownPage = marker.dataset.page;
     }
     if (heard === null) { heard = marker.dataset.n; return; }  // what the page said before this tab listened
     if (marker.dataset.n !== heard) {
@@ -133,16 +181,6 @@
     }
   };
   setInterval(watch, 150);
-  const pageChanged = () => {
-    focusHeading = document.querySelector('[data-testid="stMain"] h1')?.textContent ?? '';
-  };
-  window.addEventListener('popstate', pageChanged);
-  const pushedForFocus = history.pushState;
-  history.pushState = (state, title, url) => {
-    const before = location.pathname;
-    pushedForFocus(state, title, url);
-    if (location.pathname !== before) pageChanged();
-  };
 
   // A help icon inside a toggle's or a checkbox's label: a tap on it must show the help, not flip the control
   // (the label's click toggles it). The tooltip opens on hover or touch, before this click.
