@@ -37,7 +37,7 @@ def test_answering_all_of_3_5_1_shows_correct_and_a_check_mark_in_the_navigation
     left = f"{float(trace['row_sums'][1]):.4f}"
     open_page(page, app_server, "causal-mask")
     assert "Check yourself: 3 questions" in page.inner_text('[data-testid="stMain"]')
-    page.get_by_text("Check yourself: 3 questions").click()  # folded until opened
+    page.locator("summary", has_text="Check yourself: 3 questions").click()  # folded until opened
     by_key(page, "check:causal-mask:masked_weight").locator("input").wait_for()
     assert f"{TITLE} ✓" not in sidebar_nav(page)
 

@@ -136,7 +136,7 @@ def test_an_edit_is_kept_when_switching_pages(page, app_server):
 def test_a_folded_section_draws_its_contents_when_opened_and_keeps_them_across_a_control_change(page, app_server):
     open_page(page, app_server, "causal-class")
     assert not any("class CausalAttention" in t for t in code_texts(page))  # folded: not even in the DOM
-    page.get_by_text("The code that ran").first.click()
+    page.locator("summary", has_text="The code that ran").first.click()
     wait_text(page, "class CausalAttention")
     d_out = page.locator('[data-testid="stMain"] input[aria-label="d_out"]').first
     d_out.fill("3")

@@ -123,7 +123,7 @@ def test_a_following_phone_sees_the_step_first_its_question_and_its_own_verdict(
         console.locator(".st-key-poll-console").get_by_role("button", name="Ask the class").click()
         one.wait_for_selector(ASKED, timeout=20_000)
         one.wait_for_function(IN_VIEW_JS, arg=ASKED, timeout=10_000)
-        assert one.locator(f"{ASKED} input").is_visible()
+        one.locator(f"{ASKED} input").wait_for(state="visible", timeout=10_000)
         answer(one, "0.9544")
         answer(mistaken, "0.1385")
         answer(wrong, "0,5")
