@@ -301,6 +301,7 @@ class VariantResult:
     unavailable: str | None = None
     weights: torch.Tensor | None = None  # (B, H, T, T), or None when the variant cannot return them
     weights_comparison: Comparison | None = None  # against the book module's weights
+    error: ValueError | None = None  # why it is unavailable, as raised (its template translates)
 
     def agrees(self, tol: float = 1e-5) -> bool:
         """Same output as the book module within ``tol``, and the same weights when it returns any."""
@@ -346,7 +347,7 @@ def _run_variant(v: Variant, config: AttentionConfig, book: MultiHeadAttention, 
     try:
         module = build_variant(v.name, config, book).eval()
     except ValueError as exc:
-        return VariantResult(v.name, v.description, None, v.returns_weights, None, str(exc))
+        return VariantResult(v.name, v.description, None, v.returns_weights, None, str(exc), error=exc)
     out, weights = module(x, need_weights=v.returns_weights)
     wcmp = None if weights is None else Comparison.of("book weights", reference_weights, f"{v.name} weights", weights)
     return VariantResult(v.name, v.description, out, v.returns_weights, Comparison.of(BOOK, reference, v.name, out),

@@ -5,10 +5,8 @@ from ui.draw import show_heads, show_matrix, show_source, side_by_side
 from ui.inputs.state import adopt_matrix
 from ui.page import start_page
 
-DEFAULT = "I wonder what will come next!\nThis is a basic example paragraph.\nWhat comes next?"
-
 page = start_page("text-to-attention")
-text = page.control("sentences", DEFAULT, st.text_area, page.text("sentences_label"), height=100,
+text = page.control("sentences", page.text("example"), st.text_area, page.text("sentences_label"), height=100,
                     max_chars=2000)
 sentences = [s for s in text.splitlines() if s.strip()][:8]
 if not sentences:

@@ -21,12 +21,12 @@ st.subheader(page.text("outputs_heading"))
 rows = [
     {
         page.text("col_variant"): v.name,
-        page.text("col_how"): v.description,
+        page.text("col_how"): page.words(v.description),
         page.text("col_output_diff"): (page.text("no_value") if v.comparison is None
                                        else f"{v.comparison.max_abs_diff:.2e}"),
         page.text("col_weights_diff"): (page.text("not_returned") if v.weights_comparison is None
                                         else f"{v.weights_comparison.max_abs_diff:.2e}"),
-        page.text("col_equal"): (page.text("unavailable", reason=v.unavailable) if v.unavailable
+        page.text("col_equal"): (page.text("unavailable", reason=page.words(v.error or v.unavailable)) if v.unavailable
                                  else page.text("yes") if v.agrees(1e-5) else page.text("no")),
     }
     for v in variants

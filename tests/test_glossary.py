@@ -101,3 +101,19 @@ def test_prose_leaves_out_code_fields_math_and_icons():
     assert glossary.problems([term], [("c", "the softmax", "softmax", [])]) == [
         "c: 'softmax' is not rendered as '소프트맥스 / softmax('"]
     assert glossary.problems([term], [("d", "Open :material/softmax:", "열기 :material/softmax:", [])]) == []
+
+
+def test_the_number_rule_flags_a_lone_number_with_a_point_where_the_language_writes_a_comma():
+    entry = lambda text: ("label", "English", text, [])  # noqa: E731
+    flagged = glossary.number_problems(",", [entry("ω(2, 2) = 1.8524: tự nó"), entry("p = 0.5 ở đây")])
+    assert len(flagged) == 2 and "'1,8524'" in flagged[0] and "'0,5'" in flagged[1]
+    kept = ["ω(2, 2) = 1,8524", "bagian 3.5.1 dan 3.3", "2.360.064 parameter", "vektor [0.4419, 0.6515]",
+            "`torch.tensor(0.55)` di kode", "{p:.2f} sebagai field", "tensor([0.43, 0.15])"]
+    assert glossary.number_problems(",", [entry(t) for t in kept]) == []
+    assert glossary.number_problems(".", [entry("1.8524")]) == []  # Korean writes the point
+    assert glossary.number_problems(",", [("l", "e", "1.8524", ["glossary: number, a version"])]) == []
+
+
+@pytest.mark.parametrize("lang, mark", [("id", ","), ("vi", ","), ("ko", None)])
+def test_the_glossaries_state_their_number_rule(lang, mark):
+    assert glossary.decimal_mark(glossary.glossary_path(LOCALES, lang)) == mark

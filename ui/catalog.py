@@ -107,7 +107,8 @@ def _code_messages() -> Iterator[Message]:
 
 def _trace_messages() -> Iterator[Message]:
     """The words of the package's traces: each step's meaning (``trace.add``'s 4th argument, or
-    :data:`attention.trace.STEP_MEANINGS`) and the labels of ``trace.compare``. Formulas and code
+    :data:`attention.trace.STEP_MEANINGS`), the labels of ``trace.compare``, and what each efficient ``Variant``
+    does (its description, shown on the efficient page). Formulas and code
     (no two words in a row) are not words and stay as they are."""
     from attention.trace import STEP_MEANINGS
 
@@ -117,14 +118,16 @@ def _trace_messages() -> Iterator[Message]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
             if not isinstance(node, ast.Call):
                 continue
-            method = node.func.attr if isinstance(node.func, ast.Attribute) else None
-            picked = {"add": (3,), "compare": (0, 2)}.get(method, ())
+            method = (node.func.attr if isinstance(node.func, ast.Attribute)
+                      else node.func.id if isinstance(node.func, ast.Name) else None)
+            picked = {"add": (3,), "compare": (0, 2), "Variant": (1,)}.get(method, ())  # Variant: its description
             args = [node.args[i] for i in picked if i < len(node.args)]
             args += [k.value for k in node.keywords if k.arg == "meaning" and method == "add"]
             args += [k.value for k in node.keywords if k.arg == "context_meaning"]  # attend's context step
             for arg in args:
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and _WORDS.search(arg.value):
-                    kind = "a method the page compares" if method == "compare" else "the meaning of a step"
+                    kind = {"compare": "a method the page compares", "Variant": "how a variant computes attention"
+                            }.get(method, "the meaning of a step")
                     yield Message(arg.value, None, str(path.relative_to(ROOT)), node.lineno, kind)
 
 
@@ -237,12 +240,12 @@ def _glossary(lang: str, catalog: Catalog, wanted: set, path: Path) -> list[str]
     if not terms_file.exists():
         return [f"no glossary: {terms_file.relative_to(ROOT) if terms_file.is_relative_to(ROOT) else terms_file}"]
     try:
-        terms = glossary.load(terms_file)
+        terms, mark = glossary.load(terms_file), glossary.decimal_mark(terms_file)
     except (ValueError, tomllib.TOMLDecodeError) as exc:
         return [str(exc)]
     entries = [(_label(m.context, m.id), m.id, m.string, list(m.user_comments)) for m in catalog
                if m.id and m.string and (m.context, m.id) in wanted]
-    return glossary.problems(terms, entries)
+    return glossary.problems(terms, entries) + glossary.number_problems(mark, entries)
 
 
 def _header(lang: str, catalog: Catalog) -> list[str]:

@@ -36,7 +36,7 @@ from .state import Key
 from .steps import state as step_state
 from .steps import stepper
 from .words.content import PageText, app_text, page_text, reader_number
-from .words.i18n import explain
+from .words.i18n import explain, translate
 
 __all__ = ["Driver", "LaterSettings", "ModuleSettings", "Page", "draw_explanation", "draw_flash", "draw_header",
            "driven_by", "normalisation_name", "start_page"]
@@ -192,6 +192,11 @@ class Page:
 
     def causal(self, default: bool) -> bool:
         return bool(self.control("causal", default, st.toggle, app_text("causal"), help=app_text("causal_help")))
+
+    def words(self, said: str | BaseException) -> str:
+        """What the package says (a variant's description, why it cannot run) in the page's language."""
+        lang = state.language()
+        return explain(said, lang) if isinstance(said, BaseException) else translate(said, lang)
 
     def number(self, value: float, spec: str = ".2f") -> str:
         """A number as the reader's language writes it: 0.92, or 0,92 in Indonesian and Vietnamese."""

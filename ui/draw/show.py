@@ -368,8 +368,8 @@ def _show_step(trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str]
         _show_split(trace, name, rows, lead[:-1])
     elif len(dims) >= 2 and dims[-2] == "token" and tensor.shape[-1] <= 64:
         show_matrix(trace, name, _axis(rows, tensor.shape[-2]), [str(j + 1) for j in range(tensor.shape[-1])],
-                    kind="values", index=lead, row_title=app_text("axis_token"), col_title=dims[-1], printed=False,
-                    swappable=True)
+                    kind="values", index=lead, row_title=app_text("axis_token"), col_title=_axis_title(dims[-1]),
+                    printed=False, swappable=True)
     show_tensor(trace, name)
 
 
@@ -383,6 +383,14 @@ def _show_split(trace: Trace, name: str, rows: Sequence[str], lead: tuple[int, .
                               _axis(rows, tokens), columns, title=name, kind="values",
                               row_title=app_text("axis_token"), col_title="head·head_dim",
                               lecture=state.lecture_mode(), swappable=True))
+
+
+# A step's last axis as the reader's words where it is a word ("hidden"); a code name (d_out, head_dim) stays code.
+_AXIS_WORDS = {"dim": lambda: app_text("axis_dim"), "hidden": lambda: app_text("axis_hidden")}
+
+
+def _axis_title(dim: str) -> str:
+    return _AXIS_WORDS[dim]() if dim in _AXIS_WORDS else dim
 
 
 def _axis(labels: Sequence[str], size: int) -> list[str]:

@@ -99,29 +99,8 @@ def _filled(strings: Mapping[str, str], key: str, values: Mapping[str, Any], own
     except KeyError:
         raise KeyError(f"{owner} has no text {key!r}") from None
     if decimal_comma:
-        in_code = i18n.fields_in_code(template)
-        values = {name: value if name in in_code else _in_convention(value) for name, value in values.items()}
+        values = i18n.reader_fields(template, values)
     return template.format(**values)
-
-
-class _ReaderNumber:
-    """A number field that the template formats itself (``{expected:.2f}``, ``{scale:g}``), written with the
-    reader's decimal comma once formatted: "0,50" beside prose that writes 0,5."""
-
-    def __init__(self, value: float | int) -> None:
-        self.value = value
-
-    def __format__(self, spec: str) -> str:
-        return str(i18n.in_convention(format(self.value, spec), True))
-
-    def __str__(self) -> str:
-        return format(self)
-
-
-def _in_convention(value: Any) -> Any:
-    if isinstance(value, (float, int)) and not isinstance(value, bool):
-        return _ReaderNumber(value)
-    return i18n.in_convention(value, True)
 
 
 def _read(path: Path) -> dict[str, Any] | None:

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Term", "glossary_path", "load", "problems", "prose"]
+__all__ = ["Term", "decimal_mark", "glossary_path", "load", "number_problems", "problems", "prose"]
 
 _NOT_PROSE = re.compile(r"`[^`]*`|\{[^{}]*\}|\$[^$]*\$|:material/[a-z_]+:")
 
@@ -109,4 +109,36 @@ def problems(terms: list[Term], entries: Iterable[tuple[str, str, str, list[str]
         if len({form for _, form in uses}) > 1:
             found += [f"{label}: {term.name!r} rendered as {form!r}, elsewhere {term.use[0]!r}; say why "
                       "in a translator comment (# glossary: ...)" for label, form in uses if form != term.use[0]]
+    return found
+
+
+def decimal_mark(path: Path) -> str | None:
+    """The glossary's number rule, ``[numbers] decimal = ","``: the mark a lone number in prose is written with."""
+    with path.open("rb") as f:
+        mark = tomllib.load(f).get("numbers", {}).get("decimal")
+    if mark not in (None, ",", "."):
+        raise ValueError(f"{path}: [numbers] decimal is {mark!r}; write \",\" or \".\"")
+    return mark
+
+
+# A number written with a decimal point: two or more decimals (0.95, 1.8524), or a leading 0 (0.5). Section numbers
+# (3.5.1, 3.3) and thousands groups (2.360.064) are not. A printed list or tensor keeps Python's points.
+_POINT_NUMBER = re.compile(r"(?<![\d.,])(?:0\.\d+|\d+\.\d{2,})(?![\d.,])")
+_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3})+")
+_PRINTED = re.compile(r"\[[^\]]*\]|tensor\([^)]*\)")
+
+
+def number_problems(mark: str | None, entries: Iterable[tuple[str, str, str, list[str]]]) -> list[str]:
+    """Where a catalog whose numbers take a decimal comma writes a lone number in prose with a point ("1.8524" beside
+    prose that writes 0,9544; a Vietnamese or Indonesian reader takes it for a thousands group)."""
+    if mark != ",":
+        return []
+    found = []
+    for label, _english, translated, comments in entries:
+        if any(c.strip().lower().startswith("glossary: number") for c in comments):
+            continue
+        text = _PRINTED.sub(" ", prose(translated))
+        bad = [n for n in _POINT_NUMBER.findall(text) if not _GROUPED.fullmatch(n)]
+        if bad:
+            found.append(f"{label}: {bad[0]!r} has a decimal point; this language writes {bad[0].replace('.', ',')!r}")
     return found

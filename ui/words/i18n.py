@@ -77,7 +77,7 @@ def explain(error: BaseException, lang: str) -> str:
     if isinstance(error, Explained):
         # a field may itself be an explained error (a link whose matrix is bad): translate it too
         fields = {k: explain(v, lang) if isinstance(v, Explained) else v for k, v in error.fields.items()}
-        return _format(translate(error.template, lang), fields, str(error))
+        return _format(translate(error.template, lang), fields, str(error), lang)
     return str(error)
 
 
@@ -86,15 +86,49 @@ def fill(template: str, fields: Mapping[str, Any], lang: str) -> str:
     itself English words (a step meaning inside another) translated and filled in as well."""
     if not fields:
         return translate(template, lang)
-    inner = {k: _format(translate(v, lang), fields, v) if isinstance(v, str) else v for k, v in fields.items()}
-    return _format(translate(template, lang), inner, template.format(**fields))
+    inner = {k: _format(translate(v, lang), fields, v, lang) if isinstance(v, str) else v for k, v in fields.items()}
+    return _format(translate(template, lang), inner, template.format(**fields), lang)
 
 
-def _format(template: str, fields: Mapping[str, Any], fallback: str) -> str:
+def _format(template: str, fields: Mapping[str, Any], fallback: str, lang: str = DEFAULT_LANG) -> str:
+    """The template filled; in a language that writes a decimal comma, its number fields in that convention (outside
+    `code`), whoever formats them: "1/(1-p) = 2" and "is 99,5" beside prose that writes 0,5."""
+    if decimal_comma(lang):
+        fields = reader_fields(template, fields)
     try:
         return template.format(**fields)
     except (KeyError, IndexError, ValueError):  # a translation that lost a field: say it in English
         return fallback
+
+
+class ReaderNumber:
+    """A number field that the template formats itself (``{expected:.2f}``, ``{scale:g}``), written with the
+    reader's decimal comma once formatted: "0,50" beside prose that writes 0,5."""
+
+    def __init__(self, value: float | int) -> None:
+        self.value = value
+
+    def __format__(self, spec: str) -> str:
+        return str(in_convention(format(self.value, spec), True))
+
+    def __str__(self) -> str:
+        return format(self)
+
+    def __repr__(self) -> str:  # a {field!r}
+        return str(in_convention(repr(self.value), True))
+
+
+def reader_fields(template: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """A template's fields for a reader who writes a decimal comma: a number ("0.9544", 0.5, 2360064) in that
+    convention, except in a `code span`, where it stays as Python writes it."""
+    in_code = fields_in_code(template)
+    return {name: value if name in in_code else _reader_value(value) for name, value in fields.items()}
+
+
+def _reader_value(value: Any) -> Any:
+    if isinstance(value, float | int) and not isinstance(value, bool):
+        return ReaderNumber(value)
+    return in_convention(value, True)
 
 
 @cache

@@ -1,0 +1,82 @@
+"""English prose on a translated page: runs of English words outside code, printed tensors and formulas.
+
+A helper for tests (tests/test_english_prose.py, tests/browser/test_english_prose.py). A run is three or more
+words in a row, each a word of the app's own English (its catalog's source strings), with a function word ("the",
+"of", "is"...) among them or four words or more, and three or more of them not among the words the language's
+glossary keeps in English on purpose (its ``use`` and ``keep`` forms: attention, head, dropout, query...).
+"The causal mask hides each later key" is such a run; "causal mask" beside Korean or Vietnamese words is not.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from ui import catalog as catalogs
+from ui.words import glossary
+from ui.words.i18n import LOCALES
+
+FUNCTION_WORDS = frozenset(
+    "the a an and or of to is are be was were with for from each every this that these those into on in by its it "
+    "than which when where your you what how not no only also then as at can will has have their there here per one "
+    "all more most same other after before between up out off so if but because do does about over".split())
+# English a translated page shows on purpose: the book's input sentence and its tokens, the book's title and
+# author, and the names of code (a variant's name is its module's).
+ALLOWED_PHRASES = (
+    "Your journey starts with one step", "Build a Large Language Model From Scratch", "LLMs from scratch",
+    "Sebastian Raschka", "combined QKV", "torch.nn.MultiheadAttention",
+)
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+_CODE_LIKE = re.compile(r"\S*[_./()=\[\]]\S*")  # masked_scores, nn.Linear, W_query, x(2): code, not prose
+
+
+@cache
+def english_words() -> frozenset[str]:
+    """Every word of the app's English: the source strings of its catalog."""
+    words = set()
+    for message in catalogs.source_catalog():
+        if message.id:
+            words.update(w.lower() for w in _WORD.findall(glossary.prose(str(message.id))))
+    return frozenset(words) | FUNCTION_WORDS
+
+
+@cache
+def kept_words(lang: str) -> frozenset[str]:
+    """The words ``lang``'s glossary uses or keeps as they are in English (a term it does not translate)."""
+    kept = set()
+    for term in glossary.load(glossary.glossary_path(LOCALES, lang)):
+        for form in (*term.use, *term.keep):
+            if form.isascii():
+                kept.update(w.lower() for w in _WORD.findall(form))
+    return frozenset(kept)
+
+
+def english_runs(text: str, lang: str, least: int = 3) -> list[str]:
+    """The runs of English prose in ``text``, a translated page's visible words."""
+    text = re.sub(r"\s+", " ", text)
+    for phrase in ALLOWED_PHRASES:
+        text = text.replace(phrase, " · ")
+    text = _CODE_LIKE.sub(" · ", text)
+    vocabulary, kept = english_words(), kept_words(lang)
+    runs, run = [], []
+
+    def close() -> None:
+        words = [w.lower() for w in run]
+        if (len(run) >= least and (len(run) > least or any(w in FUNCTION_WORDS for w in words))
+                and sum(w not in kept for w in words) >= least):
+            runs.append(" ".join(run))
+        run.clear()
+
+    position = 0
+    for match in _WORD.finditer(text):
+        between = text[position:match.start()]
+        word = match.group()
+        position = match.end()
+        if run and not re.fullmatch(r"[\s,;:\-–—'\"“”‘’]*", between):  # a sentence's end or a symbol breaks a run
+            close()
+        if word.isascii() and word.lower() in vocabulary:
+            run.append(word)
+        else:
+            close()
+    close()
+    return runs
