@@ -18,7 +18,7 @@ from ui.words.i18n import LOCALES
 
 FUNCTION_WORDS = frozenset(
     "the a an and or of to is are be was were with for from each every this that these those into on in by its it "
-    "than which when where your you what how not no only also then as at can will has have their there here per one "
+    "than which when where your you what how not no only also then as at can will has have their there here one "
     "all more most same other after before between up out off so if but because do does about over".split())
 # English a translated page shows on purpose: the book's input sentence and its tokens, the book's title and
 # author, and the names of code (a variant's name is its module's).
