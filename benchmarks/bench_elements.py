@@ -7,7 +7,7 @@ more elements of one kind (benchmarks/elements_app.py), and the minimal app's nu
 edited in all of them, taking turns (benchmarks/completion.py: from the keypress until the run
 has finished, the changed charts have redrawn and the browser has painted). The extra time over
 the baseline, divided by N, is what one element of that kind adds to every rerun that draws it:
-the numbers behind the choice of what a page draws on every edit (README, Performance).
+the numbers behind the choice of what a page draws on every edit (docs/performance.md).
 """
 
 from __future__ import annotations

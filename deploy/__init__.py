@@ -1,1 +1,1 @@
-"""Deployment files and the code that writes or sizes them (see the README, "Scaling out")."""
+"""Deployment files and the code that writes or sizes them (see docs/deploying.md)."""

@@ -1,14 +1,14 @@
 """How big one replica is, derived from measurements; docker-compose.yml and k8s/ use these numbers.
 
 Measured on the development machine (2 cores, PyTorch 2.13 CPU, hosted mode), see
-``benchmarks/CAPACITY.md`` (``make bench-capacity``) and the README's Performance section:
+``benchmarks/CAPACITY.md`` (``make bench-capacity``) and docs/performance.md:
 
 * ``IDLE_MB``: RSS of a replica after start-up, PyTorch and the pages imported, no session yet.
 * ``SESSION_MB``: RSS one open session adds at the default sizes (6×3 matrix), the largest of
   the measured runs (30 sessions without a browser: 1.2 MB each; 12 browser sessions: 2.9 MB;
-  4 browser sessions: 7.1 MB; the README's latency run: 7 MB).
+  4 browser sessions: 7.1 MB; docs/performance.md's latency run: 7 MB).
 * ``SESSION_MB_GPT2``: the same for a session holding a GPT-2-size input (1024×768 on 3.6.2,
-  the README's latency table; the larger of the two runs).
+  docs/performance.md's latency table; the larger of the two runs).
 * ``RENDER_PEAK_MB``: how far RSS rises above the idle replica while its first GPT-2-size page
   runs (VmHWM − idle RSS: +166 and +150 MB in two runs; the allocator keeps most of it).
 * ``SESSIONS_PER_REPLICA``: what one replica (one core for Python) is sized for: 30 learners

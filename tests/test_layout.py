@@ -10,7 +10,7 @@
   helpers live in helper modules (tests/apptest.py, tests/lecture_apptest.py, tests/browser/harness.py).
 - Only modules named ``state.py`` touch ``st.session_state``; every widget key is built from the
   registry (``ui.state.Key``), whose values are unique.
-- The README's Layout section names every part of ``ui/``.
+- The Layout section of docs/architecture.md (the README links to it) names every part of ``ui/``.
 """
 
 from __future__ import annotations
@@ -297,12 +297,19 @@ def test_the_widget_key_check_finds_a_literal_key():
     assert widget_keys(source) == ["'x'", "f'y:{i}'"]
 
 
-# ----- the README ---------------------------------------------------------------------------
+# ----- the layout page ----------------------------------------------------------------------
 
 
-def test_the_readme_layout_names_every_part_of_ui():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    layout = readme.split("## Layout", 1)[1].split("\n## ", 1)[0]
+def layout_section() -> str:
+    """The Layout section of docs/architecture.md: from its heading to the next section."""
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    parts = re.split(r"^## Layout[ \t]*$", page, maxsplit=1, flags=re.M)
+    assert len(parts) == 2, "docs/architecture.md has no '## Layout' section"
+    return parts[1].split("\n## ", 1)[0]
+
+
+def test_the_architecture_pages_layout_names_every_part_of_ui():
+    layout = layout_section()
     parts = [p.name + "/" for p in (ROOT / "ui").iterdir() if (p / "__init__.py").is_file()]
     parts += [p.name for p in (ROOT / "ui").glob("*.py") if p.name != "__init__.py"]
     missing = [part for part in parts if not re.search(rf"^\s+{re.escape(part)}\s", layout, flags=re.M)]

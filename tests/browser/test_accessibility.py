@@ -219,7 +219,7 @@ def test_with_reduced_motion_asked_for_no_chart_and_no_transition_animates(brows
     animation runs. Without it, Streamlit's transitions run: the sampling sees them.
 
     Left: Streamlit's expander opens with a script animation (Web Animations) that ignores the
-    preference; CSS cannot reach it (README, Accessibility)."""
+    preference; CSS cannot reach it (docs/accessibility.md)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion=motion)
     try:
         page = context.new_page()
@@ -247,7 +247,7 @@ def test_with_reduced_motion_asked_for_no_chart_and_no_transition_animates(brows
 
 def test_the_remaining_rules_are_streamlits_own(browser):
     """A six-line Streamlit app with two navigation sections has the same two violations: the minimal
-    reproduction the README gives for the report upstream."""
+    reproduction docs/accessibility.md gives for the report upstream."""
     from axe_playwright_python.sync_playwright import Axe
 
     server = Server(Path(__file__).with_name("upstream_nav_app.py"), plain=True)

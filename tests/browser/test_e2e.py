@@ -23,7 +23,7 @@ from tests.browser.harness import (
 from ui.chapter import PAGES
 from ui.inputs.matrix import book_matrix
 
-# `UPDATE_SCREENSHOTS=1 make test` refreshes the README's pictures; otherwise they go to artifacts/.
+# `UPDATE_SCREENSHOTS=1 make test` refreshes the pictures in docs/screenshots; otherwise they go to artifacts/.
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
 
 

@@ -1,5 +1,5 @@
 """The smallest Streamlit app whose navigation fails axe's `list` and `listitem` rules: two pages in two
-sections (the README gives it as the reproduction for a report to Streamlit)."""
+sections (docs/accessibility.md gives it as the reproduction for a report to Streamlit)."""
 
 import streamlit as st
 
