@@ -130,7 +130,7 @@ def test_the_code_that_ran_reads_in_every_colour(walk):
 
 
 NAME = re.compile(r"\d+ × \d+|\(\d+\)")  # "6 × 6", or a bar chart's "(6)"
-KINDS = {"en": ("Heatmap", "Bar chart"), "id": ("Peta panas", "Diagram batang"),
+KINDS = {"en": ("Heatmap", "Bar chart"), "id": ("Heatmap", "Diagram batang"),
          "vi": ("Bản đồ nhiệt", "Biểu đồ cột"), "ko": ("히트맵", "막대 차트")}
 
 
