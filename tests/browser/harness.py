@@ -298,3 +298,14 @@ def settled(page, key: str) -> dict:
 def printed(page) -> list[str]:
     """The printed tensors' texts, in page order."""
     return page.eval_on_selector_all(PRINTED_SELECTOR, "els => els.map(e => e.textContent)")
+
+
+# A widget's descriptions as a screen reader reads them: the texts its aria-describedby points to.
+DESCRIBED_JS = """(sel) => Array.from(document.querySelectorAll(sel))
+    .map(e => (e.getAttribute('aria-describedby') || '').split(' ')
+      .map(id => (document.getElementById(id) || {textContent: ''}).textContent).join(' '))"""
+
+
+def described(page, box: str) -> list[str]:
+    """The descriptions of the field and of the "?" help button in the widget box ``box`` (a CSS selector)."""
+    return page.evaluate(DESCRIBED_JS, f'{box} input, {box} [data-testid="stTooltipIcon"] button')

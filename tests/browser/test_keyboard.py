@@ -10,7 +10,18 @@ import re
 
 from attention import AttentionConfig, book_inputs, causal_attention_step_by_step, simple_attention_for_query
 from attention.explore import RunOptions, stacking_heads
-from tests.browser.harness import LISTEN_JS, MOUSE_JS, ROOT, heard, printed, settled, tab_to, wait_idle, wait_text
+from tests.browser.harness import (
+    LISTEN_JS,
+    MOUSE_JS,
+    ROOT,
+    described,
+    heard,
+    printed,
+    settled,
+    tab_to,
+    wait_idle,
+    wait_text,
+)
 from ui.announce import heads_sentence, mask_sentence, step_sentence, weights_sentence
 from ui.chapter import PAGES
 from ui.words.content import app_text, page_text
@@ -107,10 +118,6 @@ def test_a_learner_without_a_mouse_edits_the_matrix_changes_a_control_answers_an
     assert page.evaluate("window.__mouse") == 0
 
 
-HELP_JS = """(sel) => Array.from(document.querySelectorAll(sel)).map(e => (e.getAttribute('aria-describedby') || '')
-    .split(' ').map(id => (document.getElementById(id) || {textContent: ''}).textContent).join(' '))"""
-
-
 def test_without_a_mouse_a_query_the_heads_and_the_mask_are_heard_and_each_help_is_a_description(page, app_server):
     """3.3.1's query and 3.6.1's heads and mask, in English: each change heard once, naming the new result."""
     page.goto(f"{app_server.url}/one-query")
@@ -130,7 +137,7 @@ def test_without_a_mouse_a_query_the_heads_and_the_mask_are_heard_and_each_help_
     page.evaluate(MOUSE_JS)
     page.evaluate(LISTEN_JS)
     box = ".st-key-w-stacking-heads-causal"  # the help of the mask, a tooltip on screen, read as a description
-    assert page.evaluate(HELP_JS, f'{box} input, {box} [data-testid="stTooltipIcon"] button') == [
+    assert described(page, box) == [
         app_text("causal_help")] * 2
     where = tab_to(page, lambda f: (f["key"] or "").endswith("-num_heads") and f["tag"] == "INPUT")
     page.keyboard.press("ArrowUp")  # 2 heads -> 3

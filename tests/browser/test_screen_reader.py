@@ -10,7 +10,7 @@ import re
 
 from attention import AttentionConfig, book_inputs, causal_attention_step_by_step, simple_attention_for_query
 from attention.explore import RunOptions, stacking_heads
-from tests.browser.harness import LISTEN_JS, MOUSE_JS, heard, settled, tab_to, wait_idle
+from tests.browser.harness import LISTEN_JS, MOUSE_JS, described, heard, settled, tab_to, wait_idle
 from ui.announce import heads_sentence, mask_sentence, step_sentence, weights_sentence
 from ui.chapter import page_title
 from ui.words import content
@@ -137,15 +137,11 @@ def _results_are_one_skip_away(page) -> None:
         raise AssertionError("the mask switch is more than 10 Tabs after the skip link")
 
 
-HELP_JS = """(sel) => Array.from(document.querySelectorAll(sel)).map(e => (e.getAttribute('aria-describedby') || '')
-    .split(' ').map(id => (document.getElementById(id) || {textContent: ''}).textContent).join(' '))"""
-
-
 def _help_is_a_description(page) -> None:
     """The mask's help, a tooltip on screen, is the description of its switch and of its "?" button."""
     box = ".st-key-w-causal-mask-causal"
-    described = page.evaluate(HELP_JS, f'{box} input, {box} [data-testid="stTooltipIcon"] button')
-    assert described == [in_indonesian(lambda: app_text("causal_help"))] * 2, described
+    said = described(page, box)
+    assert said == [in_indonesian(lambda: app_text("causal_help"))] * 2, said
 
 
 def _mask_matrix_and_steps(page) -> None:

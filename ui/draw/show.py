@@ -62,10 +62,15 @@ def show_chart(spec: dict, width: str = "content") -> None:
     if decimal_comma(state.language()):  # cell labels, axes, legends and tooltips: 0,9995 and 99.980.000
         spec = {**spec, "config": {**spec.get("config", {}), "locale": READER_NUMBERS}}
     # Read, not seen, before the chart: its heading (H2, or H3 under a step's heading) and its values as tables.
-    level = _chart_level.get()
-    heading = f'<h{level} class="chart-heading" tabindex="-1">{escape(charts.heading(spec))}</h{level}>'
-    st.html(f'<div class="sr-only">{heading}{"".join(map(_table_html, charts.tables(spec)))}</div>')
+    _read_not_seen(charts.heading(spec), _chart_level.get(), "".join(map(_table_html, charts.tables(spec))),
+                   css="chart-heading")
     st.vega_lite_chart(spec={**spec, "datasets": datasets} if datasets else spec, width=width)
+
+
+def _read_not_seen(heading: str, level: int, after: str = "", css: str = "") -> None:
+    """A heading (and what follows it) a screen reader finds and jumps to, not shown on screen (``.sr-only``);
+    focusable, for "Skip to the results" (ui/shell/page.js)."""
+    st.html(f'<div class="sr-only"><h{level} class="{css}" tabindex="-1">{escape(heading)}</h{level}>{after}</div>')
 
 
 def _table_html(table: charts.Table) -> str:
@@ -285,7 +290,7 @@ def folded(label: str, what: str, *, expanded: bool = False, heading: bool = Fal
     before it, not seen (Check yourself, the code that ran).
     """
     if heading:  # a section of the page a screen reader can jump to, though the expander's label is a button
-        st.html(f'<div class="sr-only"><h2>{escape(label)}</h2></div>')
+        _read_not_seen(label, 2)
     box = st.expander(label, expanded=expanded, key=state.fold_key(what), on_change="rerun")
     if box.open:
         with box:
