@@ -30,8 +30,9 @@ from .inputs import state as matrix_state
 from .inputs.matrix import InputMatrix, book_matrix
 from .script import PageEnded, ensure_frame
 from .settings import limits
-from .sharing import link
+from .sharing import link, offer
 from .sharing.export import MAX_EXPORT_ELEMENTS, trace_to_csv
+from .sharing.notebook import NotebookSpec, has_notebook
 from .state import Key
 from .steps import state as step_state
 from .steps import stepper
@@ -113,6 +114,7 @@ class Page:
     _exported: list[tuple[int, str, Trace]] = field(default_factory=list, repr=False)  # (computation, prefix, trace)
     _download: Any = field(default=None, repr=False)  # where the one download button is drawn
     _departed: bool = field(default=False, repr=False)  # a control read so far is not at its default (the book's)
+    values: dict[str, Any] = field(default_factory=dict, repr=False)  # each control read so far: its value
 
     # ----- the shared input ------------------------------------------------------------------
     @property
@@ -168,6 +170,7 @@ class Page:
         value = state.control(self.page_id, name, default, widget, label,
                               walk=self.driver.log if self.driver is not None else None, draw=not self.quiet, **kw)
         self._departed = self._departed or value != default
+        self.values[name] = value
         return value
 
     def control_columns(self, spec: int | list[int]) -> list[Any]:
@@ -295,6 +298,8 @@ class Page:
         with self.stage:
             shown = stepper.step_through(self.page_id, self.text.steps, result, labels or self.labels, position,
                                          key_labels, shared=self._shared if position is not None else None)
+            if shown and self.driver is None:  # the walkthrough offers its own: the whole walk
+                offer.notebook_button(self.notebook_spec(step_state.current_step(self.page_id)), "step")
         if shown:
             self.end()
 
@@ -368,10 +373,15 @@ class Page:
         except (ValueError, TypeError):
             return None
 
-    def _offer_download(self, result: Any) -> None:
-        """One CSV of every recorded step of every computation of the page; built only when clicked.
+    def notebook_spec(self, step: str | None = None) -> NotebookSpec:
+        """The page's state as the notebook takes it: the matrix and every control read so far."""
+        return NotebookSpec.of(self.page_id, self.matrix, self.values, step)
 
-        A page that computes twice (3.1, 3.5.2) still has one button: the second computation redraws
+    def _offer_download(self, result: Any) -> None:
+        """One CSV of every recorded step of every computation of the page, built only when clicked, and the page
+        as a notebook (``ui/sharing/offer.py``) beside it.
+
+        A page that computes twice (3.1, 3.5.2) still has one row: the second computation redraws
         it in place with both, each step named after its computation (``1.weights``, ``2.trace.keep``).
         """
         traces = _traces_of(result)
@@ -379,20 +389,26 @@ class Page:
             return
         if self._download is None:
             self._download = st.empty()
+        with self._download.container(horizontal=True):
+            self._csv_button(traces)
+            if has_notebook(self.page_id):
+                offer.notebook_button(self.notebook_spec(), self._computations)
+
+    def _csv_button(self, traces: list[tuple[str, Trace]]) -> None:
         self._exported.extend((self._computations, prefix, t) for prefix, t in traces)
         several = len({n for n, _, _ in self._exported}) > 1  # steps of several computations: numbered
         exported = [(f"{n}.{prefix}" if several else prefix, t) for n, prefix, t in self._exported]
         size = sum(step.tensor.numel() for _, t in exported for step in t)
         if size > MAX_EXPORT_ELEMENTS:
             # The deferred download would keep every tensor alive for the session: not at this size.
-            self._download.caption(app_text("too_large_to_download", size=f"{size:,}"))
+            st.caption(app_text("too_large_to_download", size=f"{size:,}"))
             return
 
         def build() -> str:
             parts = [trace_to_csv(t, prefix=p) for p, t in exported]
             return parts[0] + "".join(part.split("\n", 1)[1] for part in parts[1:])
 
-        self._download.download_button(
+        st.download_button(
             app_text("download_results"), data=build, file_name=f"{self.page_id}-results.csv", mime="text/csv",
             key=f"{Key.DOWNLOAD_PREFIX}{self.page_id}:{self._computations}", on_click="ignore",
             icon=":material/download:",

@@ -144,6 +144,7 @@ class Key:
     CONSOLE_TOKEN = "_console_token"  # the projection: the one-time token that opens its console (P)
     # ui/sharing/state.py: the shareable link
     LINK_LOADED = "_link_loaded"
+    NOTEBOOK_SPEC = "_notebook_spec"  # the state the page's "Open as a notebook" offers (a NotebookSpec)
     # ui/announce/state.py: what a screen reader hears of a change
     SAY_NOW = "_say_now"  # this run's sentences, by kind
     SAID = "_said"  # each page's last sentences, by kind
@@ -166,6 +167,7 @@ class Key:
     WALK_CONTROL_PREFIX = "walk:"  # control() while a walkthrough drives the page: walk:<page>:<name>
     STEP_MODE_PREFIX = "step_mode:"  # the step-through toggle of a page: step_mode:<page>
     DOWNLOAD_PREFIX = "download:"  # ui/page.py: a page's CSV download, download:<page>:<n>
+    NOTEBOOK_PREFIX = "notebook:"  # ui/sharing/offer.py: "Open as a notebook", notebook:<page>:<n or "step">
     # page scripts' own widgets
     TIME_VARIANTS = "time_variants"  # pages/92_efficient.py
 

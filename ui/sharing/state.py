@@ -5,11 +5,14 @@ Only this module touches these keys (ui/state.py lists them).
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from ..state import Key
 
-__all__ = ["first_run_of_session", "opened_at", "set_opened_at", "set_share_note", "share_note"]
+__all__ = ["first_run_of_session", "notebook_spec", "opened_at", "set_notebook_spec", "set_opened_at", "set_share_note",
+           "share_note"]
 
 
 def first_run_of_session() -> bool:
@@ -35,3 +38,12 @@ def opened_at() -> float | None:
 
 def set_opened_at(when: float | None) -> None:
     st.session_state[Key.LINK_OPENED_AT] = when
+
+
+def notebook_spec() -> Any:
+    """What the last "Open as a notebook" offered: the page's state as plain data (ui/sharing/notebook.py)."""
+    return st.session_state.get(Key.NOTEBOOK_SPEC)
+
+
+def set_notebook_spec(spec: Any) -> None:
+    st.session_state[Key.NOTEBOOK_SPEC] = spec

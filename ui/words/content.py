@@ -41,7 +41,7 @@ CONTENT_ROOT = Path(__file__).resolve().parents[2] / "pages" / "content"
 DEFAULT_LANG = i18n.DEFAULT_LANG
 APP_FILE = "_app"  # app-wide words: not a page id (page ids never start with "_")
 
-_PAGE_KEYS = {"title", "intro", "idea", "formula", "text", "steps", "questions"}
+_PAGE_KEYS = {"title", "intro", "idea", "formula", "text", "steps", "questions", "notebook"}
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,8 @@ class PageText:
     steps: tuple[StepText, ...] = ()  # the step-through, in order
     # Check yourself: the page's questions, in the file's order
     questions: Mapping[str, QuestionText] = field(default_factory=lambda: MappingProxyType({}))
+    # "Open as a notebook": the markdown before each cell of the page's book code (ui/sharing/notebook.py)
+    notebook: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def __call__(self, key: str, /, **values: Any) -> str:
         """The ``[text]`` entry ``key``, with its ``{named}`` fields filled from ``values``."""
@@ -114,10 +116,10 @@ def _read(path: Path) -> dict[str, Any] | None:
         raise ValueError(f"{path}: {exc}") from None
 
 
-def _strings(data: Mapping[str, Any], path: Path) -> dict[str, str]:
-    table = data.get("text", {})
+def _strings(data: Mapping[str, Any], path: Path, table_name: str = "text") -> dict[str, str]:
+    table = data.get(table_name, {})
     if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
-        raise ValueError(f"{path}: [text] must map keys to strings")
+        raise ValueError(f"{path}: [{table_name}] must map keys to strings")
     return dict(table)
 
 
@@ -160,9 +162,11 @@ def load_page_text(page_id: str, lang: str = DEFAULT_LANG, *, root: Path | None 
     questions = {q.question_id: QuestionText(q.question_id, MappingProxyType({k: tr(v) for k, v in q.strings.items()}),
                                              q.tolerance)
                  for q in _questions(data.get("questions", {}), path)}
+    notebook = {key: tr(value) for key, value in _strings(data, path, "notebook").items()}
     idea = fields["idea"]
     return PageText(page_id, lang, tr(fields["title"] or ""), tr(fields["intro"] or ""), fields["formula"],
-                    MappingProxyType(strings), idea and tr(idea), steps, MappingProxyType(questions))
+                    MappingProxyType(strings), idea and tr(idea), steps, MappingProxyType(questions),
+                    MappingProxyType(notebook))
 
 
 def _steps(table: Any, path: Path) -> list[StepText]:

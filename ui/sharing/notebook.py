@@ -1,0 +1,361 @@
+"""A page's state as a Jupyter notebook that reproduces it in plain PyTorch, the way the book writes it.
+
+Each page's code is a Python file in ``ui/sharing/book/`` (``causal-mask`` -> ``causal_mask.py``) that runs on its
+own at the book's settings. Cells are separated by headers::
+
+    # %% <key> [if <condition>] [-> <step>, <step>]
+
+- ``key`` names the cell's markdown in the page's content file (``[notebook]`` table, translated like every word);
+- ``if`` keeps the cell only when the condition holds for the state (``causal``, ``not causal``,
+  ``dropout > 0 and training``: names, numbers, ``not``/``and``/``or`` and comparisons);
+- ``->`` names the page's trace steps the cell prints, in order (``weights``, ``v1.weights``): a test executes the
+  notebook and compares each with the app's values.
+
+Two cells are the state's: ``inputs`` is replaced by the learner's tokens and matrix, and in ``settings`` every
+``name = value`` line whose name is one of the page's controls gets the control's value. A line that is not a
+control (``context_length = inputs.shape[0]``) stays as written. The notebook imports only ``torch``.
+
+Plain Python (no Streamlit): the page hands over a :class:`NotebookSpec`, plain data, and gets bytes back.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import nbformat
+from nbformat import v4
+
+from attention.errors import ExplainedValueError
+
+from ..chapter import PAGES
+from ..inputs.matrix import InputMatrix
+from ..words.content import app_text, page_text
+from .codec import MAX_INLINE_CELLS, LinkError, decode_state, encode_state
+
+__all__ = ["BOOK", "Cell", "NotebookError", "NotebookSpec", "book_cells", "book_pages", "build", "check", "check_size",
+           "has_notebook", "notebook_bytes", "settings_of", "walk_specs", "walkthrough_bytes", "walkthrough_notebook"]
+
+BOOK = Path(__file__).resolve().parent / "book"
+_HEADER = re.compile(r"^# %% (?P<key>[a-z][a-z0-9_]*)(?: if (?P<when>[^->]+?))?(?: -> (?P<prints>.+))?\s*$")
+_STEP = re.compile(r"^[a-z][a-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)?$")
+MAX_CONTROLS = 40
+
+
+class NotebookError(ExplainedValueError):
+    """A state a notebook cannot be made of, and why (an English template and its fields)."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    key: str
+    code: str
+    when: str | None = None
+    prints: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class NotebookSpec:
+    """What the learner sees, as plain data: the page, the matrix, the controls' values, the step on screen."""
+
+    page: str
+    tokens: tuple[str, ...]
+    rows: tuple[tuple[float, ...], ...]
+    controls: Mapping[str, Any] = field(default_factory=dict)
+    step: str | None = None
+
+    @classmethod
+    def of(cls, page: str, matrix: InputMatrix, controls: Mapping[str, Any], step: str | None = None) -> NotebookSpec:
+        rows = tuple(tuple(float(v) for v in row) for row in matrix.values.tolist())
+        return cls(page, tuple(matrix.tokens), rows, dict(controls), step)
+
+
+def book_file(page: str) -> Path:
+    return BOOK / f"{page.replace('-', '_')}.py"
+
+
+@cache
+def book_cells(page: str) -> tuple[Cell, ...]:
+    """The cells of a page's book file, in order."""
+    path = book_file(page)
+    cells: list[Cell] = []
+    header, lines = None, []
+    for line in [*path.read_text(encoding="utf-8").splitlines(), "# %% end"]:
+        match = _HEADER.match(line)
+        if not match:
+            if line.startswith("# %%"):
+                raise ValueError(f"{path}: a cell header that does not parse: {line!r}")
+            lines.append(line)
+            continue
+        if header is not None:
+            prints = tuple(p.strip() for p in (header["prints"] or "").split(",") if p.strip())
+            if not all(_STEP.match(p) for p in prints):
+                raise ValueError(f"{path}: cell {header['key']!r} prints a step with a bad name: {prints}")
+            cells.append(Cell(header["key"], "\n".join(lines).strip("\n"), header["when"], prints))
+        header, lines = match, []
+    keys = [c.key for c in cells]
+    if "inputs" not in keys or "settings" not in keys:
+        raise ValueError(f"{path}: a book file needs an 'inputs' and a 'settings' cell")
+    return tuple(cells)
+
+
+@cache
+def has_notebook(page: str) -> bool:
+    return book_file(page).exists()
+
+
+def book_pages() -> tuple[str, ...]:
+    """The pages that have a book file (every page that computes something)."""
+    return tuple(p.page_id for p in PAGES if book_file(p.page_id).exists())
+
+
+# ----- the state ---------------------------------------------------------------------------------------------------
+def _settings_lines(page: str) -> list[tuple[str | None, str]]:
+    """The settings cell's lines, each with the name it assigns (None for any other line)."""
+    code = next(c.code for c in book_cells(page) if c.key == "settings")
+    out: list[tuple[str | None, str]] = []
+    for line in code.splitlines():
+        match = re.match(r"^([a-z_][a-z0-9_]*) = (.+?)(\s+#.*)?$", line)
+        out.append((match.group(1), line) if match else (None, line))
+    return out
+
+
+def settings_of(spec: NotebookSpec) -> dict[str, Any]:
+    """The settings the notebook runs with: each control's value where the page has it, else the file's literal."""
+    values: dict[str, Any] = {}
+    for name, line in _settings_lines(spec.page):
+        if name is None:
+            continue
+        if name in spec.controls:
+            values[name] = spec.controls[name]
+            continue
+        try:
+            values[name] = ast.literal_eval(line.split("=", 1)[1].split("  #")[0].strip())
+        except (ValueError, SyntaxError):
+            pass  # an expression of the inputs (context_length = inputs.shape[0]): not a condition's name
+    return values
+
+
+def _literal(value: Any) -> str:
+    """A control's value as Python source (only plain values get here: see :func:`check`)."""
+    return repr(value)
+
+
+def check_size(num_tokens: int, dim: int) -> None:
+    """Refuse a matrix too large to write out as code (as a link leaves it out)."""
+    if num_tokens * dim > MAX_INLINE_CELLS:
+        raise NotebookError("the {cells:,} numbers of this matrix are too many to write into a notebook (the limit "
+                            "is {limit:,}); download the results as CSV instead.", cells=num_tokens * dim,
+                            limit=MAX_INLINE_CELLS)
+
+
+def check(spec: NotebookSpec, *, pages: set[str] | None = None, max_tokens: int = 1024, max_dim: int = 1024) -> None:
+    """Refuse what a shared link refuses (the matrix, the controls' kinds and sizes), with the link's message."""
+    pages = pages if pages is not None else set(book_pages())
+    if spec.page not in pages:
+        raise NotebookError("there is no notebook for the page {page!r}.", page=spec.page[:40])
+    if len(spec.controls) > MAX_CONTROLS:
+        raise NotebookError("the state has {count} controls; the limit is {limit}.", count=len(spec.controls),
+                            limit=MAX_CONTROLS)
+    if spec.step is not None and not (isinstance(spec.step, str) and _STEP.match(spec.step)):
+        raise NotebookError("the step on screen is not one of the page's steps.")
+    check_size(len(spec.rows), max((len(r) for r in spec.rows), default=0))
+    try:
+        matrix = InputMatrix(spec.tokens, spec.rows)
+        text, _ = encode_state(matrix, {spec.page: dict(spec.controls)})
+        decode_state(text, pages=pages, max_tokens=max_tokens, max_dim=max_dim, max_chars=10**9)
+    except (LinkError, ValueError, TypeError) as exc:
+        if isinstance(exc, ExplainedValueError):
+            raise NotebookError("this state cannot be a notebook: {problem}", problem=exc) from None
+        raise NotebookError("this state cannot be a notebook: its matrix or controls are not plain values.") from None
+
+
+# ----- conditions ---------------------------------------------------------------------------------------------------
+_ALLOWED = (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.Compare, ast.Name, ast.Load,
+            ast.Constant, ast.Gt, ast.GtE, ast.Lt, ast.LtE, ast.Eq, ast.NotEq)
+
+
+def holds(condition: str | None, values: Mapping[str, Any]) -> bool:
+    """Whether a cell's ``if`` condition holds for the settings (a tiny language: no calls, no attributes)."""
+    if condition is None:
+        return True
+    tree = ast.parse(condition.strip(), mode="eval")
+    for node in ast.walk(tree):
+        if not isinstance(node, _ALLOWED):
+            raise ValueError(f"condition {condition!r}: {type(node).__name__} is not allowed")
+        if isinstance(node, ast.Name) and node.id not in values:
+            raise ValueError(f"condition {condition!r}: {node.id!r} is not a setting with a literal value")
+    return bool(eval(compile(tree, "<condition>", "eval"), {"__builtins__": {}}, dict(values)))  # noqa: S307
+
+
+# ----- the cells ----------------------------------------------------------------------------------------------------
+def _inputs_code(spec: NotebookSpec) -> str:
+    width = max((len(repr(t)) for t in spec.tokens), default=1)
+    rows = ",\n".join(f"    [{', '.join(_number(v) for v in row)}],  # {t!r:<{width}}"
+                      for t, row in zip(spec.tokens, spec.rows, strict=True))
+    tokens = ", ".join(repr(t) for t in spec.tokens)
+    return f"tokens = [{tokens}]\ninputs = torch.tensor([\n{rows}\n])  # (num_tokens, d_in)"
+
+
+def _number(value: float) -> str:
+    """The shortest text that gives back the same float32 (the app keeps the matrix in float32)."""
+    if not math.isfinite(value):
+        raise NotebookError("the matrix holds a value that is not a finite number.")
+    for digits in range(4, 10):
+        text = f"{value:.{digits}g}"
+        if float(_f32(float(text))) == float(_f32(value)):
+            return text if any(c in text for c in ".e") else f"{text}.0"
+    return repr(value)
+
+
+def _f32(value: float) -> float:
+    import struct
+
+    return struct.unpack("f", struct.pack("f", value))[0]
+
+
+def _settings_code(spec: NotebookSpec) -> str:
+    lines = []
+    for name, line in _settings_lines(spec.page):
+        if name is not None and name in spec.controls:
+            comment = re.search(r"\s+#.*$", line)
+            line = f"{name} = {_literal(spec.controls[name])}{comment.group(0) if comment else ''}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def page_cells(spec: NotebookSpec, lang: str, *, headings: bool = True) -> list[Any]:
+    """The page's cells for this state: markdown from the page's words, code from its book file."""
+    text = page_text(spec.page, lang)
+    values = settings_of(spec)
+    words = text.notebook
+    captions = {s.name: s.caption for s in text.steps}
+    cells: list[Any] = []
+    if headings:
+        cells.append(v4.new_markdown_cell(f"## {text.title}"))
+    for cell in book_cells(spec.page):
+        if not holds(cell.when, values):
+            continue
+        code = {"inputs": _inputs_code(spec), "settings": _settings_code(spec)}.get(cell.key, cell.code)
+        if cell.key in words:
+            cells.append(v4.new_markdown_cell(words[cell.key].format_map(_Fields(values))))
+        if spec.step is not None and spec.step in cell.prints:
+            caption = captions.get(spec.step, spec.step)
+            cells.append(v4.new_markdown_cell(app_text("nb_on_screen", lang, caption=caption)))
+        if code.strip():
+            made = v4.new_code_cell(code)
+            if cell.prints:
+                made.metadata["attention"] = {"page": spec.page, "prints": list(cell.prints)}
+            cells.append(made)
+    return cells
+
+
+class _Fields(dict):
+    """A markdown cell's fields: the settings, as the markdown shows them (an unknown field stays as written)."""
+
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        super().__init__({k: v for k, v in values.items() if isinstance(v, bool | int | float | str)})
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def _notebook(cells: Sequence[Any], lang: str) -> Any:
+    nb = v4.new_notebook()
+    nb.cells = list(cells)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["language_info"] = {"name": "python"}
+    nb.metadata["attention"] = {"lang": lang}
+    return nb
+
+
+def build(spec: NotebookSpec, lang: str) -> Any:
+    """The notebook of one page's state (an ``nbformat`` NotebookNode, validated)."""
+    check(spec)
+    intro = v4.new_markdown_cell(app_text("nb_intro", lang, title=page_text(spec.page, lang).title))
+    nb = _notebook([intro, *page_cells(spec, lang)], lang)
+    nbformat.validate(nb)
+    return nb
+
+
+def notebook_bytes(spec: NotebookSpec, lang: str) -> bytes:
+    return nbformat.writes(build(spec, lang)).encode("utf-8")
+
+
+# ----- the walkthrough ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class WalkStepSpec:
+    """One walkthrough step: its page, step, note and the controls the walkthrough set so far on that page."""
+
+    page: str
+    step: str
+    note: str
+    controls: Mapping[str, Any]
+
+
+def walk_specs(steps: Sequence[Any]) -> list[WalkStepSpec]:
+    """Each step with the controls in force when it is reached: a step's controls stay for that page's later steps
+    (as the walkthrough applies them)."""
+    kept: dict[str, dict[str, Any]] = {}
+    out = []
+    for step in steps:
+        controls = kept.setdefault(step.page, {})
+        controls.update(step.controls)
+        out.append(WalkStepSpec(step.page, step.step, step.note, dict(controls)))
+    return out
+
+
+def walkthrough_cells(matrix: InputMatrix, steps: Sequence[Any], lang: str, *, title: str,
+                      note: Callable[[str], str] = str) -> list[Any]:
+    """The whole walkthrough: consecutive steps on one page at the same controls share that page's code, and each
+    step's markdown comes before the cell that prints it."""
+    cells: list[Any] = [v4.new_markdown_cell(app_text("nb_walk_intro", lang, title=title, steps=len(steps)))]
+    specs = walk_specs(steps)
+    k = 0
+    while k < len(specs):
+        group = [specs[k]]
+        while k + len(group) < len(specs) and specs[k + len(group)].page == group[0].page \
+                and specs[k + len(group)].controls == group[0].controls:
+            group.append(specs[k + len(group)])
+        cells.extend(_walk_group(matrix, group, k, len(specs), lang, note))
+        k += len(group)
+    return cells
+
+
+def _walk_group(matrix: InputMatrix, group: list[WalkStepSpec], first: int, total: int, lang: str,
+                note: Callable[[str], str]) -> list[Any]:
+    spec = NotebookSpec.of(group[0].page, matrix, group[0].controls)
+    check(spec)
+    by_step = {g.step: (first + i, g) for i, g in enumerate(group)}
+    out: list[Any] = []
+    for cell in page_cells(spec, lang):
+        marks = [by_step[p] for p in cell.metadata.get("attention", {}).get("prints", ()) if p in by_step] \
+            if cell.cell_type == "code" else []
+        for number, step in marks:
+            words = app_text("nb_walk_step", lang, k=number + 1, n=total)
+            out.append(v4.new_markdown_cell(f"### {words}\n\n{note(step.note)}" if step.note else f"### {words}"))
+        if marks:
+            cell.metadata["attention"]["walk_steps"] = [number + 1 for number, _ in marks]
+        out.append(cell)
+    return out
+
+
+def walkthrough_notebook(matrix: InputMatrix, steps: Sequence[Any], lang: str, *, title: str,
+                         note: Callable[[str], str] = str) -> Any:
+    """The whole walkthrough's notebook (an ``nbformat`` NotebookNode, validated)."""
+    check_size(matrix.num_tokens, matrix.dim)
+    nb = _notebook(walkthrough_cells(matrix, steps, lang, title=title, note=note), lang)
+    nbformat.validate(nb)
+    return nb
+
+
+def walkthrough_bytes(matrix: InputMatrix, steps: Sequence[Any], lang: str, *, title: str,
+                      note: Callable[[str], str] = str) -> bytes:
+    return nbformat.writes(walkthrough_notebook(matrix, steps, lang, title=title, note=note)).encode("utf-8")
+
