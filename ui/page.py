@@ -298,8 +298,10 @@ class Page:
         with self.stage:
             shown = stepper.step_through(self.page_id, self.text.steps, result, labels or self.labels, position,
                                          key_labels, shared=self._shared if position is not None else None)
-            if shown and self.driver is None:  # the walkthrough offers its own: the whole walk
-                offer.notebook_button(self.notebook_spec(step_state.current_step(self.page_id)), "step")
+            if shown and self.driver is None and has_notebook(self.page_id):  # the walkthrough offers the whole walk
+                names = [s.text.name for s in stepper.slides(self.text.steps, result)]
+                current = step_state.current_step(self.page_id)
+                offer.notebook_button(self.notebook_spec(current if current in names else names[0]), "step")
         if shown:
             self.end()
 
@@ -389,7 +391,7 @@ class Page:
             return
         if self._download is None:
             self._download = st.empty()
-        with self._download.container(horizontal=True):
+        with self._download.container(horizontal=True, vertical_alignment="center"):
             self._csv_button(traces)
             if has_notebook(self.page_id):
                 offer.notebook_button(self.notebook_spec(), self._computations)

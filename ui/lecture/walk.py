@@ -28,8 +28,10 @@ import streamlit as st
 from .. import state
 from ..chapter import PAGES
 from ..draw import folded
+from ..inputs import state as matrix_state
 from ..page import Driver, Page, draw_explanation, driven_by
 from ..script import PageEnded, run_script
+from ..sharing import offer
 from ..state import Key, WalkLog
 from ..steps import stepper
 from ..words.content import app_text, page_text
@@ -68,7 +70,7 @@ def walkthrough(page: Page) -> None:
         poll_box = st.container()  # filled once the step's page has run: its live result judges the answers
         driver = Driver(position)
     else:  # a following student's (the step first, under their line), or the plain walkthrough
-        driver = _follower_driver(position, step, member) if shown == "follower" else \
+        driver = _follower_driver(walk, position, step, member) if shown == "follower" else \
             Driver(replace(position, cover=_plain_view(walk, step, index, member)))
     if not lecture.room_link_only():  # a following student's address is the room's link: the room holds the step
         _write_params(index, custom)
@@ -117,15 +119,30 @@ def _plain_view(walk: Walkthrough, step: WalkStep, index: int, member: Window | 
     held = answers.holds_step()  # a question is open: the step (and the note) would give its answer away
     if step.note and not held and _notes_for(member):
         st.markdown(f":material/record_voice_over: *{translate(step.note, lang, WALK_CONTEXT)}*")
+    if not held:
+        _notebook(walk)
     return answers.step_held if held else None
 
 
-def _follower_driver(position: stepper.Position, step: WalkStep, member: Window | None) -> Driver:
+def _notebook(walk: Walkthrough) -> None:
+    """The whole walkthrough as one notebook, at its settings, with this window's matrix (built when pressed)."""
+    lang = state.language()
+    offer.walkthrough_button(matrix_state.get_matrix(), walk.steps, translate(walk.title, lang, WALK_CONTEXT),
+                             lambda note: translate(note, lang, WALK_CONTEXT))
+
+
+def _follower_driver(walk: Walkthrough, position: stepper.Position, step: WalkStep, member: Window | None) -> Driver:
     """A following student's device: the step at once, its section in one slim line, no clicker keys (PageDown
-    scrolls their page); the note under the step only while shared; the step held while a question is open."""
-    held = answers.holds_step()
+    scrolls their page); under the step, the note while shared, and the lecture as a notebook."""
+    held = answers.holds_step()  # while a question is open, neither the note nor the notebook: they would answer it
+    note = _shared_note(step, member)
+
+    def under() -> None:
+        if note is not None:
+            note()
+        _notebook(walk)
     return Driver(replace(position, follower=True, cover=answers.step_held if held else None,
-                          under=None if held else _shared_note(step, member)))
+                          under=None if held else under))
 
 
 def _notes_for(member: Window | None) -> bool:

@@ -150,8 +150,8 @@ def _literal(value: Any) -> str:
 def check_size(num_tokens: int, dim: int) -> None:
     """Refuse a matrix too large to write out as code (as a link leaves it out)."""
     if num_tokens * dim > MAX_INLINE_CELLS:
-        raise NotebookError("the {cells:,} numbers of this matrix are too many to write into a notebook (the limit "
-                            "is {limit:,}); download the results as CSV instead.", cells=num_tokens * dim,
+        raise NotebookError("the {cells} numbers of this matrix are too many to write into a notebook (the limit "
+                            "is {limit}); download the results as CSV instead.", cells=num_tokens * dim,
                             limit=MAX_INLINE_CELLS)
 
 
