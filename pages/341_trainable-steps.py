@@ -17,7 +17,7 @@ later = page.later_controls(seed=seed)
 
 trace = page.compute(lambda: self_attention_step_by_step(page.inputs, d_out=d_out, seed=seed, query_index=q,
                                                          causal=later.causal, dropout=later.dropout,
-                                                         training=later.training))
+                                                         dropout_seed=later.seed, training=later.training))
 page.step_through(trace, query=q)
 labels = page.labels
 st.subheader(page.text("weights_heading"))

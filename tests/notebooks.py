@@ -39,7 +39,7 @@ from attention.trace import Trace, traces_in
 from ui.inputs.matrix import InputMatrix
 
 __all__ = ["ORACLE", "app_traces", "execute", "execute_all", "printed", "printed_tensors", "random_matrix",
-           "random_state", "tolerance"]
+           "random_state", "resolved_settings", "tolerance"]
 
 
 def execute(nb: Any, timeout: int = 120) -> Any:
@@ -138,12 +138,22 @@ ORACLE: dict[str, Callable[[torch.Tensor, Mapping[str, Any]], Any]] = {
     "causal-class": lambda x, p: causal_class_demo(x, _config(x, p, context_length=p["context_length"]), _run(p)),
     "stacking-heads": lambda x, p: stacking_heads(x, _config(x, p, d_out=p["d_out"] * p["num_heads"]), _run(p)),
     "weight-splits": lambda x, p: weight_splits(x, _config(x, p), _run(p)),
-    "efficient": lambda x, p: efficient_variants(x, _config(x, p), _run(p)),
+    "efficient": lambda x, p: (lambda r: {"": r.trace, "book": r.book.trace(r.batch)})(  # book: the printed output
+        efficient_variants(x, _config(x, p), _run(p))),
     "text-to-attention": lambda x, p: text_to_attention(
         [s for s in p["sentences"].splitlines() if s.strip()][:8], d_model=p["d_model"], num_heads=p["num_heads"],
         seed=p["seed"], positional=p["positional"], causal=p["causal"], query_sentence=p["query_sentence"],
         key_sentence=p["key_sentence"]),
 }
+
+
+def resolved_settings(spec: Any) -> dict[str, Any]:
+    """Every setting the notebook runs with, its expressions of the inputs worked out (its own two state cells)."""
+    from ui.sharing.notebook import state_code
+
+    namespace: dict[str, Any] = {"torch": torch}
+    exec(state_code(spec), namespace)  # noqa: S102 - the notebook's own generated cells
+    return {k: v for k, v in namespace.items() if k not in ("torch", "__builtins__")}
 
 
 def app_traces(page: str, inputs: torch.Tensor, settings: Mapping[str, Any]) -> dict[str, Trace]:

@@ -137,7 +137,7 @@ def test_every_page_script_is_a_listed_page_and_starts_with_its_own_id():
 @pytest.mark.parametrize("page_id", PAGE_IDS)
 def test_every_page_has_an_english_title_and_intro(page_id):
     raw = _raw(page_id)
-    assert set(raw) <= {"title", "intro", "idea", "formula", "text", "steps", "questions"}, set(raw)
+    assert set(raw) <= {"title", "intro", "idea", "formula", "text", "steps", "questions", "notebook"}, set(raw)
     words = page_text(page_id)
     assert words.title.strip() and words.intro.strip()
     assert words.formula is None or words.formula.strip()

@@ -16,7 +16,16 @@ import pytest
 import torch
 
 from tests.apptest import open_page
-from tests.notebooks import app_traces, execute, execute_all, printed, printed_tensors, random_state, tolerance
+from tests.notebooks import (
+    app_traces,
+    execute,
+    execute_all,
+    printed,
+    printed_tensors,
+    random_state,
+    resolved_settings,
+    tolerance,
+)
 from ui.inputs.matrix import InputMatrix, book_matrix
 from ui.sharing import notebook
 from ui.sharing.codec import encode_state
@@ -41,7 +50,7 @@ def spec_from_app(page: str, state: tuple[InputMatrix, dict] | None = None) -> N
 def mismatches(spec: NotebookSpec, nb) -> list[str]:
     """Every way the executed notebook differs from the app's values at the spec's state."""
     inputs = torch.tensor(spec.rows, dtype=torch.float32)
-    traces = app_traces(spec.page, inputs, settings_of(spec))
+    traces = app_traces(spec.page, inputs, resolved_settings(spec))
     problems, seen = [], set()
     for cell in (c for c in nb.cells if c.cell_type == "code"):
         tags = cell.metadata.get("attention", {}).get("prints", [])
@@ -132,7 +141,7 @@ def test_the_walkthroughs_notebook_runs_end_to_end_and_matches_its_steps():
         for k in cell.metadata["attention"]["walk_steps"]:
             step = specs[k - 1]
             spec = NotebookSpec.of(step.page, matrix, step.controls)
-            traces = app_traces(step.page, matrix.tensor(), settings_of(spec))
+            traces = app_traces(step.page, matrix.tensor(), resolved_settings(spec))
             prefix, _, name = step.step.rpartition(".")
             value = got[tags.index(step.step)]
             assert _close(value, traces[prefix][name].double(), tolerance(printed(cell))), (k, step.page, step.step)

@@ -40,11 +40,11 @@ from ..words.content import app_text, page_text
 from .codec import MAX_INLINE_CELLS, LinkError, decode_state, encode_state
 
 __all__ = ["BOOK", "Cell", "NotebookError", "NotebookSpec", "book_cells", "book_pages", "build", "check", "check_size",
-           "has_notebook", "notebook_bytes", "settings_of", "walk_specs", "walkthrough_bytes", "walkthrough_notebook"]
+           "has_notebook", "notebook_bytes", "settings_of", "state_code", "walk_specs", "walkthrough_bytes", "walkthrough_notebook"]
 
 BOOK = Path(__file__).resolve().parent / "book"
-_HEADER = re.compile(r"^# %% (?P<key>[a-z][a-z0-9_]*)(?: if (?P<when>[^->]+?))?(?: -> (?P<prints>.+))?\s*$")
-_STEP = re.compile(r"^[a-z][a-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)?$")
+_HEADER = re.compile(r"^# %% (?P<key>[a-z][a-z0-9_]*)(?: if (?P<when>(?:(?! -> ).)+))?(?: -> (?P<prints>.+))?\s*$")
+_STEP = re.compile(r"^[A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)?$")
 MAX_CONTROLS = 40
 
 
@@ -196,9 +196,8 @@ def holds(condition: str | None, values: Mapping[str, Any]) -> bool:
 
 # ----- the cells ----------------------------------------------------------------------------------------------------
 def _inputs_code(spec: NotebookSpec) -> str:
-    width = max((len(repr(t)) for t in spec.tokens), default=1)
-    rows = ",\n".join(f"    [{', '.join(_number(v) for v in row)}],  # {t!r:<{width}}"
-                      for t, row in zip(spec.tokens, spec.rows, strict=True))
+    rows = "\n".join(f"    [{', '.join(_number(v) for v in row)}],  # {t!r}"
+                     for t, row in zip(spec.tokens, spec.rows, strict=True))
     tokens = ", ".join(repr(t) for t in spec.tokens)
     return f"tokens = [{tokens}]\ninputs = torch.tensor([\n{rows}\n])  # (num_tokens, d_in)"
 
@@ -228,6 +227,11 @@ def _settings_code(spec: NotebookSpec) -> str:
             line = f"{name} = {_literal(spec.controls[name])}{comment.group(0) if comment else ''}"
         lines.append(line)
     return "\n".join(lines)
+
+
+def state_code(spec: NotebookSpec) -> str:
+    """The two cells that carry the state, as the notebook writes them: the inputs, then the settings."""
+    return f"{_inputs_code(spec)}\n{_settings_code(spec)}"
 
 
 def page_cells(spec: NotebookSpec, lang: str, *, headings: bool = True) -> list[Any]:
