@@ -40,7 +40,8 @@ from ..words.content import app_text, page_text
 from .codec import MAX_INLINE_CELLS, LinkError, decode_state, encode_state
 
 __all__ = ["BOOK", "Cell", "NotebookError", "NotebookSpec", "book_cells", "book_pages", "build", "check", "check_size",
-           "has_notebook", "notebook_bytes", "settings_of", "state_code", "walk_specs", "walkthrough_bytes", "walkthrough_notebook"]
+           "has_notebook", "notebook_bytes", "settings_of", "state_code", "walk_specs", "walkthrough_bytes",
+           "walkthrough_notebook"]
 
 BOOK = Path(__file__).resolve().parent / "book"
 _HEADER = re.compile(r"^# %% (?P<key>[a-z][a-z0-9_]*)(?: if (?P<when>(?:(?! -> ).)+))?(?: -> (?P<prints>.+))?\s*$")
