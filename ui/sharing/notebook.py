@@ -284,7 +284,7 @@ def build(spec: NotebookSpec, lang: str) -> Any:
     """The notebook of one page's state (an ``nbformat`` NotebookNode, validated)."""
     check(spec)
     intro = v4.new_markdown_cell(app_text("nb_intro", lang, title=page_text(spec.page, lang).title))
-    nb = _notebook([intro, *page_cells(spec, lang)], lang)
+    nb = _notebook([intro, *page_cells(spec, lang, headings=False)], lang)  # the intro names the page
     nbformat.validate(nb)
     return nb
 
