@@ -36,6 +36,7 @@ from attention.errors import ExplainedValueError
 
 from ..chapter import PAGES
 from ..inputs.matrix import InputMatrix
+from ..words import i18n
 from ..words.content import app_text, page_text
 from .codec import MAX_INLINE_CELLS, LinkError, decode_state, encode_state
 
@@ -249,7 +250,7 @@ def page_cells(spec: NotebookSpec, lang: str, *, headings: bool = True) -> list[
             continue
         code = {"inputs": _inputs_code(spec), "settings": _settings_code(spec)}.get(cell.key, cell.code)
         if cell.key in words:
-            cells.append(v4.new_markdown_cell(words[cell.key].format_map(_Fields(values))))
+            cells.append(v4.new_markdown_cell(_markdown(words[cell.key], values, lang)))
         if spec.step is not None and spec.step in cell.prints:
             caption = captions.get(spec.step, spec.step)
             cells.append(v4.new_markdown_cell(app_text("nb_on_screen", lang, caption=caption)))
@@ -261,11 +262,21 @@ def page_cells(spec: NotebookSpec, lang: str, *, headings: bool = True) -> list[
     return cells
 
 
+def _markdown(template: str, values: Mapping[str, Any], lang: str) -> str:
+    """A cell's words with the settings filled in: a number as the reader writes it (0,5 in Indonesian and
+    Vietnamese), except in a `code span`."""
+    fields = _Fields(values)
+    if i18n.decimal_comma(lang):
+        fields = _Fields(i18n.reader_fields(template, fields))
+    return template.format_map(fields)
+
+
 class _Fields(dict):
     """A markdown cell's fields: the settings, as the markdown shows them (an unknown field stays as written)."""
 
     def __init__(self, values: Mapping[str, Any]) -> None:
-        super().__init__({k: v for k, v in values.items() if isinstance(v, bool | int | float | str)})
+        plain = bool | int | float | str | i18n.ReaderNumber
+        super().__init__({k: v for k, v in values.items() if isinstance(v, plain)})
 
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
