@@ -189,3 +189,12 @@ def test_hostile_token_names_stay_data():
     exec(source, namespace)  # noqa: S102 - the generated cell, on its own
     assert namespace["tokens"] == list(tokens)
     assert all("onerror" not in c.source for c in nb.cells if c.cell_type == "markdown")
+
+
+def test_a_setting_in_a_notebooks_words_is_written_as_the_reader_writes_numbers():
+    spec = NotebookSpec.of("dropout", book_matrix(), {"dropout": 0.5})
+    words = {lang: "\n".join(c.source for c in build(spec, lang).cells if c.cell_type == "markdown")
+             for lang in ("en", "vi", "id")}
+    assert "p = 0.5" in words["en"]
+    assert "0,5" in words["vi"] and "0.5" not in words["vi"]
+    assert "0,5" in words["id"] and "0.5" not in words["id"]
