@@ -7,7 +7,9 @@ package, as the page script calls it. A notebook's tagged cell (``-> step``) mus
 from __future__ import annotations
 
 import json
+import os
 import re
+import tempfile
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -37,6 +39,12 @@ from attention.explore import (
 )
 from attention.trace import Trace, traces_in
 from ui.inputs.matrix import InputMatrix
+
+# A kernel writes its connection file and IPython's profile under the home directory: on a machine whose home is not
+# writable (a CI runner's), somewhere that is.
+_SCRATCH = tempfile.mkdtemp(prefix="attention-notebooks-")
+os.environ.setdefault("JUPYTER_RUNTIME_DIR", os.path.join(_SCRATCH, "runtime"))
+os.environ.setdefault("IPYTHONDIR", os.path.join(_SCRATCH, "ipython"))
 
 __all__ = ["ORACLE", "app_traces", "execute", "execute_all", "printed", "printed_tensors", "random_matrix",
            "random_state", "resolved_settings", "tolerance"]
