@@ -198,3 +198,18 @@ def test_a_setting_in_a_notebooks_words_is_written_as_the_reader_writes_numbers(
     assert "p = 0.5" in words["en"]
     assert "0,5" in words["vi"] and "0.5" not in words["vi"]
     assert "0,5" in words["id"] and "0.5" not in words["id"]
+
+
+def test_the_walkthroughs_notebook_marks_the_step_on_screen():
+    from ui.lecture.walkthrough import load_bundled
+
+    walk = load_bundled()
+    for current in (0, 4, len(walk.steps) - 1):
+        nb = notebook.walkthrough_notebook(book_matrix(), walk.steps, "en", title=walk.title, current=current)
+        marks = [k for k, c in enumerate(nb.cells) if c.source.startswith("**▶ On your screen")]
+        assert len(marks) == 1, current
+        after = next(c for c in nb.cells[marks[0]:] if c.cell_type == "code")
+        assert current + 1 in after.metadata["attention"]["walk_steps"]
+        assert nb.cells[marks[0] - 1].source.startswith(f"### Step {current + 1} of {len(walk.steps)}")
+    unmarked = notebook.walkthrough_notebook(book_matrix(), walk.steps, "en", title=walk.title)
+    assert not any(c.source.startswith("**▶ On your screen") for c in unmarked.cells)

@@ -86,6 +86,8 @@ def test_the_walkthrough_and_a_following_student_offer_the_whole_lecture(browser
         marks = [k for c in nb["cells"] if c["cell_type"] == "code" for k in c["metadata"].get("attention", {})
                  .get("walk_steps", [])]
         assert sorted(marks) == list(range(1, steps + 1))
+        on_screen = [k for k, c in enumerate(nb["cells"]) if "On your screen" in "".join(c["source"])]
+        assert len(on_screen) == 1 and "### Step 5 of" in "".join(nb["cells"][on_screen[0] - 1]["source"])
 
         projection, room = open_projection(context, app_server.url, walk_to=2, new_room=True)
         student = open_student(stack, browser, app_server.url, room)

@@ -120,15 +120,16 @@ def _plain_view(walk: Walkthrough, step: WalkStep, index: int, member: Window | 
     if step.note and not held and _notes_for(member):
         st.markdown(f":material/record_voice_over: *{translate(step.note, lang, WALK_CONTEXT)}*")
     if not held:
-        _notebook(walk)
+        _notebook(walk, index)
     return answers.step_held if held else None
 
 
-def _notebook(walk: Walkthrough) -> None:
-    """The whole walkthrough as one notebook, at its settings, with this window's matrix (built when pressed)."""
+def _notebook(walk: Walkthrough, index: int) -> None:
+    """The whole walkthrough as one notebook, at its settings, with this window's matrix, the step on screen
+    marked (built when pressed)."""
     lang = state.language()
     offer.walkthrough_button(matrix_state.get_matrix(), walk.steps, translate(walk.title, lang, WALK_CONTEXT),
-                             lambda note: translate(note, lang, WALK_CONTEXT))
+                             lambda note: translate(note, lang, WALK_CONTEXT), index)
 
 
 def _follower_driver(walk: Walkthrough, position: stepper.Position, step: WalkStep, member: Window | None) -> Driver:
@@ -140,7 +141,7 @@ def _follower_driver(walk: Walkthrough, position: stepper.Position, step: WalkSt
     def under() -> None:
         if note is not None:
             note()
-        _notebook(walk)
+        _notebook(walk, position.index)
     return Driver(replace(position, follower=True, cover=answers.step_held if held else None,
                           under=None if held else under))
 

@@ -327,10 +327,20 @@ def walk_specs(steps: Sequence[Any]) -> list[WalkStepSpec]:
     return out
 
 
+@dataclass(frozen=True)
+class _Walk:
+    """What every step's words need: the language, the notes' translation, the count, the step on screen."""
+
+    lang: str
+    note: Callable[[str], str]
+    total: int
+    current: int | None
+
+
 def walkthrough_cells(matrix: InputMatrix, steps: Sequence[Any], lang: str, *, title: str,
-                      note: Callable[[str], str] = str) -> list[Any]:
+                      note: Callable[[str], str] = str, current: int | None = None) -> list[Any]:
     """The whole walkthrough: consecutive steps on one page at the same controls share that page's code, and each
-    step's markdown comes before the cell that prints it."""
+    step's markdown comes before the cell that prints it; ``current`` (from 0), the step on screen, is marked."""
     cells: list[Any] = [v4.new_markdown_cell(app_text("nb_walk_intro", lang, title=title, steps=len(steps)))]
     specs = walk_specs(steps)
     k = 0
@@ -339,23 +349,27 @@ def walkthrough_cells(matrix: InputMatrix, steps: Sequence[Any], lang: str, *, t
         while k + len(group) < len(specs) and specs[k + len(group)].page == group[0].page \
                 and specs[k + len(group)].controls == group[0].controls:
             group.append(specs[k + len(group)])
-        cells.extend(_walk_group(matrix, group, k, len(specs), lang, note))
+        cells.extend(_walk_group(matrix, group, k, _Walk(lang, note, len(specs), current)))
         k += len(group)
     return cells
 
 
-def _walk_group(matrix: InputMatrix, group: list[WalkStepSpec], first: int, total: int, lang: str,
-                note: Callable[[str], str]) -> list[Any]:
+def _walk_group(matrix: InputMatrix, group: list[WalkStepSpec], first: int, walk: _Walk) -> list[Any]:
     spec = NotebookSpec.of(group[0].page, matrix, group[0].controls)
     check(spec)
     by_step = {g.step: (first + i, g) for i, g in enumerate(group)}
+    captions = {s.name: s.caption for s in page_text(spec.page, walk.lang).steps}
     out: list[Any] = []
-    for cell in page_cells(spec, lang):
+    for cell in page_cells(spec, walk.lang):
         marks = [by_step[p] for p in cell.metadata.get("attention", {}).get("prints", ()) if p in by_step] \
             if cell.cell_type == "code" else []
         for number, step in marks:
-            words = app_text("nb_walk_step", lang, k=number + 1, n=total)
-            out.append(v4.new_markdown_cell(f"### {words}\n\n{note(step.note)}" if step.note else f"### {words}"))
+            words = app_text("nb_walk_step", walk.lang, k=number + 1, n=walk.total)
+            out.append(v4.new_markdown_cell(f"### {words}\n\n{walk.note(step.note)}" if step.note
+                                            else f"### {words}"))
+            if number == walk.current:
+                caption = captions.get(step.step, step.step)
+                out.append(v4.new_markdown_cell(app_text("nb_on_screen", walk.lang, caption=caption)))
         if marks:
             cell.metadata["attention"]["walk_steps"] = [number + 1 for number, _ in marks]
         out.append(cell)
@@ -363,15 +377,16 @@ def _walk_group(matrix: InputMatrix, group: list[WalkStepSpec], first: int, tota
 
 
 def walkthrough_notebook(matrix: InputMatrix, steps: Sequence[Any], lang: str, *, title: str,
-                         note: Callable[[str], str] = str) -> Any:
+                         note: Callable[[str], str] = str, current: int | None = None) -> Any:
     """The whole walkthrough's notebook (an ``nbformat`` NotebookNode, validated)."""
     check_size(matrix.num_tokens, matrix.dim)
-    nb = _notebook(walkthrough_cells(matrix, steps, lang, title=title, note=note), lang)
+    nb = _notebook(walkthrough_cells(matrix, steps, lang, title=title, note=note, current=current), lang)
     nbformat.validate(nb)
     return nb
 
 
 def walkthrough_bytes(matrix: InputMatrix, steps: Sequence[Any], lang: str, *, title: str,
-                      note: Callable[[str], str] = str) -> bytes:
-    return nbformat.writes(walkthrough_notebook(matrix, steps, lang, title=title, note=note)).encode("utf-8")
+                      note: Callable[[str], str] = str, current: int | None = None) -> bytes:
+    nb = walkthrough_notebook(matrix, steps, lang, title=title, note=note, current=current)
+    return nbformat.writes(nb).encode("utf-8")
 

@@ -38,8 +38,10 @@ def notebook_button(spec: NotebookSpec, slot: object = "") -> None:
                        on_click="ignore", icon=":material/code:", help=app_text("notebook_help"))
 
 
-def walkthrough_button(matrix: InputMatrix, steps: Sequence[Any], title: str, note: Callable[[str], str]) -> None:
-    """The whole walkthrough as one notebook, at the walkthrough's settings and with this matrix."""
+def walkthrough_button(matrix: InputMatrix, steps: Sequence[Any], title: str, note: Callable[[str], str],
+                       current: int) -> None:
+    """The whole walkthrough as one notebook, at the walkthrough's settings and with this matrix; the step on
+    screen (``current``, from 0) is marked."""
     lang = state.language()
     try:
         check_size(matrix.num_tokens, matrix.dim)
@@ -47,6 +49,6 @@ def walkthrough_button(matrix: InputMatrix, steps: Sequence[Any], title: str, no
         st.caption(app_text("notebook_refused", error=explain(exc, lang)))
         return
     st.download_button(app_text("walk_notebook_button"),
-                       data=lambda: walkthrough_bytes(matrix, steps, lang, title=title, note=note),
+                       data=lambda: walkthrough_bytes(matrix, steps, lang, title=title, note=note, current=current),
                        file_name="walkthrough.ipynb", mime=MIME, key=f"{Key.NOTEBOOK_PREFIX}walkthrough",
                        on_click="ignore", icon=":material/code:", help=app_text("walk_notebook_help"))
