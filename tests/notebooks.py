@@ -11,10 +11,11 @@ import os
 import re
 import tempfile
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import nbformat
 import torch
+from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
 from attention import (
@@ -56,10 +57,22 @@ def execute(nb: Any, timeout: int = 120) -> Any:
     return nb
 
 
-def execute_all(notebooks: list[Any], workers: int = 3) -> list[Any]:
-    """Several notebooks, a few kernels at a time (a kernel mostly waits for torch to import)."""
-    with ThreadPoolExecutor(workers) as pool:
-        return list(pool.map(execute, notebooks))
+def execute_all(notebooks: list[Any]) -> list[Any]:
+    """Several notebooks, one after the other in one kernel, each from an empty namespace (``%reset -f`` first):
+    one kernel's start and one import of torch for them all, and one process beside the browser tests that
+    make test runs at the same time, not several (a class's timings there are measured)."""
+    km = KernelManager(kernel_name="python3")
+    km.start_kernel()
+    try:
+        for nb in notebooks:
+            nb.cells.insert(0, nbformat.v4.new_code_cell("%reset -f"))
+            try:
+                NotebookClient(nb, km=km, timeout=120, kernel_name="python3", allow_errors=False).execute()
+            finally:
+                nb.cells.pop(0)
+    finally:
+        km.shutdown_kernel(now=True)
+    return notebooks
 
 
 def printed(cell: Any) -> str:
