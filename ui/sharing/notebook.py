@@ -30,12 +30,14 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+import numpy as np
 from nbformat import v4
 
 from attention.errors import ExplainedValueError
 
 from ..chapter import PAGES
 from ..inputs.matrix import InputMatrix
+from ..settings import limits
 from ..words import i18n
 from ..words.content import app_text, page_text
 from .codec import MAX_INLINE_CELLS, LinkError, decode_state, encode_state
@@ -114,39 +116,43 @@ def has_notebook(page: str) -> bool:
 
 def book_pages() -> tuple[str, ...]:
     """The pages that have a book file (every page that computes something)."""
-    return tuple(p.page_id for p in PAGES if book_file(p.page_id).exists())
+    return tuple(p.page_id for p in PAGES if has_notebook(p.page_id))
 
 
 # ----- the state ---------------------------------------------------------------------------------------------------
-def _settings_lines(page: str) -> list[tuple[str | None, str]]:
-    """The settings cell's lines, each with the name it assigns (None for any other line)."""
+@dataclass(frozen=True)
+class _Line:
+    """One line of a settings cell: the name it assigns, its value's source and its comment (None: another line)."""
+
+    text: str
+    name: str | None = None
+    value: str = ""
+    comment: str = ""
+
+
+def _settings_lines(page: str) -> list[_Line]:
     code = next(c.code for c in book_cells(page) if c.key == "settings")
-    out: list[tuple[str | None, str]] = []
+    out = []
     for line in code.splitlines():
         match = re.match(r"^([a-z_][a-z0-9_]*) = (.+?)(\s+#.*)?$", line)
-        out.append((match.group(1), line) if match else (None, line))
+        out.append(_Line(line, match.group(1), match.group(2), match.group(3) or "") if match else _Line(line))
     return out
 
 
 def settings_of(spec: NotebookSpec) -> dict[str, Any]:
     """The settings the notebook runs with: each control's value where the page has it, else the file's literal."""
     values: dict[str, Any] = {}
-    for name, line in _settings_lines(spec.page):
-        if name is None:
+    for line in _settings_lines(spec.page):
+        if line.name is None:
             continue
-        if name in spec.controls:
-            values[name] = spec.controls[name]
+        if line.name in spec.controls:
+            values[line.name] = spec.controls[line.name]
             continue
         try:
-            values[name] = ast.literal_eval(line.split("=", 1)[1].split("  #")[0].strip())
+            values[line.name] = ast.literal_eval(line.value)
         except (ValueError, SyntaxError):
             pass  # an expression of the inputs (context_length = inputs.shape[0]): not a condition's name
     return values
-
-
-def _literal(value: Any) -> str:
-    """A control's value as Python source (only plain values get here: see :func:`check`)."""
-    return repr(value)
 
 
 def check_size(num_tokens: int, dim: int) -> None:
@@ -157,9 +163,10 @@ def check_size(num_tokens: int, dim: int) -> None:
                             limit=MAX_INLINE_CELLS)
 
 
-def check(spec: NotebookSpec, *, pages: set[str] | None = None, max_tokens: int = 1024, max_dim: int = 1024) -> None:
-    """Refuse what a shared link refuses (the matrix, the controls' kinds and sizes), with the link's message."""
-    pages = pages if pages is not None else set(book_pages())
+def check(spec: NotebookSpec) -> None:
+    """Refuse what a shared link refuses (the matrix, the controls' kinds and sizes, the app's limits), with the
+    link's message."""
+    pages = set(book_pages())
     if spec.page not in pages:
         raise NotebookError("there is no notebook for the page {page!r}.", page=spec.page[:40])
     if len(spec.controls) > MAX_CONTROLS:
@@ -171,7 +178,8 @@ def check(spec: NotebookSpec, *, pages: set[str] | None = None, max_tokens: int 
     try:
         matrix = InputMatrix(spec.tokens, spec.rows)
         text, _ = encode_state(matrix, {spec.page: dict(spec.controls)})
-        decode_state(text, pages=pages, max_tokens=max_tokens, max_dim=max_dim, max_chars=10**9)
+        lim = limits()
+        decode_state(text, pages=pages, max_tokens=lim.max_tokens, max_dim=lim.max_dim, max_chars=10**9)
     except (LinkError, ValueError, TypeError) as exc:
         if isinstance(exc, ExplainedValueError):
             raise NotebookError("this state cannot be a notebook: {problem}", problem=exc) from None
@@ -210,25 +218,14 @@ def _number(value: float) -> str:
         raise NotebookError("the matrix holds a value that is not a finite number.")
     for digits in range(4, 10):
         text = f"{value:.{digits}g}"
-        if float(_f32(float(text))) == float(_f32(value)):
+        if np.float32(text) == np.float32(value):
             return text if any(c in text for c in ".e") else f"{text}.0"
     return repr(value)
 
 
-def _f32(value: float) -> float:
-    import struct
-
-    return struct.unpack("f", struct.pack("f", value))[0]
-
-
 def _settings_code(spec: NotebookSpec) -> str:
-    lines = []
-    for name, line in _settings_lines(spec.page):
-        if name is not None and name in spec.controls:
-            comment = re.search(r"\s+#.*$", line)
-            line = f"{name} = {_literal(spec.controls[name])}{comment.group(0) if comment else ''}"
-        lines.append(line)
-    return "\n".join(lines)
+    return "\n".join(f"{line.name} = {spec.controls[line.name]!r}{line.comment}" if line.name in spec.controls
+                     else line.text for line in _settings_lines(spec.page))
 
 
 def state_code(spec: NotebookSpec) -> str:
