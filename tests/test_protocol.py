@@ -11,6 +11,7 @@ from typing import get_args
 import pytest
 
 from ui.lecture.deck import Deck, Poll
+from ui.lecture.explorations import Spotlight
 from ui.lecture.protocol import transition
 from ui.lecture.records import (
     Attend,
@@ -34,6 +35,7 @@ from ui.lecture.records import (
     Seen,
     SetBudget,
     SetPoll,
+    SetSpotlight,
     ShareNotes,
     StartClock,
     Student,
@@ -51,6 +53,7 @@ def deck(position: int, shared: str = "book", *, shown: bool = False, poll: Poll
 
 
 QUESTION = Poll(1, 5, "one-query", "score")
+SPOT = Spotlight(3, 7, 7, "one-query", None, "theirs", "equal tokens, equal weights?")  # student 7's, on step 7
 D7, D8, D8_SHOWN = deck(7), deck(8), deck(8, shown=True)
 MINE_EDITED = deck(7, "edited")  # the student's (or a lecturer's) own change to the matrix on step 7
 
@@ -166,6 +169,17 @@ CASES = [
     ("... and the projection takes the shared notes with the console's deck", replace(PROJECTION, following=True),
      seen(BEAT, D7, 8, replace(D7, notes_shared=True)), dict(seen=8, notes_shared=True),
      (Take(replace(D7, notes_shared=True)), Rerun())),
+    ("the console projects a student's exploration", CONSOLE, SetSpotlight(SPOT), dict(spotlight=SPOT), ()),
+    ("... and publishes it with its deck", replace(CONSOLE, spotlight=SPOT), seen(AFTER, replace(D7, spotlight=SPOT), 7),
+     dict(spotlight=SPOT), (Publish(replace(D7, spotlight=SPOT), expected=7),)),
+    ("... the projection takes it, its step and values as they were", replace(PROJECTION, following=True),
+     seen(BEAT, D7, 8, replace(D7, spotlight=SPOT)), dict(seen=8, spotlight=SPOT),
+     (Take(replace(D7, spotlight=SPOT)), Rerun())),
+    ("back to the lecture (B): the spotlight goes", replace(PROJECTION, spotlight=SPOT), SetSpotlight(None),
+     dict(spotlight=None, last=D7), ()),
+    ("a following student takes the projected exploration with the deck", replace(FOLLOWING, waiting=None),
+     seen(BEFORE, D7, 8, replace(D7, spotlight=SPOT, shown=True)),
+     dict(seen=8, last=replace(D7, spotlight=SPOT), following=True), (Take(replace(D7, spotlight=SPOT)),)),
     ("a lecturer's session after a take", PROJECTION, Took(deck(8, "x")), dict(last=deck(8, "x")), ()),
     # --- the store and the runs ------------------------------------------------------------------------------
     ("the store is out of reach: a lecturer publishes nothing, changes nothing", PROJECTION,
@@ -207,7 +221,7 @@ def test_every_event_is_met_by_both_kinds_of_window():
     met = {(type(w).__name__, type(e).__name__) for _, w, e, _, _ in CASES if w is not None}
     student_events = {"Seen", "Took", "Rejoin", "BackToExploration", "Gone"}
     lecturer_events = {"Seen", "Published", "Took", "ConsoleOpened", "SetPoll", "StartClock", "SetBudget", "ShareNotes",
-                       "Gone"}
+                       "SetSpotlight", "Gone"}
     assert {("Student", e) for e in student_events} <= met
     assert {("Lecturer", e) for e in lecturer_events} <= met
     every = {t.__name__ for t in get_args(Event)}
@@ -224,6 +238,8 @@ def test_a_window_is_replaced_not_changed():
 
 def test_an_event_a_window_does_not_meet_changes_nothing():
     assert transition(FOLLOWING, SetPoll(QUESTION)) == (FOLLOWING, ())
+    for student in (FOLLOWING, EXPLORING):  # a student's window never projects: the event changes nothing
+        assert transition(student, SetSpotlight(SPOT)) == (student, ())
     assert transition(PROJECTION, Rejoin(OTHER, D7)) == (PROJECTION, ())
     assert transition(None, seen(BEAT, D7, 7)) == (None, ())
 

@@ -41,7 +41,7 @@ TEMPLATE = LOCALES / "messages.pot"
 CODE_DIRS = ("attention", "ui", "pages")
 # Error classes whose first argument is an English template (attention.errors.Explained and its subclasses).
 ERROR_CLASSES = ("ExplainedValueError", "ExplainedTypeError", "InputError", "LinkError", "NotebookError",
-                 "WalkthroughError")
+                 "WalkthroughError", "ExplorationError")
 UNTRANSLATED_KEYS = {"formula"}  # LaTeX: the same in every language
 # CLDR: Indonesian, Vietnamese and Korean have one plural form (Babel's table says two for Indonesian).
 PLURAL_FORMS = {"id": "nplurals=1; plural=0;", "vi": "nplurals=1; plural=0;", "ko": "nplurals=1; plural=0;"}

@@ -86,6 +86,16 @@ class Driver:
     # most of a run's cost, and every move of the lecture reruns every student: benchmarks/PROFILE-ROOM.md)
     quiet: bool = False
     stage: Any = None  # where the step goes, made by the walkthrough (above a follower's folded controls)
+    fixed: Fixed | None = None  # new: a state of its own (a student's exploration on the projector), not the session's
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """A page's state held apart from the session's: the matrix and the page's control values. A page driven with
+    it draws no control and writes nothing of the session's (the lecture's own state stays as it was)."""
+
+    matrix: InputMatrix
+    controls: dict[str, Any]
 
 
 _driver: ContextVar[Driver | None] = ContextVar("driver", default=None)
@@ -166,8 +176,14 @@ class Page:
         the stored ones, checked as a widget would check them."""
         return self.driver is not None and self.driver.quiet
 
+    def stored(self) -> dict[str, Any]:
+        """The page's control values as the page reads them: a fixed state's, the walkthrough's, or the learner's."""
+        if self.driver is not None and self.driver.fixed is not None:
+            return self.driver.fixed.controls
+        return state.page_controls(self.page_id, self.driver is not None)
+
     def control(self, name: str, default: Any, widget: Callable[..., Any], label: str, **kw: Any) -> Any:
-        value = state.control(self.page_id, name, default, widget, label,
+        value = state.control(self.page_id, name, default, widget, label, store=self.stored(),
                               walk=self.driver.log if self.driver is not None else None, draw=not self.quiet, **kw)
         self._departed = self._departed or value != default
         self.values[name] = value
@@ -230,7 +246,7 @@ class Page:
 
         ``seed``: the page's own seed, which dropout then uses too; else a dropout seed of its own.
         """
-        stored = state.page_controls(self.page_id, self.driver is not None)
+        stored = self.stored()
         in_use = bool(stored.get("causal")) or bool(stored.get("dropout"))
         fold = nullcontext() if self.quiet else st.expander(app_text("later_controls"), expanded=in_use,
                                                             icon=":material/update:")
@@ -259,7 +275,7 @@ class Page:
         (4 heads, d_out 4 -> 3: 3 heads), and the page says so.
         """
         options = [h for h in range(1, min(d_out, limits().max_heads) + 1) if d_out % h == 0]
-        chosen = state.page_controls(self.page_id, self.driver is not None).get("num_heads", default)
+        chosen = self.stored().get("num_heads", default)
         wanted = chosen if isinstance(chosen, int) and not isinstance(chosen, bool) else default
         fallback = min(options, key=lambda h: (abs(h - wanted), h))
         heads = int(self.control("num_heads", fallback, st.select_slider, app_text("num_heads"), options=options,
@@ -285,7 +301,8 @@ class Page:
         the page's questions' live state (``check_yourself``, and a class poll on a walkthrough step).
         """
         self.live = Live(result, tuple(self.labels), self.inputs, given, book=self._book_live(result, given))
-        check_state.set_live(self.page_id, self.live)
+        if self.driver is None or self.driver.fixed is None:  # a fixed state is not the page's live one
+            check_state.set_live(self.page_id, self.live)
         if self.driver is None:  # a lecture's step is said as the lecture's move (ui/steps/stepper.py)
             announce.note_result(result, labels or self.labels, given)
         if self.stage is None:
@@ -357,7 +374,7 @@ class Page:
         a class shares one state, so one computation serves every follower of the process. None: not shared."""
         if not self.quiet or self.matrix.num_tokens * self.matrix.dim > REMEMBER_UP_TO:
             return None
-        controls = state.page_controls(self.page_id, walk=True)
+        controls = self.stored()
         key = (self.page_id, slot, self.matrix.tokens, self.matrix.values.tobytes(), tuple(sorted(controls.items())))
         try:
             hash(key)
@@ -519,7 +536,8 @@ def start_page(page_id: str) -> Page:
             stage = walk.stage
         elif step_state.step_mode(page_id, walk is not None):  # the step goes here, above the page's controls
             stage = st.container(key=_stage_key(walk, projection))
-    return Page(page_id, matrix_state.get_matrix(), text, stage, driver=walk)
+    matrix = walk.fixed.matrix if walk is not None and walk.fixed is not None else matrix_state.get_matrix()
+    return Page(page_id, matrix, text, stage, driver=walk)
 
 
 def _stage_key(walk: Driver | None, projection: bool) -> str | None:

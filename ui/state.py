@@ -136,6 +136,17 @@ class Key:
     POLL_SEND = "poll_send"
     POLL_SENT = "_poll_sent"  # a student: (poll, what they sent) (ui/lecture/answers.py)
     POLL_NOTE = "_poll_note"  # a student: (poll, kind, message) said about their last send
+    # ui/lecture/spotlight.py: a student's exploration sent, listed on the console, put on the projector
+    SPOTLIGHT_NOTE = "spotlight_note"  # a student's one-line note, in the send form
+    SPOTLIGHT_FORM = "spotlight_form"
+    SPOTLIGHT_SEND = "spotlight_send"
+    SPOTLIGHT_SAID = "_spotlight_said"  # a student: (kind, message) said about their last send
+    SPOTLIGHT_BANNER = "spotlight-banner"  # above the projected exploration: whose it is
+    SPOTLIGHT_CONSOLE = "spotlight-console"  # the console's box: what is on the projector, what the class sent
+    SPOTLIGHT_BACK = "spotlight_back"  # the console's "Back to the lecture"
+    SPOTLIGHT_BACK_KEY = "spotlight_back_key"  # the projection's (B)
+    SPOTLIGHT_PROJECT_PREFIX = "spotlight_project:"  # the console's Project, per exploration: spotlight_project:<n>
+    LESSON_RECORD = "lesson_record"  # the console's download of the lesson's record (CSV)
     HEAL = "heal"  # hidden: the watchdog's count of asks for a full run (ui/lecture/heal.js), kept as state
     HEAL_TOKEN = "_heal_token"  # the session's token, which the browser's count of asks carries
     HEAL_TAKEN = "_heal_taken"  # the asks a run has taken (ui/lecture/state.py)
@@ -326,7 +337,8 @@ def fits(new: Any, default: Any, kwargs: dict[str, Any]) -> bool:
 
 def control(
     page_id: str, name: str, default: Any, widget: Callable[..., Any], label: str, *,
-    valid: Callable[[Any], bool] | None = None, walk: WalkLog | None = None, draw: bool = True, **kwargs: Any,
+    valid: Callable[[Any], bool] | None = None, walk: WalkLog | None = None, draw: bool = True,
+    store: dict[str, Any] | None = None, **kwargs: Any,
 ) -> Any:
     """Draw one widget whose value survives page switches.
 

@@ -2,9 +2,10 @@
 
 The projection and the presenter console are two views of one deck: which walkthrough step is
 on, the walkthrough's control values, the input matrix, the walkthrough itself when it is the
-lecturer's own, the talk's clock, the question put to the class (:class:`Poll`), and whether the speaker
-notes are shared with the class. Every view derives from it; nothing else is shared (each window keeps its
-own language, its own sidebar and its own explanation folds).
+lecturer's own, the talk's clock, the question put to the class (:class:`Poll`), whether the speaker
+notes are shared with the class, and a student's exploration on the projector (a ``Spotlight``). Every
+view derives from it; nothing else is shared (each window keeps its own language, its own sidebar and its
+own explanation folds).
 
 A deck travels through a room (``ui/lecture/rooms.py``) as JSON. What arrives from a room is
 treated like a link: :meth:`Deck.from_json` checks every field and its size, and decodes the
@@ -27,6 +28,7 @@ from ..check.tally import POLL_KINDS
 from ..inputs.matrix import InputMatrix
 from ..settings import limits
 from ..sharing.codec import LinkError, SharedState, decode_state, encode_state
+from .explorations import ExplorationError, Spotlight
 from .walkthrough import MAX_BYTES, MAX_STEPS
 
 __all__ = ["DEFAULT_BUDGET_MIN", "MAX_BUDGET_MIN", "Deck", "DeckError", "Poll"]
@@ -108,14 +110,15 @@ class Deck:
     shown: bool = field(default=False, compare=False)
     poll: Poll | None = None  # the question put to the class, if one is
     notes_shared: bool = False  # the lecturer shares the speaker notes with the class (the console's switch)
+    spotlight: Spotlight | None = None  # new: a student's exploration on the projector (ui/lecture/spotlight.py)
 
     @classmethod
     def of(cls, position: int, arrived: int | None, matrix: InputMatrix, controls: dict[str, dict[str, Any]],
            walkthrough: str | None, clock_start: float | None, budget_min: int, poll: Poll | None = None,
-           notes_shared: bool = False) -> Deck:
+           notes_shared: bool = False, spotlight: Spotlight | None = None) -> Deck:
         shared, _ = encode_state(matrix, controls)  # a matrix too large for a link travels as its recipe or not
         return cls(position, arrived, shared, walkthrough, clock_start, budget_min, poll=poll,
-                   notes_shared=notes_shared)
+                   notes_shared=notes_shared, spotlight=spotlight)
 
     def merged(self, base: Deck | None, theirs: Deck) -> Deck:
         """This window's deck (``self``) merged into ``theirs``, the newer one another window published since
@@ -138,6 +141,10 @@ class Deck:
         """The poll to show now: the one asked on the step on screen."""
         return self.poll if self.poll is not None and self.poll.position == self.position else None
 
+    def spotlit(self) -> Spotlight | None:
+        """The student's exploration to show now: the one put on the projector at the step on screen."""
+        return self.spotlight if self.spotlight is not None and self.spotlight.at == self.position else None
+
     def state(self) -> SharedState:
         """The matrix (None: the link codec left it out) and the walkthrough's control values."""
         lim = limits()
@@ -158,6 +165,10 @@ class Deck:
             raise DeckError("the lecture's shared state comes from another version of this app.")
         values = {name: data[name] for name in _FIELDS}
         values["poll"] = None if data["poll"] is None else Poll.from_data(data["poll"])
+        try:
+            values["spotlight"] = None if data["spotlight"] is None else Spotlight.from_data(data["spotlight"])
+        except ExplorationError as exc:
+            raise DeckError("the exploration on the projector cannot be used: {problem}", problem=exc) from None
         deck = cls(**values)
         deck._check()
         return deck
@@ -188,10 +199,11 @@ class Deck:
 
 
 MAX_SHARED = 40_000  # characters of the encoded matrix and controls (a room's document is at most 64,000)
-_FIELDS = {"position", "arrived", "shared", "walkthrough", "clock_start", "budget_min", "shown", "poll", "notes_shared"}
+_FIELDS = {"position", "arrived", "shared", "walkthrough", "clock_start", "budget_min", "shown", "poll", "notes_shared",
+           "spotlight"}
 _STEP, _MOVE = ("position", "arrived"), ("position",)
 _PARTS = (_STEP, ("shared",), ("walkthrough",), ("clock_start",), ("budget_min",), ("poll",),
-          ("notes_shared",))
+          ("notes_shared",), ("spotlight",))
 _POLL_FIELDS = {"number", "position", "page", "question", "revealed", "fields", "options", "labels"}
 
 

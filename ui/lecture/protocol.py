@@ -42,6 +42,7 @@ from .records import (
     Seen,
     SetBudget,
     SetPoll,
+    SetSpotlight,
     ShareNotes,
     StartClock,
     Student,
@@ -114,6 +115,8 @@ def _lecturer(w: Lecturer, event: Event) -> tuple[Window | None, tuple[Action, .
             return replace(w, budget_min=event.minutes), ()
         case ShareNotes():
             return replace(w, notes_shared=event.shared), ()
+        case SetSpotlight():
+            return replace(w, spotlight=event.spotlight), ()
     return w, ()
 
 
@@ -139,7 +142,7 @@ def _lecturer_saw(w: Lecturer, seen: Seen) -> tuple[Window | None, tuple[Action,
             acts.append(Rerun())  # the page on screen shows the old deck
         return replace(w, seen=room.version, last=room.deck, announced=False, clock_start=target.clock_start,
                        budget_min=target.budget_min, poll=target.poll, notes_shared=target.notes_shared,
-                       runs=_runs(w.runs, seen, room.version)), tuple(acts)
+                       spotlight=target.spotlight, runs=_runs(w.runs, seen, room.version)), tuple(acts)
     if (seen.mine is not None and seen.mine != w.last) or (shown and not w.announced):
         return replace(w, runs=runs), (Publish(seen.mine, expected=w.seen, shown=shown),)
     if moment is Moment.BEAT and cut_short(w.runs, seen.now):

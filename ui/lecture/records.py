@@ -9,12 +9,13 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .deck import DEFAULT_BUDGET_MIN, Deck, Poll
+from .explorations import Spotlight
 
 __all__ = ["ATTEND_SECONDS", "REPAIR_SECONDS", "UNSHOWN_SECONDS", "WALK_PAGE", "Action", "Attend",
            "BackToExploration", "ConsoleOpened", "Event", "Gone", "Goto", "Joined", "Kept", "Leave", "Lecturer",
            "Moment",
            "Publish", "Published", "Rejoin", "Rerun", "Restore", "Room", "Runs", "Seen", "SetBudget", "SetPoll",
-           "ShareNotes", "StartClock", "Student", "Take", "Took", "Window"]
+           "SetSpotlight", "ShareNotes", "StartClock", "Student", "Take", "Took", "Window"]
 
 WALK_PAGE = "walkthrough"
 UNSHOWN_SECONDS = 1.0  # a deck no projection has drawn reaches the class after this (no projection open)
@@ -53,6 +54,7 @@ class Lecturer:
     budget_min: int = DEFAULT_BUDGET_MIN
     poll: Poll | None = None
     notes_shared: bool = False
+    spotlight: Spotlight | None = None  # new: a student's exploration on the projector
     runs: Runs = Runs()
 
     @property
@@ -169,6 +171,11 @@ class SetPoll:
 
 
 @dataclass(frozen=True)
+class SetSpotlight:
+    spotlight: Spotlight | None  # a student's exploration projected, or None: back to the lecture
+
+
+@dataclass(frozen=True)
 class ShareNotes:
     shared: bool  # the console's "Share notes with the class"
 
@@ -184,7 +191,7 @@ class SetBudget:
 
 
 Event = Seen | Published | Took | Joined | Rejoin | BackToExploration | ConsoleOpened | SetPoll | StartClock \
-    | SetBudget | ShareNotes | Gone
+    | SetBudget | ShareNotes | SetSpotlight | Gone
 
 
 # ----- what the caller does ------------------------------------------------------------------------

@@ -93,7 +93,7 @@ def snapshot(window: Window | None = None) -> Deck:
     return Deck.of(walk_state.walk_position(), walk_state.arrived_at(), matrix_state.get_matrix(),
                    walk_state.walk_controls(), walk, talk.clock_start if talk else None,
                    talk.budget_min if talk else DEFAULT_BUDGET_MIN, talk.poll if talk else None,
-                   talk.notes_shared if talk else False)
+                   talk.notes_shared if talk else False, talk.spotlight if talk else None)
 
 
 def see(moment: Moment, page: str) -> str | None:
