@@ -13,18 +13,25 @@ import time
 import pytest
 
 from tests.redis_server import redis_server_path, running_redis
+from ui.lecture import rooms as contract
 from ui.lecture.memory_rooms import MemoryRooms
 from ui.lecture.rooms import (
     MAX_ANSWER,
     MAX_DOCUMENT,
     MAX_POLLS,
+    MAX_RECORD_CHARS,
+    MAX_SENDS,
+    MAX_SENT,
+    MAX_SENT_CHARS,
     MAX_STUDENTS,
     PRESENCE_SECONDS,
     ROOM_SECONDS,
+    SENDS_PER_MINUTE,
     TOKEN_SECONDS,
     RoomError,
     RoomsFull,
     RoomsUnavailable,
+    SendRefused,
     digest,
 )
 from ui.lecture.sqlite_rooms import SqliteRooms
@@ -323,3 +330,255 @@ def test_a_publish_over_a_version_it_has_not_seen_writes_nothing(store):
     assert one.publish(room, secret, '{"a": 3}') == 4  # without expected: as before
     with pytest.raises(RoomError):
         other.publish(room, "wrong", "{}", expected=4)
+
+
+# ----- explorations a student sends, and the lesson record ------------------------------------------
+
+
+def _class(rooms, room: str, n: int) -> list[str]:
+    """``n`` students who said they are in the room just now."""
+    students = [secrets.token_urlsafe(9) for _ in range(n)]
+    assert all(rooms.attend(room, s) for s in students)
+    return students
+
+
+def _refused(call) -> str:
+    """Why a send was refused (SendRefused's reason)."""
+    with pytest.raises(SendRefused) as refused:
+        call()
+    return refused.value.reason
+
+
+def _redis_keys(rooms, room: str) -> dict[str, int]:
+    """A RedisRooms' keys about ``room``, each with the bytes Redis holds for it."""
+    db = rooms._redis
+    return {key: db.memory_usage(key) for key in db.scan_iter(f"attn:*{room}*")}
+
+
+def test_students_send_and_the_lecturer_reads_them_on_another_replica(store):
+    one, other = store
+    room, secret = one.create("{}")
+    first, second = _class(other, room, 2)
+    assert one.send(room, first, '{"page": "a"}') == (1, 1)
+    assert one.send(room, second, '{"page": "b"}') == (2, 2)
+    assert other.sent(room, secret) == [(2, 2, '{"page": "b"}'), (1, 1, '{"page": "a"}')]  # newest first
+    assert one.send(room, first, '{"page": "c"}') == (3, 1)  # the same student, the same number
+    assert [(n, who) for n, who, _ in other.sent(room, secret)] == [(3, 1), (2, 2), (1, 1)]
+    console = other.redeem(one.issue_token(room, secret))[1]
+    assert one.sent(room, console) == other.sent(room, secret)  # every driver reads them
+
+
+def test_only_a_driver_reads_what_was_sent_or_keeps_the_record(store):
+    one, other = store
+    room, secret = one.create("{}")
+    other_room, other_secret = one.create("{}")
+    (student,) = _class(one, room, 1)
+    one.send(room, student, "{}")
+    assert one.keep(room, secret, "step 1")
+    for wrong in ("", secret[:-1] + ("x" if secret[-1] != "x" else "y"), "a" * 5000, None, 42, other_secret, room,
+                  student):  # a student's id never drives
+        with pytest.raises(RoomError):
+            other.sent(room, wrong)
+        with pytest.raises(RoomError):
+            other.kept(room, wrong)
+        with pytest.raises(RoomError):
+            other.keep(room, wrong, "forged")
+    for forged in ("../x", "no-such-room", "", "x" * 10_000, None, ["a"], "attn:rooms", other_room[:-1] + "!"):
+        with pytest.raises(RoomError):
+            other.sent(forged, secret)
+        with pytest.raises(RoomError):
+            other.keep(forged, secret, "forged")
+        with pytest.raises(RoomError):
+            other.kept(forged, secret)
+    assert other.kept(room, secret) == ["step 1"] and len(other.sent(room, secret)) == 1
+    assert other.kept(other_room, other_secret) == [] and other.sent(other_room, other_secret) == []
+
+
+def test_a_student_not_in_the_class_cannot_send(store):
+    one, other = store
+    room, secret = one.create("{}")
+    assert _refused(lambda: other.send(room, secrets.token_urlsafe(9), "{}")) == "absent"  # never attended
+    (student,) = _class(one, room, 1)
+    elsewhere, _ = one.create("{}")
+    assert _refused(lambda: other.send(elsewhere, student, "{}")) == "absent"  # in another room's class
+    assert other.sent(room, secret) == []
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_a_student_who_left_cannot_send(kind, tmp_path):
+    clock = Clock()
+    rooms = MemoryRooms(clock=clock) if kind == "memory" else SqliteRooms(tmp_path / "rooms.sqlite3", clock=clock)
+    room, secret = rooms.create("{}")
+    (student,) = _class(rooms, room, 1)
+    clock.now += PRESENCE_SECONDS + 1  # their window stopped saying it is there
+    assert _refused(lambda: rooms.send(room, student, "{}")) == "absent"
+    assert rooms.attend(room, student) and rooms.send(room, student, "{}") == (1, 1)  # back in class
+
+
+def test_a_student_sends_a_few_a_minute(store):
+    one, other = store
+    room, secret = one.create("{}")
+    student, classmate = _class(one, room, 2)
+    assert [other.send(room, student, f"{i}")[0] for i in range(SENDS_PER_MINUTE)] == [*range(1, SENDS_PER_MINUTE + 1)]
+    assert _refused(lambda: one.send(room, student, "one more")) == "busy"
+    assert other.send(room, classmate, "mine") == (SENDS_PER_MINUTE + 1, 2)  # the rate is each student's own
+    assert len(one.sent(room, secret)) == SENDS_PER_MINUTE + 1
+
+
+def test_a_minute_later_a_student_sends_again():
+    clock = Clock()
+    rooms = MemoryRooms(clock=clock)
+    room, secret = rooms.create("{}")
+    (student,) = _class(rooms, room, 1)
+    rooms.send(room, student, "{}")
+    clock.now += 30
+    rooms.attend(room, student)  # the window's heartbeat, every few seconds
+    for _ in range(SENDS_PER_MINUTE - 1):
+        rooms.send(room, student, "{}")
+    assert _refused(lambda: rooms.send(room, student, "{}")) == "busy"
+    clock.now += 31  # 61 s after the first send, 31 s after the others
+    rooms.attend(room, student)
+    assert rooms.send(room, student, "{}") == (SENDS_PER_MINUTE + 1, 1)  # the first one's place is free
+    assert _refused(lambda: rooms.send(room, student, "{}")) == "busy"  # the others are still within the minute
+    clock.now += 30
+    rooms.attend(room, student)
+    assert [rooms.send(room, student, "{}")[0] for _ in range(SENDS_PER_MINUTE - 1)] == \
+        [*range(SENDS_PER_MINUTE + 2, 2 * SENDS_PER_MINUTE + 1)]
+    assert len(rooms._rooms[room].sends[student]) == SENDS_PER_MINUTE  # the times kept stay few
+
+
+def test_a_thousand_sends_from_one_student_keep_a_few(store):
+    one, other = store
+    room, secret = one.create("{}")
+    (student,) = _class(one, room, 1)
+    reasons = []
+    for i in range(1000):
+        try:
+            other.send(room, student, f'{{"i": {i}}}')
+        except SendRefused as refused:
+            reasons.append(refused.reason)
+    assert reasons == ["busy"] * (1000 - SENDS_PER_MINUTE)
+    assert [doc for _, _, doc in one.sent(room, secret)] == [f'{{"i": {i}}}' for i in reversed(range(SENDS_PER_MINUTE))]
+
+
+def test_a_thousand_sends_from_a_class_fill_the_room_and_no_more(store):
+    one, other = store
+    room, secret = one.create("{}")
+    students = _class(one, room, 250)
+    taken, reasons = [], []
+    for i in range(1000):  # each student in turn, four times round
+        try:
+            taken.append((one if i % 2 else other).send(room, students[i % 250], f"{i}"))
+        except SendRefused as refused:
+            reasons.append(refused.reason)
+    assert [n for n, _ in taken] == [*range(1, MAX_SENDS + 1)] and reasons == ["full"] * (1000 - MAX_SENDS)
+    assert [who for _, who in taken] == [*range(1, MAX_SENDS + 1)]  # each a new student, numbered in turn
+    kept = other.sent(room, secret)
+    assert [n for n, _, _ in kept] == [*range(MAX_SENDS, MAX_SENDS - MAX_SENT, -1)]  # the newest MAX_SENT
+    assert _refused(lambda: one.send(room, students[-1], "late")) == "full"  # one who never sent: full too
+    if not isinstance(one, MemoryRooms):
+        keys = _redis_keys(one, room)  # the room, its class, explorations, senders and their times
+        assert len(keys) == 5 and sum(keys.values()) < 200_000, keys
+        assert one._redis.llen(one._sent_key(room)) == MAX_SENT
+        assert all(0 < one._redis.ttl(key) <= ROOM_SECONDS for key in keys)
+    else:
+        found = one._rooms[room]
+        assert len(found.sent) == MAX_SENT and len(found.senders) == len(found.sends) == MAX_SENDS
+
+
+def test_lowered_caps_are_read_at_each_send(store, monkeypatch):
+    one, other = store
+    room, secret = one.create("{}")
+    monkeypatch.setattr(contract, "MAX_SENDS", 20)
+    monkeypatch.setattr(contract, "MAX_SENT", 5)
+    students = _class(one, room, 10)
+    taken = []
+    for i in range(100):
+        try:
+            taken.append(other.send(room, students[i % 10], "{}")[0])
+        except SendRefused as refused:
+            assert refused.reason == "full"
+    assert taken == [*range(1, 21)] and [n for n, _, _ in one.sent(room, secret)] == [20, 19, 18, 17, 16]
+
+
+def test_hostile_sends_are_refused_and_store_nothing(store):
+    one, other = store
+    room, secret = one.create("{}")
+    (student,) = _class(one, room, 1)
+    for document in (None, 42, b"{}", ["{}"], {"a": 1}, "", "x" * (MAX_SENT_CHARS + 1)):
+        with pytest.raises(RoomError) as refused:
+            other.send(room, student, document)
+        assert not isinstance(refused.value, SendRefused)
+    for bad in ("", "s" * 10_000, None, 3.5, "attn:rooms", "../x"):
+        with pytest.raises(RoomError) as refused:
+            other.send(room, bad, "{}")
+        assert not isinstance(refused.value, SendRefused)
+    for forged in ("../x", "no-such-room", "", "x" * 10_000, None, ["a"], "attn:rooms", one.create("{}")[0][:-1]):
+        with pytest.raises(RoomError) as refused:
+            other.send(forged, student, "{}")
+        assert not isinstance(refused.value, SendRefused)
+    assert one.sent(room, secret) == []
+    if not isinstance(one, MemoryRooms):
+        assert sorted(_redis_keys(one, room)) == [f"attn:class:{room}", f"attn:room:{room}"]
+    hostile = '{"note": "\\"quoted\\" \\u0000 </script><script>alert(1)</script>",\n"x": "\u00e9\U0001F600\u2028"}' \
+        + "\r\n\x00\ud800 ]\",1]"
+    assert one.send(room, student, hostile) == (1, 1)
+    longest = "y" * MAX_SENT_CHARS
+    assert one.send(room, student, longest) == (2, 1)
+    assert other.sent(room, secret) == [(2, 1, longest), (1, 1, hostile)]  # exactly as sent
+
+
+def test_the_lesson_record_keeps_entries_in_order_up_to_its_cap(store, monkeypatch):
+    one, other = store
+    room, secret = one.create("{}")
+    monkeypatch.setattr(contract, "MAX_RECORD", 7)
+    entries = [f"entry {i}" for i in range(6)] + ['"quoted"\n<script>\U0001F600\ud800']
+    assert all((one if i % 2 else other).keep(room, secret, e) for i, e in enumerate(entries))
+    assert not one.keep(room, secret, "one too many") and not other.keep(room, secret, "x")
+    assert other.kept(room, secret) == one.kept(room, secret) == entries
+    for entry in ("", "x" * (MAX_RECORD_CHARS + 1), None, 42, ["a"]):
+        with pytest.raises(RoomError):
+            one.keep(room, secret, entry)
+    assert one.kept(room, secret) == entries
+    monkeypatch.setattr(contract, "MAX_RECORD", 8)
+    assert one.keep(room, secret, "z" * MAX_RECORD_CHARS) and one.kept(room, secret)[-1] == "z" * MAX_RECORD_CHARS
+
+
+def test_a_room_that_is_gone_takes_its_explorations_and_record_along():
+    clock = Clock()
+    rooms = MemoryRooms(clock=clock)
+    room, secret = rooms.create("{}")
+    (student,) = _class(rooms, room, 1)
+    rooms.send(room, student, '{"a": 1}')
+    rooms.keep(room, secret, "step 1")
+    clock.now += ROOM_SECONDS + 1
+    rooms.create("{}")  # a new room makes the store forget those no window touched for hours
+    assert room not in rooms._rooms and len(rooms) == 1
+    with pytest.raises(RoomError):
+        rooms.sent(room, secret)
+    with pytest.raises(RoomError):
+        rooms.kept(room, secret)
+    with pytest.raises(RoomError) as refused:
+        rooms.send(room, student, "{}")
+    assert not isinstance(refused.value, SendRefused)
+
+
+@needs_redis
+def test_the_redis_inbox_and_record_expire_with_the_room(redis_url):
+    from ui.lecture.redis_rooms import RedisRooms
+
+    rooms = RedisRooms(redis_url)
+    room, secret = rooms.create("{}")
+    (student,) = _class(rooms, room, 1)
+    rooms.send(room, student, "{}")
+    rooms.keep(room, secret, "step 1")
+    keys = _redis_keys(rooms, room)
+    assert len(keys) == 6 and all(0 < rooms._redis.ttl(key) <= ROOM_SECONDS for key in keys)
+    rooms._redis.delete(rooms._room_key(room))  # Redis forgot the room (its time ran out first)
+    with pytest.raises(RoomError):
+        rooms.sent(room, secret)
+    with pytest.raises(RoomError) as refused:
+        rooms.send(room, student, "{}")
+    assert not isinstance(refused.value, SendRefused)
+    with pytest.raises(RoomError):
+        rooms.keep(room, secret, "step 2")

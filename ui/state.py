@@ -138,6 +138,7 @@ class Key:
     POLL_NOTE = "_poll_note"  # a student: (poll, kind, message) said about their last send
     # ui/lecture/spotlight.py: a student's exploration sent, listed on the console, put on the projector
     SPOTLIGHT_NOTE = "spotlight_note"  # a student's one-line note, in the send form
+    SPOTLIGHT_STEP = "spotlight_step"  # the step to show, in the send form
     SPOTLIGHT_FORM = "spotlight_form"
     SPOTLIGHT_SEND = "spotlight_send"
     SPOTLIGHT_SAID = "_spotlight_said"  # a student: (kind, message) said about their last send
@@ -347,8 +348,9 @@ def control(
     head count after d_out changed), falling back to ``default``. ``walk``: a walkthrough step drives the
     page; its own values are used, and what the page drew or refused of them is noted there. ``draw=False``: no
     widget (a following student's quiet controls): the stored value, checked as the widget would check it.
+    ``store``: where the page's values are (default: the session's, the walkthrough's while it drives).
     """
-    store = page_controls(page_id, walk is not None)
+    store = page_controls(page_id, walk is not None) if store is None else store
     stored = store.get(name, default)
     if (valid is not None and not valid(stored)) or not fits(stored, default, kwargs):
         if walk is not None and name in store:

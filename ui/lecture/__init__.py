@@ -6,7 +6,9 @@ The state machine (no Streamlit; tested as a table, tests/test_protocol.py):
 - ``protocol``: ``transition(window, event) -> (window, actions)``, the one place a window changes;
 - ``deck``: the state a lecture's windows share (small, serialisable, checked on the way in), and a class
   ``Poll`` (the question put to the class);
-- ``walkthrough``: reads and checks walkthrough files.
+- ``walkthrough``: reads and checks walkthrough files;
+- ``explorations``: a student's exploration as sent, and the one on the projector (a ``Spotlight``), checked like
+  a link.
 
 Its Streamlit side:
 - ``lecture``: what app.py's frame asks, twice a run: ``before_page`` (enter a room, see it, decide the mode,
@@ -18,7 +20,8 @@ Its Streamlit side:
   ``turns``: a following student's runs take turns in a process, first come first served;
 - ``rooms``: where decks are kept between sessions, the contract and its caps; ``memory_rooms``: in this
   process; ``sqlite_rooms`` (the default): in this process and written through to a file, which a restart reads
-  again; ``redis_rooms``: in Redis, shared by several replicas;
+  again; ``redis_rooms``: in Redis, shared by several replicas (``redis_inbox``: the explorations students send
+  and the lesson record, there);
 - ``seat``: the lecturer's seat kept in the lecturer's browser (a cookie), so that a reloaded projection or
   console goes on driving;
 - ``state``: the walkthrough's place, a lecturer's own walkthrough file, the projection's folds.
@@ -29,6 +32,8 @@ Its views:
   clock, steps, console opener);
 - ``classroom``: a student's line (following or exploring), the join link and QR code (J);
 - ``poll``: a class poll on the console (ask, count, reveal, close) and the projection; ``answers``: on a
-  student's device.
+  student's device;
+- ``spotlight``: a student sends their exploration, the console lists what the class sent, Project and Back;
+  ``lesson``: the lesson's record (each revealed poll's counts, each exploration projected) as a CSV.
 Lecture mode itself (a flag every page reads) is in ``ui/state.py``.
 """

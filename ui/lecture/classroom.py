@@ -26,7 +26,7 @@ import streamlit as st
 
 from ..state import Key
 from ..words.content import app_text
-from . import answers, window
+from . import answers, spotlight, window
 from . import state as walk_state
 from .records import WALK_PAGE, BackToExploration, Rejoin, Student
 from .walkthrough import WalkthroughError, load_bundled, parse
@@ -59,6 +59,9 @@ def status_bar(page_id: str) -> None:
                 st.markdown(app_text("class_lecture_at", k=member.lecture_at + 1), width="content")
             st.button(app_text("class_rejoin"), key=Key.CLASS_REJOIN, on_click=_rejoin, args=(page_id,),
                       icon=":material/podium:", type="primary", help=app_text("class_rejoin_help"))
+            if page_id != WALK_PAGE:  # what they found, sent to the lecturer (ui/lecture/spotlight.py)
+                spotlight.send_panel(page_id)
+    spotlight.said()
     answers.student_panel()  # a question the lecturer put to the class
 
 

@@ -30,7 +30,7 @@ from ..state import Key, WalkLog
 from ..steps.stepper import slides
 from ..words.content import app_text, page_text
 from ..words.i18n import WALK_CONTEXT, translate
-from . import classroom, window
+from . import classroom, spotlight, window
 from . import state as walk_state
 from .deck import DEFAULT_BUDGET_MIN, MAX_BUDGET_MIN
 from .records import ConsoleOpened, Lecturer, SetBudget, ShareNotes, StartClock
@@ -173,6 +173,7 @@ def console(walk: Walkthrough, index: int, own_file: Callable[[], None]) -> None
         member = window.current()
         if member is not None:
             st.caption(app_text("console_class", n=window.attendance(), link=classroom.join_link(member.room)))
+        spotlight.console_panel(index)
         own_file()
     st.divider()
 

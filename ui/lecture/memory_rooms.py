@@ -19,8 +19,11 @@ from .rooms import (
     RoomError,
     Rooms,
     RoomsFull,
+    SendRefused,
     check_answer,
     check_document,
+    check_entry,
+    check_sent,
     digest,
     is_room_id,
     is_secret,
@@ -43,6 +46,11 @@ class _Room:
     poll: int = 0  # the latest poll's number
     taking: bool = False  # it takes answers
     answers: dict[str, str] = field(default_factory=dict)  # the latest poll's: student id -> answer
+    taken: int = 0  # explorations the room took in all (the last one's number)
+    senders: dict[str, int] = field(default_factory=dict)  # a student who sent -> their number (1, 2...)
+    sends: dict[str, list[float]] = field(default_factory=dict)  # a sender -> when they sent in the last minute
+    sent: list[tuple[int, int, str]] = field(default_factory=list)  # (number, student's number, document), newest first
+    record: list[str] = field(default_factory=list)  # the lesson record, in the order kept
 
 
 class MemoryRooms(Rooms):
@@ -181,13 +189,46 @@ class MemoryRooms(Rooms):
             found = self._rooms.get(room) if is_room_id(room) else None
             return 0 if found is None else sum(1 for t in found.present.values() if t >= since)
 
+    def send(self, room: str, student: str, document: str) -> tuple[int, int]:
+        check_sent(student, document)
+        now = self._clock()
+        with self._lock:
+            found = self._rooms.get(room) if is_room_id(room) else None
+            if found is None:
+                raise RoomError("no such room")
+            recent = _admitted(found, student, now)
+            found.taken += 1
+            number = found.senders.setdefault(student, len(found.senders) + 1)
+            found.sends[student] = [*recent, now]
+            found.sent.insert(0, (found.taken, number, document))
+            del found.sent[contract.MAX_SENT:]
+            self._touch(room)
+            return found.taken, number
+
+    def sent(self, room: str, secret: str) -> list[tuple[int, int, str]]:
+        with self._lock:
+            return self._driven(room, secret).sent[:contract.MAX_SENT]
+
+    def keep(self, room: str, secret: str, entry: str) -> bool:
+        check_entry(entry)
+        with self._lock:
+            found = self._driven(room, secret)
+            if len(found.record) >= contract.MAX_RECORD:
+                return False
+            found.record.append(entry)
+            return True
+
+    def kept(self, room: str, secret: str) -> list[str]:
+        with self._lock:
+            return list(self._driven(room, secret).record)
+
     def __len__(self) -> int:
         with self._lock:
             return len(self._rooms)
 
     # ----- under the lock ------------------------------------------------------------------------
     def _driven(self, room: str, secret: str) -> _Room:
-        found = self._rooms.get(room)
+        found = self._rooms.get(room) if is_room_id(room) else None
         if found is None:
             raise RoomError("no such room")
         offered = digest(str(secret))
@@ -209,3 +250,15 @@ class MemoryRooms(Rooms):
         found = self._rooms.pop(room)
         if found.token is not None:
             self._tokens.pop(found.token, None)
+
+
+def _admitted(found: _Room, student: str, now: float) -> list[float]:
+    """When ``student`` sent in the last minute, if the room takes their exploration now; else SendRefused."""
+    if found.present.get(student, -1.0) < now - contract.PRESENCE_SECONDS:
+        raise SendRefused("absent")
+    if found.taken >= contract.MAX_SENDS:
+        raise SendRefused("full")
+    recent = [t for t in found.sends.get(student, []) if t > now - 60.0]
+    if len(recent) >= contract.SENDS_PER_MINUTE:
+        raise SendRefused("busy")
+    return recent

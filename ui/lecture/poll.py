@@ -32,8 +32,8 @@ from ..draw.charts import answers_chart
 from ..state import Key
 from ..words.content import QuestionText, app_text, page_text
 from ..words.plain import plain_text
+from . import lesson, window
 from . import state as walk_state
-from . import window
 from .deck import Poll
 from .records import Lecturer, SetPoll, Student
 from .rooms import MAX_POLLS, RoomError, RoomsUnavailable
@@ -173,6 +173,9 @@ def _reveal() -> None:
     if not isinstance(member, Lecturer) or member.poll is None:
         return
     _stop(member)
+    counted = _tally(member.poll)  # the answers the room stopped taking: the counts the class is shown
+    if isinstance(counted, Tally):
+        lesson.keep_polled(member, member.poll, prompt(member.poll), counted)
     window.dispatch(SetPoll(replace(member.poll, revealed=True)))
 
 
@@ -193,19 +196,25 @@ def _stop(member: Lecturer, delete: bool = False) -> None:
 
 def _count(poll: Poll) -> Tally | None:
     """The answers so far, judged on this run's live result; None when they cannot be (said on screen)."""
+    counted = _tally(poll)
+    if not isinstance(counted, Tally):
+        st.caption(counted)
+        return None
+    return counted
+
+
+def _tally(poll: Poll) -> Tally | str:
+    """The answers so far, judged on the live result of this window's last run; or why they cannot be."""
     member = window.current()
     question = question_of(poll)
     answer = live_answer(poll.page, question)
     if not isinstance(answer, Answer):
-        st.caption(_cannot_count(answer))
-        return None
+        return _cannot_count(answer)
     try:
         given = window.rooms().answers(member.room, poll.number)
     except RoomsUnavailable:
-        st.caption(app_text("poll_store_down"))
-        return None
-    words = _words(poll)
-    return tally(question, answer, given.values(), words.tolerance, option_names(poll, question))
+        return app_text("poll_store_down")
+    return tally(question, answer, given.values(), _words(poll).tolerance, option_names(poll, question))
 
 
 @st.fragment(run_every=COUNT_SECONDS)

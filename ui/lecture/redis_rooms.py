@@ -13,6 +13,7 @@ both), with Redis's own expiry doing the forgetting. Per room:
 - ``attn:answers:<id>``, a hash of the latest poll's answers (student id -> answer); the room's hash
   says which poll that is (``poll``) and whether it takes answers (``taking``); one Lua script takes
   an answer only from a student present, for the poll open now;
+- the explorations students sent and the lesson record: ui/lecture/redis_inbox.py (with the keys' names);
 - ``attn:rooms``, a sorted set of rooms by last touch, for the cap on rooms.
 
 A document and its version change together (one ``MULTI``). Secrets and tokens are kept only as
@@ -28,6 +29,7 @@ import time
 
 import redis
 
+from .redis_inbox import PREFIX, RedisInbox, _unavailable
 from .rooms import (
     MAX_POLLS,
     MAX_ROOMS,
@@ -38,7 +40,6 @@ from .rooms import (
     RoomError,
     Rooms,
     RoomsFull,
-    RoomsUnavailable,
     check_answer,
     check_document,
     digest,
@@ -50,7 +51,6 @@ from .rooms import (
 
 __all__ = ["RedisRooms"]
 
-PREFIX = "attn:"
 # KEYS: the room, its class; ARGV: the student, now, PRESENCE_SECONDS, MAX_STUDENTS, ROOM_SECONDS.
 # -1: no such room; 0: the class is full; 1: present.
 _ATTEND = """
@@ -91,17 +91,7 @@ return 1
 """
 
 
-def _unavailable(method):
-    def guarded(self, *args, **kwargs):
-        try:
-            return method(self, *args, **kwargs)
-        except redis.RedisError as exc:
-            raise RoomsUnavailable(f"the rooms' store cannot be reached ({type(exc).__name__})") from None
-    guarded.__doc__ = method.__doc__
-    return guarded
-
-
-class RedisRooms(Rooms):
+class RedisRooms(RedisInbox, Rooms):
     remote = True
 
     def __init__(self, url: str, *, max_rooms: int = MAX_ROOMS) -> None:
@@ -110,22 +100,7 @@ class RedisRooms(Rooms):
         self._attend = self._redis.register_script(_ATTEND)
         self._answer = self._redis.register_script(_ANSWER)
         self._publish = self._redis.register_script(_PUBLISH)
-
-    @staticmethod
-    def _room_key(room: str) -> str:
-        return f"{PREFIX}room:{room}"
-
-    @staticmethod
-    def _class_key(room: str) -> str:
-        return f"{PREFIX}class:{room}"
-
-    @staticmethod
-    def _answers_key(room: str) -> str:
-        return f"{PREFIX}answers:{room}"
-
-    @staticmethod
-    def _token_key(token_hash: str) -> str:
-        return f"{PREFIX}token:{token_hash}"
+        self._init_inbox()
 
     @_unavailable
     def create(self, document: str) -> tuple[str, str]:

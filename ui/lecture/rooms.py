@@ -19,6 +19,12 @@ can count its class and cap it. A class poll: the deck says which question is as
 present student id (a new answer replaces the old one), and keeps only the latest poll's answers. They
 are deleted with the room, when the next poll opens, or when the lecturer clears them.
 
+A student may send the lecturer what they explored (:meth:`Rooms.send`: a page's settings as JSON, which the
+console may put on the projector): only a student present, a few a minute, a capped number per room, numbered in
+the order taken, each student numbered too (the lecturer sees "student 3", never an id). The lecturer's windows
+read the newest (:meth:`Rooms.sent`) and keep a lesson record, short entries in order (:meth:`Rooms.keep`,
+:meth:`Rooms.kept`). Both go with the room.
+
 Everything here is plain Python: no Streamlit. A room's document is what a client sent, so its
 readers validate it (``Deck.from_json``); the store itself caps its size and the number of rooms.
 """
@@ -28,10 +34,11 @@ from __future__ import annotations
 import hashlib
 from abc import ABC, abstractmethod
 
-__all__ = ["MAX_ANSWER", "MAX_DOCUMENT", "MAX_DRIVERS", "MAX_POLLS", "MAX_ROOMS", "MAX_STUDENTS",
-           "PRESENCE_SECONDS", "ROOM_SECONDS", "TOKEN_SECONDS", "RoomError", "Rooms", "RoomsFull",
-           "RoomsUnavailable", "check_answer", "check_document", "digest", "is_room_id", "is_secret", "is_student_id",
-           "with_driver"]
+__all__ = ["MAX_ANSWER", "MAX_DOCUMENT", "MAX_DRIVERS", "MAX_POLLS", "MAX_RECORD", "MAX_RECORD_CHARS", "MAX_ROOMS",
+           "MAX_SENDS", "MAX_SENT", "MAX_SENT_CHARS", "MAX_STUDENTS", "PRESENCE_SECONDS", "ROOM_SECONDS",
+           "SENDS_PER_MINUTE", "TOKEN_SECONDS", "RoomError", "Rooms", "RoomsFull", "RoomsUnavailable", "SendRefused",
+           "check_answer", "check_document", "check_entry", "check_sent", "digest", "is_room_id", "is_secret",
+           "is_student_id", "with_driver"]
 
 MAX_DOCUMENT = 64_000  # characters of a room's document (a deck is about 1 kB with the book's matrix)
 MAX_ROOMS = 1_000  # open rooms per server (per Redis when replicas share one); then a new room is refused
@@ -43,6 +50,12 @@ TOKEN_SECONDS = 3600  # a one-time token not redeemed within this is void
 MAX_POLLS = 200  # polls one room may open (a lecture asks a few dozen at most)
 MAX_ANSWER = 64  # characters of an answer as a window sends it (a number, a shape, a choice's id)
 MAX_DRIVERS = 8  # the creator and the last consoles opened: an older console's secret stops working
+SENDS_PER_MINUTE = 3  # explorations one student may send in any 60 seconds (a click to share, not a stream)
+MAX_SENDS = 200  # explorations a room takes in all; then every send is refused (a lecture shows a few dozen)
+MAX_SENT = 60  # the newest a room keeps for the lecturer's list: older ones are dropped as new ones come
+MAX_SENT_CHARS = 12_000  # characters of one sent exploration (its JSON: a page's settings and a small preview)
+MAX_RECORD = 500  # entries in a room's lesson record (a step, a poll, a projected exploration: a few per minute)
+MAX_RECORD_CHARS = 8_000  # characters of one entry
 
 
 class RoomError(Exception):
@@ -55,6 +68,18 @@ class RoomsFull(RoomError):
 
 class RoomsUnavailable(RoomError):
     """The store cannot be reached just now (a shared store's network): a window tries again later."""
+
+
+class SendRefused(RoomError):
+    """A student's exploration not taken, and why (``reason``, which the student's window says in their words):
+    ``"absent"``, the student is not in the class now; ``"busy"``, they sent SENDS_PER_MINUTE in the last 60
+    seconds; ``"full"``, the room took MAX_SENDS already."""
+
+    def __init__(self, reason: str) -> None:
+        why = {"absent": "only a student in the class sends to the lecturer",
+               "busy": f"at most {SENDS_PER_MINUTE} explorations a minute", "full": "this room takes no more"}
+        super().__init__(why.get(reason, reason))
+        self.reason = reason
 
 
 class Rooms(ABC):
@@ -123,6 +148,28 @@ class Rooms(ABC):
     def attendance(self, room: str) -> int:
         """How many students are in the room now (each said so within PRESENCE_SECONDS)."""
 
+    @abstractmethod
+    def send(self, room: str, student: str, document: str) -> tuple[int, int]:
+        """Keep ``student``'s exploration for the lecturer; (its number in the room: 1, 2... in the order taken, the
+        student's number: 1 for the first who sent anything, 2 for the next, the same for one student always).
+        RoomError for no such room or a malformed id or document (:func:`check_sent`); SendRefused for a student
+        not present, one who sent SENDS_PER_MINUTE in the last 60 seconds, or a room that took MAX_SENDS. A
+        refused send stores nothing, and only sends taken count towards the rate. It touches the room."""
+
+    @abstractmethod
+    def sent(self, room: str, secret: str) -> list[tuple[int, int, str]]:
+        """The explorations kept, newest first: (number, student's number, document), at most MAX_SENT. Only a
+        driver reads them: RoomError for a wrong secret or no such room."""
+
+    @abstractmethod
+    def keep(self, room: str, secret: str, entry: str) -> bool:
+        """Add ``entry`` to the end of the room's lesson record (:func:`check_entry`); False, and nothing kept,
+        once the record holds MAX_RECORD. Only a driver: RoomError for a wrong secret or no such room."""
+
+    @abstractmethod
+    def kept(self, room: str, secret: str) -> list[str]:
+        """The lesson record's entries in the order kept. Only a driver: RoomError otherwise."""
+
 
 def digest(secret: str) -> bytes:
     """A secret or token as a store keeps it. A secret is 192 random bits: a plain hash suffices (no salt or
@@ -153,6 +200,20 @@ def check_answer(student: object, poll: object, text: object) -> None:
         raise RoomError("a poll's number is a whole number")
     if not isinstance(text, str) or not text or len(text) > MAX_ANSWER:
         raise RoomError(f"an answer is text of 1 to {MAX_ANSWER} characters")
+
+
+def check_sent(student: object, document: object) -> None:
+    """What a student's window sends with an exploration, before anything is stored."""
+    if not isinstance(document, str) or not document or len(document) > MAX_SENT_CHARS:
+        raise RoomError(f"an exploration is text of 1 to {MAX_SENT_CHARS} characters")
+    if not is_student_id(student):
+        raise RoomError("a student's id is a short random string")
+
+
+def check_entry(entry: object) -> None:
+    """An entry of a lesson record, before it is stored."""
+    if not isinstance(entry, str) or not entry or len(entry) > MAX_RECORD_CHARS:
+        raise RoomError(f"an entry of the lesson record is text of 1 to {MAX_RECORD_CHARS} characters")
 
 
 def is_secret(secret: object) -> bool:

@@ -5,7 +5,8 @@ dictionary lookup: a class polls its room's version twice a second), and each du
 the file, in the order the rooms changed: a room made, a deck published (and its version), the hashes of the
 drivers' secrets and of the live token, a poll's number and its answers. The clock is in the deck. What a restart
 may lose is not written: who is in class (a student's window says so again within seconds) and the exact time of
-a room's last read (written at most every :data:`TOUCH_SECONDS`).
+a room's last read (written at most every :data:`TOUCH_SECONDS`). Nor are the explorations students sent and the
+lesson record (:meth:`~ui.lecture.rooms.Rooms.send`, :meth:`~ui.lecture.rooms.Rooms.keep`): a restart forgets them.
 
 The file is read once, when the store starts, and its content is checked like anything a client sends (the
 contract's caps and shapes, row by row); a row that fails is dropped, and a file that is not a rooms file is moved

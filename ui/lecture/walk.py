@@ -36,8 +36,9 @@ from ..state import Key, WalkLog
 from ..steps import stepper
 from ..words.content import app_text, page_text
 from ..words.i18n import WALK_CONTEXT, explain, translate
-from . import answers, classroom, console, lecture, poll, window
+from . import answers, classroom, console, lecture, poll, spotlight, window
 from . import state as walk_state
+from .explorations import Spotlight
 from .records import WALK_PAGE, Lecturer, Student, Window
 from .walkthrough import FILE_PARAM, WalkStep, Walkthrough, WalkthroughError, decode, encode, load_bundled, parse
 
@@ -75,7 +76,25 @@ def walkthrough(page: Page) -> None:
     if not lecture.room_link_only():  # a following student's address is the room's link: the room holds the step
         _write_params(index, custom)
     walk_state.arrive_at_walk_step(index, step.page, step.controls)
+    spot = spotlight.shown_now(member, index) if shown in ("projection", "follower") else None
+    if spot is not None:  # a student's exploration on the projector, in place of the step
+        _run_spotlight(spot, position, shown == "projection", member)
+        return
     _run_step(walk, step, index, driver, shown == "follower", (drift_box, poll_box))
+
+
+def _run_spotlight(spot: Spotlight, position: stepper.Position, projection: bool, member: Window | None) -> None:
+    """The student's page on the student's state, under a banner that says whose it is; the projection that drives
+    the room has Back to the lecture (B) in it. The lecture's step and its values are left as they were."""
+    hosting = isinstance(member, Lecturer) and not member.console
+    spotlight.banner(spot, ends=projection and hosting)
+    cover = classroom.join_panel if projection and hosting and walk_state.join_shown() else None
+    position = replace(position, tools=_projection_tools if projection else None, follower=not projection)
+    driver = spotlight.driver(spot, position, projection)
+    driver = replace(driver, position=replace(driver.position, cover=cover),
+                     details=projection and walk_state.details_shown())
+    with driven_by(driver):
+        run_script(str(ROOT / FILES[spot.page]))
 
 
 def _run_step(walk: Walkthrough, step: WalkStep, index: int, driver: Driver, follower: bool, boxes: tuple) -> None:
