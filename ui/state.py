@@ -138,7 +138,7 @@ class Key:
     POLL_NOTE = "_poll_note"  # a student: (poll, kind, message) said about their last send
     # ui/lecture/spotlight.py: a student's exploration sent, listed on the console, put on the projector
     SPOTLIGHT_NOTE = "spotlight_note"  # a student's one-line note, in the send form
-    SPOTLIGHT_STEP = "spotlight_step"  # the step to show, in the send form
+    SPOTLIGHT_STEP = "spotlight_step"  # the step to show, in the send form (None: the one on screen)
     SPOTLIGHT_FORM = "spotlight_form"
     SPOTLIGHT_SEND = "spotlight_send"
     SPOTLIGHT_SAID = "_spotlight_said"  # a student: (kind, message) said about their last send

@@ -44,6 +44,7 @@ from .rooms import RoomError, RoomsUnavailable, SendRefused
 __all__ = ["back", "banner", "console_panel", "driver", "send_panel", "shown_now"]
 
 INBOX_SECONDS = 2.0  # the console's list of what the class sent is read this often
+LISTED = 8  # the newest explorations the console lists (the room keeps more: Rooms.sent)
 _log = logging.getLogger("attention_app")
 
 
@@ -55,11 +56,12 @@ def send_panel(page_id: str) -> None:
     if page_id not in {p.page_id for p in PAGES} or not page_text(page_id).steps:
         return
     captions = {s.name: s.caption for s in page_text(page_id).steps}
-    names = _steps_now(page_id) or list(captions)
+    names = [None, *(_steps_now(page_id) or captions)]  # None: the step on screen when Send is pressed
+    # (the popover is drawn above the page, which reruns on its own: a step chosen there is not known here yet)
     with st.popover(app_text("spotlight_send"), icon=":material/send:", help=app_text("spotlight_send_help")):
         with st.form(Key.SPOTLIGHT_FORM, clear_on_submit=True, border=False):
-            st.selectbox(app_text("spotlight_step"), names, index=names.index(_step(page_id, names)),
-                         format_func=captions.get, key=Key.SPOTLIGHT_STEP)
+            st.selectbox(app_text("spotlight_step"), names, key=Key.SPOTLIGHT_STEP,
+                         format_func=lambda n: app_text("spotlight_step_on_screen") if n is None else captions[n])
             st.text_input(app_text("spotlight_note"), key=Key.SPOTLIGHT_NOTE, max_chars=MAX_NOTE,
                           placeholder=app_text("spotlight_note_placeholder"))
             st.form_submit_button(app_text("spotlight_send_button"), on_click=_send, args=(page_id,),
@@ -78,6 +80,7 @@ def _send(page_id: str) -> None:
     if not isinstance(member, Student):
         return
     note, step = state.value(Key.SPOTLIGHT_NOTE) or "", state.value(Key.SPOTLIGHT_STEP)
+    step = step or _step(page_id, _steps_now(page_id) or [s.name for s in page_text(page_id).steps])
     try:
         exploration = Exploration.of(page_id, step, matrix_state.get_matrix(), state.page_controls(page_id),
                                      str(note)[:MAX_NOTE], *_preview(page_id, step))
@@ -87,7 +90,9 @@ def _send(page_id: str) -> None:
     try:
         _, student = window.rooms().send(member.room, member.student, exploration.to_json())
     except SendRefused as exc:
-        state.flash("warning", app_text(f"spotlight_refused_{exc.reason}"), where="spotlight")
+        said = app_text("spotlight_refused_busy") if exc.reason == "busy" else app_text("spotlight_refused_full") \
+            if exc.reason == "full" else app_text("spotlight_refused_absent")
+        state.flash("warning", said, where="spotlight")
         return
     except RoomsUnavailable:
         state.flash("warning", app_text("room_store_down"), where="spotlight")
@@ -164,13 +169,14 @@ def _inbox(index: int) -> None:
     if not entries:
         st.caption(app_text("spotlight_none"))
         return
-    with st.container(height=300, border=False):
-        for number, student, exploration in entries:
-            if _entry(number, student, exploration, member.spotlight):
-                spotlight = Spotlight.of(number, student, index, exploration)
-                window.dispatch(SetSpotlight(spotlight))
-                lesson.keep_projected(member, spotlight)
-                st.rerun(scope="app")  # the full run publishes it (and draws this box with Back)
+    for number, student, exploration in entries[:LISTED]:
+        if _entry(number, student, exploration, member.spotlight):
+            spotlight = Spotlight.of(number, student, index, exploration)
+            window.dispatch(SetSpotlight(spotlight))
+            lesson.keep_projected(member, spotlight)
+            st.rerun(scope="app")  # the full run publishes it (and draws this box with Back)
+    if len(entries) > LISTED:
+        st.caption(app_text("spotlight_older", n=len(entries) - LISTED))
 
 
 def _entry(number: int, student: int, exploration: Exploration, on: Spotlight | None) -> bool:
@@ -182,7 +188,7 @@ def _entry(number: int, student: int, exploration: Exploration, on: Spotlight | 
             values = np.array([[-np.inf if v is None else v for v in row] for row in exploration.preview], dtype=float)
             svg = thumbnail_svg(values, exploration.weights, _where(exploration)) if values.size else None
             if svg is not None:
-                st.html(f'<div class="spotlight-picture">{svg}</div>', width="content")
+                st.html(f'<div class="spotlight-picture">{svg}</div>')
             projected = on is not None and on.number == number
             return st.button(app_text("spotlight_project"), key=f"{Key.SPOTLIGHT_PROJECT_PREFIX}{number}",
                              icon=":material/present_to_all:", disabled=projected,

@@ -1,0 +1,112 @@
+"""The spotlight in Chromium: students send what they found, the lecturer projects one, and everyone comes back.
+
+One lecturer (the projection and its console) and three students, each a browser context of their own. Run twice:
+on one server with the in-process store, and on two replicas sharing a real redis-server (the lecturer on one, the
+class on the other), where every send, Project and Back crosses Redis.
+"""
+
+from __future__ import annotations
+
+import re
+import urllib.request
+from contextlib import ExitStack
+
+from tests.browser.harness import chart_texts, wait_idle
+from tests.browser.lecture import CLASS_BAR, open_console, open_projection, open_student, says, wait_step
+
+BANNER = ".st-key-spotlight-banner"
+PROJECT = ".st-key-spotlight-console button:has-text('Project'):visible"  # (each button has a hidden twin)
+_NUMBER = re.compile(r"^-?\d+\.\d{4}$")
+
+
+def numbers(page) -> list[str]:
+    """The values the step's heatmap prints in its cells, in drawing order."""
+    wait_idle(page)
+    return [t for t in chart_texts(page) if _NUMBER.match(t.strip())]
+
+
+def explore(page, page_path: str) -> None:
+    """A following student opens another page from the sidebar: from now on they explore."""
+    page.locator(f'[data-testid="stSidebarNav"] a[href$="/{page_path}"]').first.click()
+    says(page, CLASS_BAR, "Exploring on your own")
+    wait_idle(page)
+
+
+def set_number(page, label: str, value: str) -> None:
+    field = page.get_by_label(label, exact=True)
+    field.fill(value)
+    field.press("Enter")
+    wait_idle(page)
+
+
+def send(page, note: str, told: str) -> None:
+    """Send what is on screen with ``note``, until the student is told ``told``."""
+    field = page.get_by_label("A note for the lecturer (optional)")
+    if not field.is_visible():
+        page.get_by_role("button", name="Send to the lecturer").click()
+    field.fill(note)
+    page.get_by_role("button", name="Send", exact=True).click()
+    says(page, "body", told)
+
+
+def test_two_students_send_the_lecturer_projects_one_and_everyone_comes_back(browser, servers):
+    lecturer_server, class_server = servers
+    with ExitStack() as stack:
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        stack.callback(context.close)
+        projection, room = open_projection(context, lecturer_server.url, walk_to=19, new_room=True)  # 3.5.1 weights
+        console = open_console(context, projection)
+        one, two, watcher = (open_student(stack, browser, class_server.url, room) for _ in range(3))
+        lecture = numbers(projection)
+        assert lecture
+
+        explore(one, "causal-mask")  # the first student: their own seed, stepped to the second step
+        one.get_by_text("Step through", exact=True).click()
+        wait_idle(one)
+        set_number(one, "Seed", "5")
+        one.locator('[data-testid="stMain"]').get_by_role("button", name="Next").click()
+        says(one, '[data-testid="stMain"]', "Step 2 of")
+        theirs = numbers(one)
+        assert theirs and theirs != lecture
+        send(one, "the mask hides the future", "Sent. The lecturer sees it as Student 1.")
+        explore(two, "causal-mask")  # the second: three output dimensions, and a note that tries script
+        set_number(two, "d_out", "3")
+        send(two, '<img src=x onerror="window.__xss=1"> d_out 3?', "Sent. The lecturer sees it as Student 2.")
+
+        console.locator(PROJECT).nth(1).wait_for(timeout=20_000)  # the list is read again every 2 s
+        listed = console.locator(".st-key-spotlight-console").inner_text()
+        assert listed.index("Student 2") < listed.index("Student 1")  # newest first
+        assert "<img src=x" in listed  # the note as text
+        assert watcher.locator(PROJECT).count() == 0 and watcher.get_by_role("button", name="Project").count() == 0
+        assert numbers(projection) == lecture  # a send moves no one
+
+        console.locator(PROJECT).nth(1).click()  # Student 1's
+        for window in (projection, watcher):
+            says(window, BANNER, "Student 1")
+            assert "the mask hides the future" in window.locator(BANNER).inner_text()
+            assert numbers(window) == theirs  # the student's step, on the student's state
+        console.get_by_role("button", name="Back to the lecture").click()
+        for window in (projection, watcher):
+            window.wait_for_selector(BANNER, state="detached", timeout=20_000)
+            wait_step(window, 19, selector=CLASS_BAR if window is watcher else ".st-key-projection-bar")
+            assert numbers(window) == lecture  # the lecture's step and values, as they were
+
+        console.locator(PROJECT).first.click()  # Student 2's, then B on the projection
+        for window in (projection, watcher):
+            says(window, BANNER, "Student 2")
+            assert '<img src=x onerror="window.__xss=1">' in window.locator(BANNER).inner_text()
+            assert window.evaluate("window.__xss") is None
+        projection.bring_to_front()
+        projection.keyboard.press("b")
+        for window in (projection, watcher):
+            window.wait_for_selector(BANNER, state="detached", timeout=20_000)
+            assert numbers(window) == lecture
+
+        for k in range(2):  # a few a minute (three): then the student is told to wait, and nothing else happens
+            send(one, f"again {k}", "Sent. The lecturer sees it as Student 1")
+        send(one, "once more", "wait a minute before sending another")
+        console.wait_for_timeout(2_500)
+        assert console.locator(PROJECT).count() == 4
+        for server in {lecturer_server, class_server}:
+            with urllib.request.urlopen(f"{server.url}/_stcore/health", timeout=10) as answer:
+                assert answer.status == 200
