@@ -137,50 +137,68 @@ def _preview(page_id: str, step: str | None) -> tuple[tuple[tuple[float | None, 
 # ----- the console: the list, Project, Back -----------------------------------------------------------------
 
 def console_panel(index: int) -> None:
-    """The console's box: what is on the projector (and Back to the lecture), then what the class sent."""
+    """The console's box: what is on the projector (and Back to the lecture), the record, then what the class sent.
+    Every button is drawn in the console's own run, never in a timed fragment, so that a click is never dropped
+    (Project and Back rerun the app, as Ask and Reveal do); a small timed fragment, last in the box, only watches
+    for a new exploration and then reruns the console."""
     member = window.current()
     if not isinstance(member, Lecturer):
         return
     with st.container(key=Key.SPOTLIGHT_CONSOLE, border=True):
         st.markdown(f"**:material/emoji_people: {app_text('spotlight_heading')}**")
         shown = shown_now(member, index)
-        if shown is not None:  # before the timed list: a button after a timed fragment can vanish (poll.py _watch)
+        if shown is not None:
             st.html(f'<div class="spotlight-on">{escape(app_text("spotlight_on", whose=_whose(shown)))}</div>')
             st.button(app_text("spotlight_back"), key=Key.SPOTLIGHT_BACK, on_click=back, type="primary",
                       icon=":material/podium:", help=app_text("spotlight_back_help"))
-        _inbox(index)
+        entries = _inbox(member)
+        for number, student, exploration in entries[:LISTED]:
+            _entry(number, student, exploration, shown, index)
+        if len(entries) > LISTED:
+            st.caption(app_text("spotlight_older", n=len(entries) - LISTED))
         lesson.download_button(member)
+        _watch(entries[0][0] if entries else 0)  # last in its box (ui/lecture/poll.py _watch says why)
 
 
-@st.fragment(run_every=INBOX_SECONDS)
-def _inbox(index: int) -> None:
-    """What the class sent, newest first, each with its picture and Project (read again every few seconds)."""
-    member = window.current()
-    if not isinstance(member, Lecturer):
-        return
+def _inbox(member: Lecturer) -> list[tuple[int, int, Exploration]]:
+    """What the class sent, newest first, each checked like a link; said on screen when the store is out of reach."""
     try:
         sent = window.rooms().sent(member.room, member.secret)
     except RoomsUnavailable:
         st.caption(app_text("room_store_down"))
-        return
+        return []
     except RoomError:
-        return
+        return []
     entries = [(n, who, e) for n, who, e in ((n, who, _parsed(doc)) for n, who, doc in sent) if e is not None]
     if not entries:
         st.caption(app_text("spotlight_none"))
+    return entries
+
+
+@st.fragment(run_every=INBOX_SECONDS)
+def _watch(newest: int) -> None:
+    """Reruns the console when an exploration newer than the list's newest (``newest``) has arrived."""
+    member = window.current()
+    try:
+        sent = window.rooms().sent(member.room, member.secret) if isinstance(member, Lecturer) else []
+    except RoomError:
         return
-    for number, student, exploration in entries[:LISTED]:
-        if _entry(number, student, exploration, member.spotlight):
-            spotlight = Spotlight.of(number, student, index, exploration)
-            window.dispatch(SetSpotlight(spotlight))
-            lesson.keep_projected(member, spotlight)
-            st.rerun(scope="app")  # the full run publishes it (and draws this box with Back)
-    if len(entries) > LISTED:
-        st.caption(app_text("spotlight_older", n=len(entries) - LISTED))
+    if sent and sent[0][0] != newest:
+        st.rerun(scope="app")
 
 
-def _entry(number: int, student: int, exploration: Exploration, on: Spotlight | None) -> bool:
-    """One exploration in the list: whose, the note, where; its picture and Project. True when Project was pressed."""
+def _project(number: int, student: int, exploration: Exploration, index: int) -> None:
+    """on_click of Project: the exploration on the projector at the lecture's step, and in the lesson's record."""
+    member = window.current()
+    if not isinstance(member, Lecturer):
+        return
+    spotlight = Spotlight.of(number, student, index, exploration)
+    window.dispatch(SetSpotlight(spotlight))
+    lesson.keep_projected(member, spotlight)
+
+
+def _entry(number: int, student: int, exploration: Exploration, on: Spotlight | None, index: int) -> None:
+    """One exploration in the list: whose, the note, where; its picture and Project."""
     with st.container(border=True, gap="small"):
         st.html(f'<div class="spotlight-entry"><b>{escape(app_text("spotlight_student", student=student))}</b>'
                 f'{escape(_noted(exploration.note))}<br><small>{escape(_where(exploration))}</small></div>')
@@ -189,10 +207,9 @@ def _entry(number: int, student: int, exploration: Exploration, on: Spotlight | 
             svg = thumbnail_svg(values, exploration.weights, _where(exploration)) if values.size else None
             if svg is not None:
                 st.html(f'<div class="spotlight-picture">{svg}</div>')
-            projected = on is not None and on.number == number
-            return st.button(app_text("spotlight_project"), key=f"{Key.SPOTLIGHT_PROJECT_PREFIX}{number}",
-                             icon=":material/present_to_all:", disabled=projected,
-                             help=app_text("spotlight_project_help"))
+            st.button(app_text("spotlight_project"), key=f"{Key.SPOTLIGHT_PROJECT_PREFIX}{number}",
+                      on_click=_project, args=(number, student, exploration, index), icon=":material/present_to_all:",
+                      disabled=on is not None and on.number == number, help=app_text("spotlight_project_help"))
 
 
 def _parsed(document: str) -> Exploration | None:
