@@ -366,6 +366,9 @@ def test_students_send_and_the_lecturer_reads_them_on_another_replica(store):
     assert [(n, who) for n, who, _ in other.sent(room, secret)] == [(3, 1), (2, 2), (1, 1)]
     console = other.redeem(one.issue_token(room, secret))[1]
     assert one.sent(room, console) == other.sent(room, secret)  # every driver reads them
+    assert other.sent(room, secret, limit=1) == [(3, 1, '{"page": "c"}')]  # the newest only (the console's watch)
+    assert other.sent(room, secret, limit=0) == other.sent(room, secret, limit=1)
+    assert len(other.sent(room, secret, limit=10_000)) == 3
 
 
 def test_only_a_driver_reads_what_was_sent_or_keeps_the_record(store):

@@ -205,9 +205,9 @@ class MemoryRooms(Rooms):
             self._touch(room)
             return found.taken, number
 
-    def sent(self, room: str, secret: str) -> list[tuple[int, int, str]]:
+    def sent(self, room: str, secret: str, limit: int | None = None) -> list[tuple[int, int, str]]:
         with self._lock:
-            return self._driven(room, secret).sent[:contract.MAX_SENT]
+            return self._driven(room, secret).sent[:_newest(limit)]
 
     def keep(self, room: str, secret: str, entry: str) -> bool:
         check_entry(entry)
@@ -262,3 +262,8 @@ def _admitted(found: _Room, student: str, now: float) -> list[float]:
     if len(recent) >= contract.SENDS_PER_MINUTE:
         raise SendRefused("busy")
     return recent
+
+
+def _newest(limit: int | None) -> int:
+    """How many of the newest explorations to read: ``limit``, within 1..MAX_SENT."""
+    return contract.MAX_SENT if limit is None else max(1, min(int(limit), contract.MAX_SENT))

@@ -111,9 +111,10 @@ class RedisInbox:
         return int(found[0]), int(found[1])
 
     @_unavailable
-    def sent(self, room: str, secret: str) -> list[tuple[int, int, str]]:
+    def sent(self, room: str, secret: str, limit: int | None = None) -> list[tuple[int, int, str]]:
         self._driven(room, secret)
-        items = self._redis.lrange(self._sent_key(room), 0, contract.MAX_SENT - 1)
+        newest = contract.MAX_SENT if limit is None else max(1, min(int(limit), contract.MAX_SENT))
+        items = self._redis.lrange(self._sent_key(room), 0, newest - 1)
         return [(int(number), int(student), document) for number, student, document in map(json.loads, items)]
 
     @_unavailable

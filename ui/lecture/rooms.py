@@ -157,9 +157,9 @@ class Rooms(ABC):
         refused send stores nothing, and only sends taken count towards the rate. It touches the room."""
 
     @abstractmethod
-    def sent(self, room: str, secret: str) -> list[tuple[int, int, str]]:
-        """The explorations kept, newest first: (number, student's number, document), at most MAX_SENT. Only a
-        driver reads them: RoomError for a wrong secret or no such room."""
+    def sent(self, room: str, secret: str, limit: int | None = None) -> list[tuple[int, int, str]]:
+        """The explorations kept, newest first: (number, student's number, document), at most MAX_SENT (or the
+        newest ``limit``). Only a driver reads them: RoomError for a wrong secret or no such room."""
 
     @abstractmethod
     def keep(self, room: str, secret: str, entry: str) -> bool:

@@ -180,7 +180,7 @@ def _watch(newest: int) -> None:
     """Reruns the console when an exploration newer than the list's newest (``newest``) has arrived."""
     member = window.current()
     try:
-        sent = window.rooms().sent(member.room, member.secret) if isinstance(member, Lecturer) else []
+        sent = window.rooms().sent(member.room, member.secret, limit=1) if isinstance(member, Lecturer) else []
     except RoomError:
         return
     if sent and sent[0][0] != newest:
