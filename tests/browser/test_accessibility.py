@@ -19,21 +19,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.browser.harness import Server, wait_charts, wait_idle
+from tests.browser.harness import IN_NAV_JS, NAV, UPSTREAM, Server, axe_run, not_upstream, wait_charts, wait_idle
 from ui.chapter import PAGES
 from ui.draw import colours
 from ui.words.i18n import LANGUAGES
 
-TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
-# Streamlit's own navigation markup: with sections, its <ul> holds <div>s that hold the <li>s. A minimal
-# app shows the same (test_the_remaining_rules_are_streamlits_own), and CSS cannot change markup.
-# Allowed only inside the sidebar's navigation, one <ul> and one <li> per page.
-UPSTREAM = {"list": 1, "listitem": len(PAGES)}
-NAV = '[data-testid="stSidebarNav"]'
 WALK_STEP = "walkthrough?lecture=1&walk=9"  # the projection of the 6x6 weights
-
-IN_NAV_JS = """(targets) => targets.map(t => { const e = document.querySelector(t);
-    return !!(e && e.closest('[data-testid="stSidebarNav"]')); })"""
 
 CHARTS_JS = """() => Array.from(document.querySelectorAll('[data-testid="stVegaLiteChart"]')).map(c => {
     const doc = c.querySelector('[role="graphics-document"]') || c;
@@ -66,23 +57,6 @@ def views() -> list[tuple[str, str]]:
              + [(f"{path}?lecture=1", others[i % len(others)]) for i, path in enumerate(paths)]
              + [(WALK_STEP, "en"), ("causal-mask", "ko")])
     return list(dict.fromkeys(found))
-
-
-def axe_run(axe, page) -> dict[str, list]:
-    # Only the violations come back: axe then skips serialising its passes and "incomplete" lists, which took
-    # two thirds of each view's time (2.3 s against 0.8 s per page, the same violations found).
-    result = axe.run(page, options={"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]})
-    return {v["id"]: [n["target"][0] for n in v["nodes"]] for v in result.response["violations"]}
-
-
-def not_upstream(page, found: dict[str, list]) -> dict[str, list]:
-    """The violations left once Streamlit's navigation markup (exactly UPSTREAM) is taken out."""
-    left = {}
-    for rule, targets in found.items():
-        if rule in UPSTREAM and len(targets) == UPSTREAM[rule] and all(page.evaluate(IN_NAV_JS, targets)):
-            continue
-        left[rule] = targets
-    return left
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import re
 import urllib.request
 from contextlib import ExitStack
 
-from tests.browser.harness import chart_texts, wait_idle
+from tests.browser.harness import axe_run, chart_texts, not_upstream, wait_idle
 from tests.browser.lecture import CLASS_BAR, open_console, open_projection, open_student, says, wait_step
 
 BANNER = ".st-key-spotlight-banner"
@@ -49,8 +49,18 @@ def send(page, note: str, told: str) -> None:
     says(page, "body", told)
 
 
+def no_axe_violation(pages) -> None:
+    """axe-core finds nothing in these windows (Streamlit's own navigation markup aside)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    for page in pages:
+        assert not not_upstream(page, axe_run(axe, page)), page.url
+
+
 def test_two_students_send_the_lecturer_projects_one_and_everyone_comes_back(browser, servers):
     lecturer_server, class_server = servers
+    checked = lecturer_server is class_server  # the windows' markup is checked once, on one server
     with ExitStack() as stack:
         context = browser.new_context(viewport={"width": 1280, "height": 720})
         stack.callback(context.close)
@@ -85,6 +95,9 @@ def test_two_students_send_the_lecturer_projects_one_and_everyone_comes_back(bro
             says(window, BANNER, "Student 1")
             assert "the mask hides the future" in window.locator(BANNER).inner_text()
             assert numbers(window) == theirs  # the student's step, on the student's state
+        if checked:  # the banner, the console's list and the send form, to a screen reader and a keyboard
+            two.get_by_role("button", name="Send to the lecturer").click()
+            no_axe_violation([projection, watcher, console, two])
         console.get_by_role("button", name="Back to the lecture").click()
         for window in (projection, watcher):
             window.wait_for_selector(BANNER, state="detached", timeout=20_000)
