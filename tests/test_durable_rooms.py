@@ -16,8 +16,22 @@ import threading
 
 import pytest
 
-from ui.lecture import sqlite_rooms
-from ui.lecture.rooms import MAX_DOCUMENT, ROOM_SECONDS, TOKEN_SECONDS, RoomError, digest
+from ui.lecture import rooms as contract
+from ui.lecture import sqlite_rooms, sqlite_rows
+from ui.lecture.rooms import (
+    MAX_DOCUMENT,
+    MAX_RECORD,
+    MAX_RECORD_CHARS,
+    MAX_SENDS,
+    MAX_SENT,
+    MAX_SENT_CHARS,
+    ROOM_SECONDS,
+    SENDS_PER_MINUTE,
+    TOKEN_SECONDS,
+    RoomError,
+    SendRefused,
+    digest,
+)
 from ui.lecture.sqlite_rooms import DEFAULT_FILE, SqliteRooms, rooms_file
 
 
@@ -136,7 +150,7 @@ def test_a_rooms_table_of_another_shape_is_moved_aside(path):
 def test_forged_rows_are_refused_one_by_one_and_leave_the_file(path, caplog):
     rooms = SqliteRooms(path)
     good, secret = rooms.create('{"a": 1}')
-    row = list(sqlite3.connect(path).execute(f"SELECT {sqlite_rooms._COLUMNS} FROM rooms").fetchone())
+    row = list(sqlite3.connect(path).execute(f"SELECT {sqlite_rows.COLUMNS} FROM rooms").fetchone())
     forged = {  # column -> a value this store never writes
         0: "x" * 12 + "!", 1: b"\x00" * 31, 2: "x" * (MAX_DOCUMENT + 1), 3: 0, 4: "yesterday", 5: b"\x01" * 5,
         6: float("inf"), 7: -1, 8: 2, 9: json.dumps({"not a student": "1"}),
@@ -145,9 +159,9 @@ def test_forged_rows_are_refused_one_by_one_and_leave_the_file(path, caplog):
         for column, value in forged.items():
             bad = [secrets.token_urlsafe(9), *row[1:]]
             bad[column] = value
-            db.execute(f"INSERT INTO rooms ({sqlite_rooms._COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)", bad)
-        db.execute(f"INSERT INTO rooms ({sqlite_rooms._COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                   [secrets.token_urlsafe(9), *row[1:9], "[" * 100_000])  # answers too long to parse
+            db.execute(f"INSERT INTO rooms ({sqlite_rows.COLUMNS}) VALUES ({sqlite_rows.PLACES})", bad)
+        db.execute(f"INSERT INTO rooms ({sqlite_rows.COLUMNS}) VALUES ({sqlite_rows.PLACES})",
+                   [secrets.token_urlsafe(9), *row[1:9], "[" * 100_000, *row[10:]])  # answers too long to parse
     del rooms
     with caplog.at_level(logging.WARNING, logger="attention_app"):
         later = SqliteRooms(path)
@@ -228,8 +242,9 @@ def test_a_file_whose_schema_holds_more_than_the_rooms_table_is_moved_aside(path
 def test_a_file_where_rooms_is_a_view_is_moved_aside(path, caplog):
     with sqlite3.connect(path) as db:
         db.execute("CREATE TABLE hidden (id TEXT, drivers BLOB, document TEXT, version INTEGER, touched REAL, "
-                   "token BLOB, token_until REAL, poll INTEGER, taking INTEGER, answers TEXT)")
-        db.execute(f"CREATE VIEW rooms AS SELECT {sqlite_rooms._COLUMNS} FROM hidden")
+                   "token BLOB, token_until REAL, poll INTEGER, taking INTEGER, answers TEXT, taken INTEGER, "
+                   "senders TEXT, sent TEXT, record TEXT)")
+        db.execute(f"CREATE VIEW rooms AS SELECT {sqlite_rows.COLUMNS} FROM hidden")
     with caplog.at_level(logging.WARNING, logger="attention_app"):
         rooms = SqliteRooms(path)
     assert len(rooms) == 0 and "schema" in caplog.text and path.with_name(path.name + ".corrupt").exists()
@@ -291,3 +306,141 @@ def test_a_malformed_rooms_address_stops_the_app_saying_what_it_takes(monkeypatc
     monkeypatch.setattr(process, "_prepared", False)  # the app's first run in a process checks it
     with pytest.raises(ValueError, match="not a rooms address"):
         process.prepare_process()
+
+
+def test_a_restart_finds_the_explorations_sent_their_senders_numbers_and_the_lesson_record(path):
+    before = SqliteRooms(path)
+    room, secret = before.create("{}")
+    ann, bob, cem = (secrets.token_urlsafe(9) for _ in range(3))
+    for student in (ann, bob):
+        before.attend(room, student)
+    assert before.send(room, ann, '{"page": 1}') == (1, 1)
+    assert before.send(room, bob, '{"note": "a \\"quote\\",\\n a line"}') == (2, 2)
+    assert before.send(room, ann, "é 😀 \x01 \ud800") == (3, 1)  # any text comes back whole, a lone surrogate too
+    assert before.keep(room, secret, "poll,1,12") and before.keep(room, secret, 'projected,"3"')
+    del before
+
+    after = SqliteRooms(path)
+    assert after.sent(room, secret) == [(3, 1, "é 😀 \x01 \ud800"), (2, 2, '{"note": "a \\"quote\\",\\n a line"}'),
+                                        (1, 1, '{"page": 1}')]  # newest first, with their numbers
+    assert after.kept(room, secret) == ["poll,1,12", 'projected,"3"']
+    for student in (ann, bob, cem):
+        after.attend(room, student)  # the class says it is there again
+    assert after.send(room, bob, "{}") == (4, 2)  # the room's count goes on, and a sender keeps their number
+    assert after.send(room, cem, "{}") == (5, 3)  # a new student gets the next one
+    assert after.keep(room, secret, "step,2")
+    del after
+    again = SqliteRooms(path)  # and a third start sees what the second wrote
+    assert [(n, s) for n, s, _ in again.sent(room, secret)] == [(5, 3), (4, 2), (3, 1), (2, 2), (1, 1)]
+    assert again.kept(room, secret) == ["poll,1,12", 'projected,"3"', "step,2"]
+
+
+def test_a_restart_keeps_the_newest_explorations_and_forgets_only_the_rates_clock(path, monkeypatch):
+    monkeypatch.setattr(contract, "MAX_SENT", 2)
+    clock = Clock()
+    before = SqliteRooms(path, clock=clock)
+    room, secret = before.create("{}")
+    student = secrets.token_urlsafe(9)
+    before.attend(room, student)
+    for n in range(SENDS_PER_MINUTE):
+        assert before.send(room, student, str(n)) == (n + 1, 1)
+    with pytest.raises(SendRefused):
+        before.send(room, student, "one more")
+    del before
+
+    after = SqliteRooms(path, clock=clock)
+    assert [n for n, _, _ in after.sent(room, secret)] == [SENDS_PER_MINUTE, SENDS_PER_MINUTE - 1]
+    after.attend(room, student)
+    assert after.send(room, student, "one more") == (SENDS_PER_MINUTE + 1, 1)  # numbered past the ones cut
+
+
+_SCHEMA_BEFORE = """CREATE TABLE IF NOT EXISTS rooms (id TEXT PRIMARY KEY, drivers BLOB NOT NULL,
+    document TEXT NOT NULL, version INTEGER NOT NULL, touched REAL NOT NULL, token BLOB, token_until REAL NOT NULL,
+    poll INTEGER NOT NULL, taking INTEGER NOT NULL, answers TEXT NOT NULL)"""  # the version before's: ten columns
+
+
+def test_a_file_of_the_version_before_loads_its_rooms_and_then_keeps_their_explorations(path):
+    room, secret, student = secrets.token_urlsafe(9), secrets.token_urlsafe(24), secrets.token_urlsafe(9)
+    with sqlite3.connect(path) as db:
+        db.execute(_SCHEMA_BEFORE)
+        db.execute("INSERT OR REPLACE INTO rooms (id, drivers, document, version, touched, token, token_until, poll, "
+                   "taking, answers) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                   (room, digest(secret), '{"a": 1}', 2, Clock()(), None, 0.0, 1, 1, json.dumps({student: "0.5"})))
+    clock = Clock()
+    rooms = SqliteRooms(path, clock=clock)
+    assert rooms.read(room) == (2, '{"a": 1}') and rooms.is_driver(room, secret)
+    assert rooms.answers(room, 1) == {student: "0.5"} and rooms.sent(room, secret) == [] == rooms.kept(room, secret)
+    assert not path.with_name(path.name + ".corrupt").exists()
+    rooms.attend(room, student)
+    assert rooms.send(room, student, "{}") == (1, 1) and rooms.keep(room, secret, "poll,1")
+    del rooms
+
+    later = SqliteRooms(path, clock=clock)  # the widened table is still the rooms' table alone
+    assert later.sent(room, secret) == [(1, 1, "{}")] and later.kept(room, secret) == ["poll,1"]
+    assert later.read(room) == (2, '{"a": 1}') and later.answers(room, 1) == {student: "0.5"}
+    with sqlite3.connect(path) as db:
+        assert [c for _, c, *_ in db.execute("PRAGMA table_info(rooms)")] == sqlite_rows.COLUMNS.split(", ")
+
+
+def _sent_and_kept(path) -> tuple[SqliteRooms, str, str, dict]:
+    """A room that took one exploration and kept one entry, and its row in the file (column -> value)."""
+    rooms = SqliteRooms(path)
+    room, secret = rooms.create("{}")
+    student = secrets.token_urlsafe(9)
+    rooms.attend(room, student)
+    rooms.send(room, student, '{"page": 1}')
+    rooms.keep(room, secret, "poll,1")
+    names = sqlite_rows.COLUMNS.split(", ")
+    row = sqlite3.connect(path).execute(f"SELECT {sqlite_rows.COLUMNS} FROM rooms").fetchone()
+    return rooms, room, secret, dict(zip(names, row, strict=True))
+
+
+def _forge(path, row: dict, **changed) -> str:
+    """A copy of ``row`` under a new id, with ``changed`` columns: the forged room's id."""
+    forged = {**row, "id": secrets.token_urlsafe(9), **changed}
+    with sqlite3.connect(path) as db:
+        db.execute(f"INSERT INTO rooms ({sqlite_rows.COLUMNS}) VALUES ({sqlite_rows.PLACES})",
+                   [forged[name] for name in sqlite_rows.COLUMNS.split(", ")])
+    return forged["id"]
+
+
+@pytest.mark.parametrize("changed", [
+    {"taken": -1}, {"taken": 1.5}, {"taken": "one"}, {"taken": MAX_SENDS + 1},
+    {"taken": 0},  # fewer than the exploration it lists: the next send would take a number again
+    {"sent": json.dumps([[1, 1, "x" * (MAX_SENT_CHARS + 1)]])}, {"sent": json.dumps([[1, 1, ""]])},
+    {"sent": json.dumps([[1, 1, 7]])}, {"sent": json.dumps([[1, 1, "{}", "more"]])}, {"sent": json.dumps([[1, 1]])},
+    {"sent": json.dumps([[1, True, "{}"]])}, {"sent": json.dumps({"1": [1, 1, "{}"]})},
+    {"sent": json.dumps([[2, 1, "{}"], [2, 1, "{}"]]), "taken": 2},  # a number twice
+    {"sent": json.dumps([[1, 1, "{}"], [2, 1, "{}"]]), "taken": 2},  # the oldest first
+    {"sent": json.dumps([[2, 1, "{}"]])},  # a number the room never gave
+    {"sent": json.dumps([[1, 2, "{}"]])},  # a student the room never numbered
+    {"sent": json.dumps([[n, 1, "{}"] for n in range(MAX_SENT + 1, 0, -1)]), "taken": MAX_SENT + 1},
+    {"sent": "[[1, 1, "}, {"sent": "[" * 50_000},  # not JSON; nested deeper than the parser goes
+    {"senders": json.dumps({"not a student": 1})}, {"senders": json.dumps({"x" * 12: 2})},
+    {"senders": json.dumps({"x" * 12: 1, "y" * 12: 1})}, {"senders": json.dumps({"x" * 12: True})},
+    {"senders": json.dumps([["x" * 12, 1]])}, {"senders": "{'x': 1}"},
+    {"record": json.dumps("poll,1")}, {"record": json.dumps({"0": "poll,1"})}, {"record": json.dumps([""])},
+    {"record": json.dumps([1])}, {"record": json.dumps(["x" * (MAX_RECORD_CHARS + 1)])},
+    {"record": json.dumps(["poll,1"] * (MAX_RECORD + 1))}, {"record": "not JSON"}, {"record": "[" * 50_000},
+    {"answers": "[" * 20_000},  # within the answers' cap, and nested deeper than the parser goes
+], ids="-".join)
+def test_a_forged_inbox_or_record_is_refused_and_leaves_the_file(path, changed, caplog):
+    rooms, good, secret, row = _sent_and_kept(path)
+    forged = _forge(path, row, **changed)
+    del rooms
+    with caplog.at_level(logging.WARNING, logger="attention_app"):
+        later = SqliteRooms(path)
+    assert "was refused" in caplog.text and later.version(forged) is None and len(later) == 1
+    assert later.sent(good, secret) == [(1, 1, '{"page": 1}')] and later.kept(good, secret) == ["poll,1"]
+    assert sqlite3.connect(path).execute("SELECT id FROM rooms").fetchall() == [(good,)]
+
+
+@pytest.mark.parametrize("changed", [{"senders": "{" * 100_000}, {"sent": b"[]"}, {"record": b'["poll,1"]'}],
+                         ids="-".join)
+def test_an_inbox_or_record_over_its_cap_or_not_text_is_deleted_unread(path, changed):
+    rooms, good, _, row = _sent_and_kept(path)
+    forged = _forge(path, row, **changed)
+    del rooms
+    later = SqliteRooms(path)
+    assert later.version(forged) is None and later.version(good) == 1
+    assert sqlite3.connect(path).execute("SELECT id FROM rooms").fetchall() == [(good,)]

@@ -20,8 +20,8 @@ Its Streamlit side:
   ``turns``: a following student's runs take turns in a process, first come first served;
 - ``rooms``: where decks are kept between sessions, the contract and its caps; ``memory_rooms``: in this
   process; ``sqlite_rooms`` (the default): in this process and written through to a file, which a restart reads
-  again; ``redis_rooms``: in Redis, shared by several replicas (``redis_inbox``: the explorations students send
-  and the lesson record, there);
+  again (``sqlite_rows``: a room as the file's row, and a row checked as it is read back); ``redis_rooms``: in
+  Redis, shared by several replicas (``redis_inbox``: the explorations students send and the lesson record, there);
 - ``seat``: the lecturer's seat kept in the lecturer's browser (a cookie), so that a reloaded projection or
   console goes on driving;
 - ``state``: the walkthrough's place, a lecturer's own walkthrough file, the projection's folds.

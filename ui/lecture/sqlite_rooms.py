@@ -3,10 +3,12 @@
 The default store (``ATTENTION_ROOMS`` unset, or ``sqlite:///path``). It is :class:`MemoryRooms` (every read stays a
 dictionary lookup: a class polls its room's version twice a second), and each durable change is written through to
 the file, in the order the rooms changed: a room made, a deck published (and its version), the hashes of the
-drivers' secrets and of the live token, a poll's number and its answers. The clock is in the deck. What a restart
-may lose is not written: who is in class (a student's window says so again within seconds) and the exact time of
-a room's last read (written at most every :data:`TOUCH_SECONDS`). Nor are the explorations students sent and the
-lesson record (:meth:`~ui.lecture.rooms.Rooms.send`, :meth:`~ui.lecture.rooms.Rooms.keep`): a restart forgets them.
+drivers' secrets and of the live token, a poll's number and its answers, the explorations students sent (with the
+room's count and each sender's number) and the lesson record (:meth:`~ui.lecture.rooms.Rooms.send`,
+:meth:`~ui.lecture.rooms.Rooms.keep`): a restart finds them all. The clock is in the deck. What a restart may lose
+is not written: who is in class (a student's window says so again within seconds), when each student last sent
+(the rate's clock: a restart lets a student send again at once) and the exact time of a room's last read (written
+at most every :data:`TOUCH_SECONDS`). A room's row, and its check, are in ui/lecture/sqlite_rows.py.
 
 The file is read once, when the store starts, and its content is checked like anything a client sends (the
 contract's caps and shapes, row by row); a row that fails is dropped, and a file that is not a rooms file is moved
@@ -23,7 +25,6 @@ import contextlib
 import fcntl
 import json
 import logging
-import math
 import os
 import sqlite3
 import threading
@@ -33,23 +34,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from . import rooms as contract
-from .memory_rooms import MemoryRooms, _Room
-from .rooms import is_room_id, is_student_id
+from .memory_rooms import MemoryRooms
+from .sqlite_rows import COLUMNS, PLACES, SCHEMA, SIZED, add_columns, room_of, row_of
 
 __all__ = ["DEFAULT_FILE", "TOUCH_SECONDS", "SqliteRooms", "rooms_file"]
 
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / ".rooms.sqlite3"  # beside app.py (git ignores it)
 TOUCH_SECONDS = 60.0  # a room read or attended reaches the file at most this often (a restart may make it older)
-_HASH = 32  # bytes of a SHA-256 digest
-_MAX_ANSWERS = contract.MAX_STUDENTS * (contract.MAX_ANSWER + 24)  # characters of a poll's answers as JSON
-_COLUMNS = "id, drivers, document, version, touched, token, token_until, poll, taking, answers"
-_SCHEMA = """CREATE TABLE IF NOT EXISTS rooms (id TEXT PRIMARY KEY, drivers BLOB NOT NULL, document TEXT NOT NULL,
-    version INTEGER NOT NULL, touched REAL NOT NULL, token BLOB, token_until REAL NOT NULL, poll INTEGER NOT NULL,
-    taking INTEGER NOT NULL, answers TEXT NOT NULL)"""
-_SIZED = (f"typeof(id) = 'text' AND length(id) = 12 AND typeof(drivers) = 'blob'"
-          f" AND length(drivers) <= {_HASH * contract.MAX_DRIVERS} AND typeof(document) = 'text'"
-          f" AND length(document) <= {contract.MAX_DOCUMENT} AND typeof(answers) = 'text'"
-          f" AND length(answers) <= {_MAX_ANSWERS}")
 _SHAPE = {("table", "rooms", "rooms"), ("index", "sqlite_autoindex_rooms_1", "rooms")}  # and nothing else
 _log = logging.getLogger("attention_app")
 
@@ -122,6 +113,19 @@ class SqliteRooms(MemoryRooms):
                 self._save(room)
         return kept
 
+    def send(self, room: str, student: str, document: str) -> tuple[int, int]:
+        with self._writes:
+            numbers = super().send(room, student, document)  # a send refused raises: nothing to write
+            self._save(room)
+        return numbers
+
+    def keep(self, room: str, secret: str, entry: str) -> bool:
+        with self._writes:
+            kept = super().keep(room, secret, entry)
+            if kept:
+                self._save(room)
+        return kept
+
     def read(self, room: str) -> tuple[int, str] | None:
         found = super().read(room)
         if found is not None:
@@ -148,7 +152,7 @@ class SqliteRooms(MemoryRooms):
         """Write ``room`` as memory holds it now (or delete it), and delete the rooms memory forgot (under _writes)."""
         with self._lock:
             found = self._rooms.get(room)
-            row = None if found is None else _row(room, found)
+            row = None if found is None else row_of(room, found)
             dropped, self._dropped = self._dropped, []
             if found is not None:
                 self._saved[room] = found.touched
@@ -162,7 +166,7 @@ class SqliteRooms(MemoryRooms):
                 if row is None:
                     self._db.execute("DELETE FROM rooms WHERE id = ?", (room,))
                 else:
-                    self._db.execute(f"INSERT OR REPLACE INTO rooms ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)", row)
+                    self._db.execute(f"INSERT OR REPLACE INTO rooms ({COLUMNS}) VALUES ({PLACES})", row)
             self._failing = False
         except sqlite3.Error as exc:
             if not self._failing:  # once per run of failures: a lecture goes on in memory meanwhile
@@ -220,12 +224,13 @@ class SqliteRooms(MemoryRooms):
         if {row[:3] for row in shape} != _SHAPE or len(shape) != len(_SHAPE) or not any(
                 str(sql).startswith("CREATE TABLE rooms (") for *_, sql in shape):
             raise sqlite3.DatabaseError("its schema is not the rooms' table alone")
+        add_columns(db)  # a file of the version before: its rooms load, with no explorations and no record yet
         with db:
-            db.execute(f"DELETE FROM rooms WHERE NOT ({_SIZED}) OR NOT touched >= ?", (now - contract.ROOM_SECONDS,))
-        rows = db.execute(f"SELECT {_COLUMNS} FROM rooms ORDER BY touched DESC LIMIT ?", (self._max_rooms,))
+            db.execute(f"DELETE FROM rooms WHERE NOT ({SIZED}) OR NOT touched >= ?", (now - contract.ROOM_SECONDS,))
+        rows = db.execute(f"SELECT {COLUMNS} FROM rooms ORDER BY touched DESC LIMIT ?", (self._max_rooms,))
         kept = []
         for row in rows.fetchall():
-            found = _room_of(row, now)
+            found = room_of(row, now)
             if found is None:
                 _log.warning("a room in the rooms' file %s was refused", self._path)
                 continue
@@ -250,7 +255,7 @@ def _connect(path: Path) -> sqlite3.Connection:
         db.execute("PRAGMA trusted_schema=OFF")  # a file's schema (a view, a trigger, a default) calls no function
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
-        db.execute(_SCHEMA)
+        db.execute(SCHEMA)
         db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # the index (-shm) is made by a read
     finally:
         os.umask(umask)
@@ -259,39 +264,3 @@ def _connect(path: Path) -> sqlite3.Connection:
             os.chmod(path.with_name(path.name + extra), 0o600)
     return db
 
-
-def _row(room: str, found: _Room) -> tuple:
-    return (room, b"".join(found.drivers), found.document, found.version, found.touched, found.token,
-            found.token_until, found.poll, int(found.taking), json.dumps(found.answers, separators=(",", ":")))
-
-
-def _room_of(row: tuple, now: float) -> _Room | None:
-    """A row of the file as a room, if every part of it is what this store writes; else None."""
-    room, drivers, document, version, touched, token, token_until, poll, taking, answers = row
-    if not (is_room_id(room) and isinstance(drivers, bytes) and 0 < len(drivers) <= _HASH * contract.MAX_DRIVERS
-            and len(drivers) % _HASH == 0 and isinstance(document, str) and len(document) <= contract.MAX_DOCUMENT
-            and _whole(version, 1, 2**53) and _whole(poll, 0, contract.MAX_POLLS) and taking in (0, 1)
-            and (token is None or (isinstance(token, bytes) and len(token) == _HASH))
-            and all(isinstance(t, float) and math.isfinite(t) for t in (touched, token_until))):
-        return None
-    kept = _answers(answers)
-    if kept is None:
-        return None
-    return _Room([drivers[i:i + _HASH] for i in range(0, len(drivers), _HASH)], document, version,
-                 min(touched, now), token, min(token_until, now + contract.TOKEN_SECONDS), poll=poll,
-                 taking=bool(taking), answers=kept)
-
-
-def _answers(text: object) -> dict[str, str] | None:
-    try:
-        found = json.loads(text) if isinstance(text, str) and len(text) <= _MAX_ANSWERS else None
-    except ValueError:
-        return None
-    if not isinstance(found, dict) or len(found) > contract.MAX_STUDENTS:
-        return None
-    ok = all(is_student_id(s) and isinstance(a, str) and 0 < len(a) <= contract.MAX_ANSWER for s, a in found.items())
-    return found if ok else None
-
-
-def _whole(value: object, low: int, high: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
