@@ -176,9 +176,14 @@ class Page:
         the stored ones, checked as a widget would check them."""
         return self.driver is not None and self.driver.quiet
 
+    @property
+    def _fixed(self) -> bool:
+        """The page runs on a state held apart from the session's (ui.page.Fixed)."""
+        return self.driver is not None and self.driver.fixed is not None
+
     def stored(self) -> dict[str, Any]:
         """The page's control values as the page reads them: a fixed state's, the walkthrough's, or the learner's."""
-        if self.driver is not None and self.driver.fixed is not None:
+        if self._fixed:
             return self.driver.fixed.controls
         return state.page_controls(self.page_id, self.driver is not None)
 
@@ -301,7 +306,7 @@ class Page:
         the page's questions' live state (``check_yourself``, and a class poll on a walkthrough step).
         """
         self.live = Live(result, tuple(self.labels), self.inputs, given, book=self._book_live(result, given))
-        if self.driver is None or self.driver.fixed is None:  # a fixed state is not the page's live one
+        if not self._fixed:  # a fixed state is not the page's live one
             check_state.set_live(self.page_id, self.live)
         if self.driver is None:  # a lecture's step is said as the lecture's move (ui/steps/stepper.py)
             announce.note_result(result, labels or self.labels, given)
@@ -359,9 +364,9 @@ class Page:
                     _shared_results().put(shared, result)
         except (ValueError, TypeError) as exc:
             st.error(app_text("cannot_compute", error=explain(exc, state.language())), icon="⚠️")
-            result = self._last_good(slot)
+            result = None if self._fixed else self._last_good(slot)  # never the session's own under a student's
         else:
-            if self.matrix.num_tokens * self.matrix.dim <= REMEMBER_UP_TO:
+            if self.matrix.num_tokens * self.matrix.dim <= REMEMBER_UP_TO and not self._fixed:
                 state.remember_good(self.page_id, slot, run)
         if result is None:
             self.end()
