@@ -110,7 +110,8 @@ def _steps_now(page_id: str) -> list[str]:
 
 
 def _step(page_id: str, names: list[str]) -> str:
-    """The step offered first: in step mode, the one on the student's screen; else the page's last (its result)."""
+    """The step on the student's screen when they press Send: in step mode, the one they are at; else the page's
+    last of ``names`` (its result)."""
     current = step_state.current_step(page_id)
     return current if step_state.step_mode(page_id) and current in names else names[-1]
 
