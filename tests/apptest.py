@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,19 @@ def open_page(page_id: str, *, state: dict[str, Any] | None = None, params: dict
 def printed_tensors(at: AppTest) -> list[str]:
     """The tensors a run printed (ui/draw/show.py: print_tensor), as the learner reads them."""
     return [text for el in at.get("html") for text in printed_in(el.proto.body)]
+
+
+def chart_cells(at: AppTest) -> list[list[dict[str, Any]]]:
+    """Every chart's data as drawn: each dataset's records (full-precision values, labels, masked cells)."""
+    return [pa.ipc.open_stream(d.data.data).read_all().to_pylist()
+            for chart in at.get("vega_lite_chart") for d in chart.proto.datasets]
+
+
+def shown_numbers(at: AppTest) -> dict[str, list]:
+    """The numbers a run shows: its printed tensors, its charts' cells, and its charts' values as the screen-reader
+    tables read them. Two windows that show the same step of the same state show equal numbers."""
+    tables = [t for h in at.get("html") for t in re.findall(r"<table>.*?</table>", h.proto.body, flags=re.S)]
+    return {"printed": printed_tensors(at), "charts": chart_cells(at), "tables": tables}
 
 
 def shown_text(at: AppTest) -> str:

@@ -13,7 +13,8 @@ from streamlit.testing.v1 import AppTest
 
 from tests.apptest import APP, BY_ID
 from ui.lecture.walkthrough import encode
-from ui.state import Key
+from ui.state import Key, fold_key
+from ui.words.content import app_text
 
 # ----- the walkthrough and its presenter console ---------------------------------------------------
 
@@ -87,6 +88,29 @@ def student(room: str, page: str | None = None, **params: str) -> AppTest:
         at.switch_page(BY_ID[page].file).run()
     assert not at.exception, at.exception
     return at
+
+
+def press_next(at: AppTest) -> None:
+    """The Next (or PageDown) of whichever page the walkthrough's step is on."""
+    (button,) = [b for b in at.button if (b.key or "").startswith("step_next:")]
+    button.click().run()
+    assert not at.exception, at.exception
+
+
+def open_controls(at: AppTest) -> None:
+    """A following student opens the step's controls, folded under the step on their device."""
+    at.session_state[fold_key("follower_controls")] = True
+    at.run()
+
+
+def send(at: AppTest, note: str = "", step: str | None = None) -> str:
+    """The student sends what is on their screen; what they are told."""
+    if step is not None:
+        at.selectbox(key=Key.SPOTLIGHT_STEP).set_value(step)
+    at.text_input(key=Key.SPOTLIGHT_NOTE).set_value(note)
+    at.button(key=f"FormSubmitter:{Key.SPOTLIGHT_FORM}-{app_text('spotlight_send_button')}").click().run()
+    assert not at.exception, at.exception
+    return texts(at)
 
 
 def poll(at: AppTest) -> None:

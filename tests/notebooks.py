@@ -80,7 +80,7 @@ def printed(cell: Any) -> str:
     return "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream")
 
 
-def _tensor_texts(text: str) -> list[str]:
+def tensor_texts(text: str) -> list[str]:
     """Each ``tensor(...)`` in printed text, with its parentheses matched."""
     found, start = [], 0
     while (at := text.find("tensor(", start)) >= 0:
@@ -97,7 +97,7 @@ def _tensor_texts(text: str) -> list[str]:
 def printed_tensors(text: str) -> list[torch.Tensor]:
     """The tensors PyTorch printed, read back (4 decimals, or 4 significant digits in scientific form)."""
     out = []
-    for t in _tensor_texts(text):
+    for t in tensor_texts(text):
         body = t[len("tensor("):-1]
         body = re.split(r",\s*(?:grad_fn|dtype|requires_grad)=", body)[0]
         if "..." in body:

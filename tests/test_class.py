@@ -16,26 +16,24 @@ import segno
 from streamlit.testing.v1 import AppTest
 
 from tests.apptest import APP, BY_ID, printed_tensors
-from tests.lecture_apptest import lecture, open_console, poll, step_on, student, texts, token_of, walk_app
+from tests.lecture_apptest import (
+    lecture,
+    open_console,
+    open_controls,
+    poll,
+    press_next,
+    step_on,
+    student,
+    texts,
+    token_of,
+    walk_app,
+)
 from ui.lecture import rooms as rooms_module
 from ui.lecture.records import Student
 from ui.lecture.walkthrough import load_bundled
 from ui.state import Key, fold_key
 from ui.words.content import app_text, page_text
 from ui.words.i18n import LANGUAGES
-
-
-def press_next(at: AppTest) -> None:
-    """The Next (or PageDown) of whichever page the walkthrough's step is on."""
-    (button,) = [b for b in at.button if (b.key or "").startswith("step_next:")]
-    button.click().run()
-    assert not at.exception, at.exception
-
-
-def open_controls(at: AppTest) -> None:
-    """A following student opens the step's controls, folded under the step on their device."""
-    at.session_state[fold_key("follower_controls")] = True
-    at.run()
 
 
 def status(at: AppTest, lang: str = "en") -> str:
@@ -228,8 +226,8 @@ def test_following_students_replay_one_drawing_of_the_step_in_their_language(mon
     second = student(room)
     assert len(built) == 1  # replayed: not built again
     assert printed_tensors(second) == printed_tensors(first) == printed_tensors(projection)
-    assert [c.proto.spec for c in second.get("arrow_vega_lite_chart")] == [
-        c.proto.spec for c in first.get("arrow_vega_lite_chart")]
+    assert [c.proto.spec for c in second.get("vega_lite_chart")] == [
+        c.proto.spec for c in first.get("vega_lite_chart")]
     assert second.latex and [m.value for m in second.latex] == [m.value for m in first.latex]
     korean = student(room, lang="ko")
     assert len(built) == 2 and printed_tensors(korean) == printed_tensors(first)

@@ -16,6 +16,8 @@ import pytest
 import torch
 
 from tests.apptest import open_page
+from tests.apptest import printed_tensors as apptest_printed
+from tests.lecture_apptest import lecture, press_next
 from tests.notebooks import (
     app_traces,
     execute,
@@ -24,6 +26,7 @@ from tests.notebooks import (
     printed_tensors,
     random_state,
     resolved_settings,
+    tensor_texts,
     tolerance,
 )
 from ui.inputs.matrix import InputMatrix, book_matrix
@@ -136,8 +139,10 @@ def test_the_walkthroughs_notebook_runs_end_to_end_and_matches_its_steps():
     marked = [k for c in code for k in c.metadata.get("attention", {}).get("walk_steps", [])]
     assert sorted(marked) == list(range(1, len(walk.steps) + 1)), "each step is marked once, before its cell"
     specs = notebook.walk_specs(walk.steps)
+    projected = projected_tensors(len(walk.steps))
     for cell in (c for c in nb.cells if c.cell_type == "code" and c.metadata.get("attention", {}).get("walk_steps")):
         tags, got = cell.metadata["attention"]["prints"], printed_tensors(printed(cell))
+        texts = tensor_texts(printed(cell))
         for k in cell.metadata["attention"]["walk_steps"]:
             step = specs[k - 1]
             spec = NotebookSpec.of(step.page, matrix, step.controls)
@@ -145,6 +150,20 @@ def test_the_walkthroughs_notebook_runs_end_to_end_and_matches_its_steps():
             prefix, _, name = step.step.rpartition(".")
             value = got[tags.index(step.step)]
             assert _close(value, traces[prefix][name].double(), tolerance(printed(cell))), (k, step.page, step.step)
+            # what the class reads on the projection at step k, and what the student's notebook prints there
+            assert texts[tags.index(step.step)] == projected[k - 1], (k, step.page, step.step)
+
+
+def projected_tensors(steps: int) -> list[str]:
+    """The tensor the projection prints at each of the walkthrough's steps, walked as a lecturer walks it."""
+    projection, _ = lecture(walk="1")
+    shown = []
+    for k in range(1, steps + 1):
+        if k > 1:
+            press_next(projection)
+        (tensor,) = apptest_printed(projection)
+        shown.append(tensor)
+    return shown
 
 
 @pytest.mark.parametrize("lang", ["id", "vi", "ko"])

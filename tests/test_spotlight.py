@@ -19,7 +19,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.apptest import BY_ID, printed_tensors
-from tests.lecture_apptest import lecture, open_console, poll, student, texts, token_of
+from tests.lecture_apptest import lecture, open_console, poll, send, student, texts, token_of
 from ui.check.questions import QUESTIONS
 from ui.inputs.matrix import book_matrix, random_matrix
 from ui.lecture import lesson
@@ -51,16 +51,6 @@ def explore(at: AppTest, page_id: str, **controls: object) -> None:
         at.number_input(key=f"{Key.CONTROL_PREFIX}{page_id}:{name}").set_value(value).run()
     assert not at.exception, at.exception
     assert not at.session_state[Key.ROOM].record.following
-
-
-def send(at: AppTest, note: str = "", step: str | None = None) -> str:
-    """The student sends what is on their screen; what they are told."""
-    if step is not None:
-        at.selectbox(key=Key.SPOTLIGHT_STEP).set_value(step)
-    at.text_input(key=Key.SPOTLIGHT_NOTE).set_value(note)
-    at.button(key=f"FormSubmitter:{Key.SPOTLIGHT_FORM}-{app_text('spotlight_send_button')}").click().run()
-    assert not at.exception, at.exception
-    return texts(at)
 
 
 def secret_of(at: AppTest) -> tuple[str, str]:

@@ -319,7 +319,7 @@ class Page:
                 position = replace(position, title=self.text.title)
         with self.stage:
             shown = stepper.step_through(self.page_id, self.text.steps, result, labels or self.labels, position,
-                                         key_labels, shared=self._shared if position is not None else None)
+                                         key_labels, shared=self._shared is not None and position is not None)
             if shown and self.driver is None and has_notebook(self.page_id):  # the walkthrough offers the whole walk
                 names = [s.text.name for s in stepper.slides(self.text.steps, result)]
                 current = step_state.current_step(self.page_id)

@@ -72,7 +72,7 @@ class Position:
 
 def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels: Sequence[str],
                  position: Position | None = None, key_labels: Sequence[str] | None = None,
-                 shared: tuple | None = None) -> bool:
+                 shared: bool = False) -> bool:
     """Draw the current step with its navigation; False if the page has no step to show.
 
     Without ``position`` the page's own steps are numbered and stepped through; the chapter
@@ -192,21 +192,22 @@ def _row_navigation(keys: str, position: Position) -> None:
                    disabled=position.index == position.total - 1)
 
 
-def _draw(slide: Slide, labels: Sequence[str], key_labels: Sequence[str] | None, shared: tuple | None) -> None:
+def _draw(slide: Slide, labels: Sequence[str], key_labels: Sequence[str] | None, shared: bool) -> None:
     """What is new at this step, large: the tensor, the formula term, the lines of code. A grid of heads takes
     the whole width, the formula and the code under it: beside them, its numbers would shrink below 20 px on
     a 1280 px projection.
 
-    ``shared``: what the step's result depends on (ui/page.py, a following student's), or None. Every follower
-    of a class draws the same step, so the first one's drawing is kept for the process and the others replay
-    it (``st.cache_data`` replays the elements a cached function drew), without building its chart and text
-    again: that building was most of a follower's run (benchmarks/PROFILE-ROOM.md)."""
+    ``shared``: a following student's step, whose drawing every follower of the class may replay. The first
+    follower's drawing is kept for the process and the others replay it (``st.cache_data`` replays the elements a
+    cached function drew), without building its chart and text again: that building was most of a follower's run
+    (benchmarks/PROFILE-ROOM.md). A replay is keyed by what the drawing reads (:func:`_drawn_from`), never by
+    where it came from: two steps that share a name in different traces (3.4.2's ``v1.context`` and
+    ``v2.context``) once shared a key, and every follower was shown v1's numbers under v2's heading."""
     if draw.per_head(slide.trace, slide.step):
         drawing = words = st.container()
     else:
         drawing, words = draw.side_by_side("step", [3, 2])
-    key = None if shared is None else _digest((*shared, slide.step, tuple(labels), tuple(key_labels or ()),
-                                               state.language(), state.lecture_mode(), draw.narrow_screen()))
+    key = _drawn_from(slide, labels, key_labels) if shared else None
     with drawing:
         _picture(slide, labels, key_labels) if key is None else _shared_picture(key, slide, labels, key_labels)
     with words:
@@ -225,10 +226,25 @@ def _words(slide: Slide) -> None:
     draw.show_step_code(slide.trace, slide.step, whole=False)
 
 
-def _digest(key: tuple) -> str:
-    """A short name for ``key`` (strings, numbers, bytes of the matrix, in tuples; its repr is exact). Streamlit's
-    own hashing of the tuple took about a millisecond a call, most of what a replayed drawing cost."""
-    return hashlib.blake2b(repr(key).encode(), digest_size=16).hexdigest()
+def _drawn_from(slide: Slide, labels: Sequence[str], key_labels: Sequence[str] | None) -> str:
+    """A digest of everything a step's drawing reads: the step's words (its full name, caption and formula), its
+    whole trace (every step's name, axes, meaning, fields, values and the code that recorded it, and the mask), the
+    labels, and how the reader draws (language, lecture mode, screen). Equal digests, equal drawings: a replay
+    cannot show other numbers than the session would have drawn itself. A follower's matrix is at most
+    ui/page.py's REMEMBER_UP_TO cells, so hashing the trace costs microseconds."""
+    digest = hashlib.blake2b(digest_size=16)
+    for part in (repr(slide.text), slide.step, tuple(labels), tuple(key_labels or ()), state.language(),
+                 state.lecture_mode(), draw.narrow_screen()):
+        digest.update(repr(part).encode())
+    for step in slide.trace:
+        where = None if step.where is None else (step.where.code.co_filename, step.where.code.co_qualname,
+                                                 step.where.line)
+        digest.update(repr((step.name, step.dims, str(step.tensor.dtype), step.shape, step.meaning,
+                            sorted(step.fields.items()), where)).encode())
+        digest.update(step.tensor.contiguous().numpy().tobytes())
+    mask = slide.trace.mask
+    digest.update(b"no mask" if mask is None else repr(tuple(mask.shape)).encode() + mask.numpy().tobytes())
+    return digest.hexdigest()
 
 
 # Keyed by ``key`` alone (Streamlit hashes no argument whose name starts with "_"): the same key, the same step.
