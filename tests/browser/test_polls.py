@@ -57,3 +57,32 @@ def test_a_poll_is_answered_counted_and_revealed(browser, servers):
         right.wait_for_selector(ASKED, state="detached", timeout=20_000)
         print("students' clicks", clicks)  # 2: a student's first Send was dropped (see click_until)
         assert clicks.count(2) <= 1, clicks
+
+
+def test_five_reveals_in_a_row_each_reach_the_projection(browser, app_server):
+    """A lecturer's command must reach the projection: five polls in a row, each answered by four students, each
+    revealed with one click on the console; the projection shows every reveal (its spread and how many were right),
+    never left on "Answers: 4" while the class is told the answers are up. Waits are generous: under load a reveal
+    whose run was lost is healed by the projection's watchdog (ui/lecture/watchdog.js) a few seconds later."""
+    with ExitStack() as stack:
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        stack.callback(context.close)
+        projection, room = open_projection(context, app_server.url, walk_to=4, new_room=True)
+        console = open_console(context, projection, ready=".st-key-poll-console")
+        students = [open_student(stack, browser, app_server.url, room) for _ in range(4)]
+        box = console.locator(".st-key-poll-console")
+        for n in range(1, 6):
+            box.get_by_role("button", name="Ask the class").click()
+            says(projection, STAGE, "Answers: 0", 60_000)
+            right = n % 4 + 1  # a different number right each time: the projection's count is this poll's
+            for k, s in enumerate(students):
+                answer(s, "0.9544" if k < right else "0.1385")
+            says(projection, STAGE, "Answers: 4", 60_000)
+            box.get_by_role("button", name="Reveal the answers").click()
+            says(projection, STAGE, "Right answer: 0.9544", 60_000)
+            says(projection, STAGE, f"{right} of 4 right", 60_000)
+            for s in students:
+                says(s, ASKED, "The answers are on the projection", 60_000)
+            box.get_by_role("button", name="Close the poll").click()
+            projection.wait_for_selector(STAGE, state="detached", timeout=60_000)
+            box.get_by_role("button", name="Ask the class").wait_for(timeout=60_000)

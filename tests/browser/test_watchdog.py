@@ -86,12 +86,19 @@ POLL_PAGE = """<div data-testid="stApp" data-test-connection-state="CONNECTED" d
   <div data-testid="stMain"><div data-testid="stElementContainer">
     <div class="st-key-heartbeat">{watch}<span id="beat" data-beat="1" data-behind="0" data-step="4"
       data-poll="{want}"></span></div>
-    <div class="st-key-class-bar"><p><span class="class-step" data-step="4">Step 4 of 33</span></p></div>
+    {bar}
     {box}
   </div></div>
 </div>"""
 
 
+BARS = {  # a following student's line, and the projection's (its step in its key)
+    "student": '<div class="st-key-class-bar"><p><span class="class-step" data-step="4">Step 4 of 33</span></p></div>',
+    "projection": '<div class="st-key-projection-bar"><div class="st-key-walk-at-4">Step 4 of 33</div></div>',
+}
+
+
+@pytest.mark.parametrize("window", list(BARS))
 @pytest.mark.parametrize(("want", "shown", "healed"), [
     ("3-0", None, 1),  # the run that drew the question never reached this browser
     ("", "3-0", 1),  # the run that closed it never did: a closed question still on screen
@@ -99,11 +106,12 @@ POLL_PAGE = """<div data-testid="stApp" data-test-connection-state="CONNECTED" d
     ("3-0", "3-0", 0),
     ("", None, 0),
 ])
-def test_a_question_other_than_the_one_its_session_drew_is_healed(page, want, shown, healed):
-    watch = (f'<span class="attention-watch" data-expect=".st-key-class-bar" data-beats="1" '
+def test_a_question_other_than_the_one_its_session_drew_is_healed(page, window, want, shown, healed):
+    expect = ".st-key-class-bar" if window == "student" else ".st-key-projection-bar"
+    watch = (f'<span class="attention-watch" data-expect="{expect}" data-beats="1" '
              f'data-stale="{watchdog.STALE_MS}" data-heal="{watchdog.HEAL_MS}"></span>')
-    box = "" if shown is None else f'<span hidden class="poll-in-view" data-poll="{shown}"></span>'
-    html = POLL_PAGE.format(watch=watch, want=want, box=box) + f"<script>{watchdog._script()}</script>" \
+    box = "" if shown is None else f'<span hidden class="poll-drawn" data-poll="{shown}"></span>'
+    html = POLL_PAGE.format(watch=watch, want=want, bar=BARS[window], box=box) + f"<script>{watchdog._script()}</script>" \
         + _heal_component()
     page.route(URL, lambda route: route.fulfill(body=html, content_type="text/html"))
     page.goto(URL)

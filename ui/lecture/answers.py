@@ -55,7 +55,7 @@ def student_panel() -> None:
         with st.container(key=Key.POLL_STUDENT, border=True):
             st.markdown(f"**:material/how_to_vote: {app_text('poll_asks')}**")
             _answer_form()
-            st.html(f'<span hidden class="poll-in-view" data-poll="{poll.mark}"></span>'
+            st.html(f'<span hidden class="poll-in-view poll-drawn" data-poll="{poll.mark}"></span>'
                     f"<script>{_IN_VIEW_SCRIPT}</script>", unsafe_allow_javascript=True)
     else:
         with st.expander(app_text("poll_asks_exploring"), icon=":material/how_to_vote:"):

@@ -272,7 +272,11 @@ def projection_panel() -> None:
     poll = asked()
     if poll is None:
         return
+    walk_state.set_projected_question(poll.mark)
     with st.container(key=Key.POLL_STAGE):
+        # the mark the watchdog compares with the beat's (ui/lecture/watchdog.js): a reveal whose run never reached
+        # the projection is healed, not left at "Answers: 4" while the class is told to look up
+        st.html(f'<span hidden class="poll-drawn" data-poll="{poll.mark}"></span>')
         st.markdown(f"### :material/how_to_vote: {prompt(poll)}")
         if poll.revealed:
             counted = _count(poll)

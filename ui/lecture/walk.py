@@ -63,6 +63,7 @@ def walkthrough(page: Page) -> None:
     position = stepper.Position(index, len(walk.steps), _mover(index, len(walk.steps)), step.step)
     poll_box = drift_box = None
     if shown == "projection":  # the step is the screen: no note, no title; details and console one key away
+        walk_state.set_projected_question("")  # until its question is drawn in place of the step (poll.py)
         driver = Driver(replace(position, tools=_projection_tools, cover=_cover(member)), projection=True,
                         details=walk_state.details_shown())
     elif shown == "console":
