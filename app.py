@@ -23,6 +23,7 @@ from ui.page import draw_header
 from ui.sharing.copy import copy_link_button
 from ui.sharing.link import choose_language_once, lecture_requested, load_link_once, write_link
 from ui.sharing.state import share_note
+from ui.shell import downloads
 from ui.shell.frame import run_page, run_whole_page
 from ui.shell.process import prepare_process, slowed_run
 from ui.shell.reconnect import rerun_after_reconnect
@@ -49,14 +50,14 @@ def frame_view() -> tuple:
             lecture.shown())  # a heartbeat starts; a student's line follows their mode
 
 
-def after_page() -> None:
+def after_page(page_id: str) -> None:
     write_link(room_link_only=lecture.room_link_only())  # a following student's address: the room's link
-    lecture.after_page(shown.page_id)  # the lecture, after the page: what it changed goes to the room
-    announce.draw(shown.page_id)  # what changed, for a screen reader
+    lecture.after_page(page_id)  # the lecture, after the page: what it changed goes to the room
+    announce.draw(page_id)  # what changed, for a screen reader
 
 
-# A following student's run waits its turn in the process's queue of the class's runs (ui/lecture/turns.py).
-with lecture.turn():
+def frame() -> None:
+    """One run of the app: the frame around the page the address names."""
     begin_run()  # what this run reads of the session's state more than once, it reads once (ui/state.py)
     prepare_process()  # once per process: one PyTorch thread per run, and a frozen import heap (ui/shell/process.py)
     slowed_run()  # nothing, unless a benchmark asks for a slower page run to prove it sees one
@@ -100,4 +101,13 @@ with lecture.turn():
 
     # A lecturer's window runs its page in the app's own run: its commands are never clicks inside a fragment.
     run = run_whole_page if lecture.drives(shown.page_id) else run_page
-    run(shown.file, frame_view(), frame_view, on_failure=lambda: st.error(app_text("page_failed")), after=after_page)
+    run(shown.file, frame_view(), frame_view, on_failure=lambda: st.error(app_text("page_failed")),
+        after=lambda: after_page(shown.page_id))
+
+
+if __name__ == "__main__":  # Streamlit runs this file as the app's script: once per run of a session
+    # A following student's run waits its turn in the process's queue of the class's runs (ui/lecture/turns.py).
+    with lecture.turn():
+        frame()
+else:  # `streamlit run app.py` imports it for the server: Streamlit, and the app's own routes beside it
+    app = st.App(__file__, routes=downloads.routes())

@@ -323,7 +323,7 @@ class Page:
             if shown and self.driver is None and has_notebook(self.page_id):  # the walkthrough offers the whole walk
                 names = [s.text.name for s in stepper.slides(self.text.steps, result)]
                 current = step_state.current_step(self.page_id)
-                offer.notebook_button(self.notebook_spec(current if current in names else names[0]), "step")
+                offer.notebook_button(self.notebook_spec(current if current in names else names[0]))
         if shown:
             self.end()
 
@@ -416,7 +416,7 @@ class Page:
         with self._download.container(horizontal=True, vertical_alignment="center"):
             self._csv_button(traces)
             if has_notebook(self.page_id):
-                offer.notebook_button(self.notebook_spec(), self._computations)
+                offer.notebook_button(self.notebook_spec())
 
     def _csv_button(self, traces: list[tuple[str, Trace]]) -> None:
         self._exported.extend((self._computations, prefix, t) for prefix, t in traces)

@@ -25,8 +25,8 @@ MATRIX = InputMatrix(("le", "chat", "dort", "ici"), [[0.1, -0.5, 0.3], [1.2, 0.4
 
 
 def download(page, label: str) -> dict:
-    """Press the button named ``label`` and read the notebook it downloads."""
-    button = page.get_by_role("button", name=label)
+    """Follow the download link named ``label`` and read the notebook it downloads."""
+    button = page.get_by_role("link", name=label)
     button.wait_for(timeout=60_000)
     with page.expect_download(timeout=60_000) as caught:
         button.click()

@@ -19,11 +19,7 @@ import json
 import logging
 from typing import Any
 
-import streamlit as st
-
 from ..check.tally import Tally
-from ..state import Key
-from ..words.content import app_text
 from ..words.plain import plain_text
 from . import window
 from .deck import Poll
@@ -31,7 +27,7 @@ from .explorations import Spotlight
 from .records import Lecturer
 from .rooms import RoomError
 
-__all__ = ["COLUMNS", "download_button", "keep_polled", "keep_projected", "lesson_csv"]
+__all__ = ["COLUMNS", "keep_polled", "keep_projected", "lesson_csv"]
 
 COLUMNS = ("entry", "kind", "lecture_step", "page", "step", "question", "right_answer", "answer", "count", "judged",
            "mistake", "student", "note", "state")
@@ -59,19 +55,6 @@ def _keep(member: Lecturer, entry: dict[str, Any]) -> None:
             _log.warning("the lesson's record is full: an entry was not kept")
     except RoomError as exc:  # out of reach, or the room is gone: the class saw it; the record misses it
         _log.warning("the lesson's record could not keep an entry: %s", exc)
-
-
-def download_button(member: Lecturer) -> None:
-    """The console's download of the record, built when pressed."""
-    def build() -> str:
-        try:
-            return lesson_csv(window.rooms().kept(member.room, member.secret))
-        except RoomError:
-            return lesson_csv([])
-
-    st.download_button(app_text("lesson_record"), data=build, file_name="lesson-record.csv", mime="text/csv",
-                       key=Key.LESSON_RECORD, on_click="ignore", icon=":material/summarize:",
-                       help=app_text("lesson_record_help"))
 
 
 def lesson_csv(entries: list[str]) -> str:

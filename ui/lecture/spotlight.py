@@ -36,7 +36,7 @@ from ..steps import state as step_state
 from ..steps.stepper import Position, slides
 from ..words.content import app_text, page_text
 from ..words.i18n import explain
-from . import lesson, window
+from . import files, lesson, window
 from .explorations import MAX_NOTE, MAX_PREVIEW, Exploration, ExplorationError, Spotlight
 from .records import Lecturer, SetSpotlight, Student, Window
 from .rooms import RoomError, RoomsUnavailable, SendRefused
@@ -157,7 +157,7 @@ def console_panel(index: int) -> None:
             _entry(number, student, exploration, shown, index)
         if len(entries) > LISTED:
             st.caption(app_text("spotlight_older", n=len(entries) - LISTED))
-        lesson.download_button(member)
+        files.record_link(member.room)
         _watch(entries[0][0] if entries else 0)  # last in its box (ui/lecture/poll.py _watch says why)
 
 

@@ -25,8 +25,8 @@ from ..steps import clicker
 __all__ = ["Healed", "Slot", "Walk", "arrive_at_walk_step", "arrived_at", "custom_walkthrough", "details_shown",
            "first_run_of_walkthrough", "heal_token", "heal_value", "join_shown", "lecture_lock", "projected_question",
            "replace_walk_controls", "reset_walk_controls", "set_custom_walkthrough", "set_place",
-           "set_projected_question", "set_walk_position", "take_heal", "take_press", "toggle_details", "toggle_join", "walk_controls", "walk_drift", "walk_position",
-           "window_slot"]
+           "set_projected_question", "set_walk_position", "take_heal", "take_press", "toggle_details", "toggle_join",
+           "walk_controls", "walk_drift", "walk_position", "window_slot"]
 
 
 @dataclass

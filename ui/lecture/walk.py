@@ -31,12 +31,11 @@ from ..draw import folded
 from ..inputs import state as matrix_state
 from ..page import Driver, Page, draw_explanation, driven_by
 from ..script import PageEnded, run_script
-from ..sharing import offer
 from ..state import Key, WalkLog
 from ..steps import stepper
 from ..words.content import app_text, page_text
 from ..words.i18n import WALK_CONTEXT, explain, translate
-from . import answers, classroom, console, lecture, poll, spotlight, window
+from . import answers, classroom, console, files, lecture, poll, spotlight, window
 from . import state as walk_state
 from .explorations import Spotlight
 from .records import WALK_PAGE, Lecturer, Student, Window
@@ -140,16 +139,23 @@ def _plain_view(walk: Walkthrough, step: WalkStep, index: int, member: Window | 
     if step.note and not held and _notes_for(member):
         st.markdown(f":material/record_voice_over: *{translate(step.note, lang, WALK_CONTEXT)}*")
     if not held:
-        _notebook(walk, index)
+        _notebook(index)
     return answers.step_held if held else None
 
 
-def _notebook(walk: Walkthrough, index: int) -> None:
+def _notebook(index: int) -> None:
     """The whole walkthrough as one notebook, at its settings, with this window's matrix, the step on screen
-    marked (built when pressed)."""
-    lang = state.language()
-    offer.walkthrough_button(matrix_state.get_matrix(), walk.steps, translate(walk.title, lang, WALK_CONTEXT),
-                             lambda note: translate(note, lang, WALK_CONTEXT), index)
+    marked (a link: built when the browser asks for it, ui/lecture/files.py)."""
+    files.walkthrough_link(matrix_state.get_matrix(), _packed(), index, state.language())
+
+
+def _packed() -> str | None:
+    """This window's walkthrough file as its link parameter; None for the bundled one."""
+    text = walk_state.custom_walkthrough()
+    if text is not None:
+        return encode(text)
+    raw = st.query_params.get(FILE_PARAM)
+    return raw[:20_000] if raw else None
 
 
 def _follower_driver(walk: Walkthrough, position: stepper.Position, step: WalkStep, member: Window | None) -> Driver:
@@ -161,7 +167,7 @@ def _follower_driver(walk: Walkthrough, position: stepper.Position, step: WalkSt
     def under() -> None:
         if note is not None:
             note()
-        _notebook(walk, position.index)
+        _notebook(position.index)
     return Driver(replace(position, follower=True, cover=answers.step_held if held else None,
                           under=None if held else under))
 
