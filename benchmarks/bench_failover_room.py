@@ -99,10 +99,12 @@ async def lecture(browser, cluster: Cluster, students: list[Student]) -> tuple[s
     explorer = students[-1]
     explorer.explores = True
     await explorer.page.bring_to_front()
-    for k in (5, 6):  # their own steps 5 and 6 (a key pressed while the page is still busy may be lost: again)
+    # Their own steps 5 and 6 with → (a following student's PageDown scrolls their page: the lecturer's clicker moves
+    # the lecture, a student steps with the arrows). A key pressed while the page is still busy may be lost: again.
+    for k in (5, 6):
         for _ in range(5):
             await explorer.page.wait_for_timeout(500)
-            await explorer.page.keyboard.press("PageDown")
+            await explorer.page.keyboard.press("ArrowRight")
             try:
                 await explorer.page.wait_for_function(
                     "(k) => new URL(location.href).searchParams.get('walk') === String(k)", arg=k, timeout=5_000)

@@ -111,8 +111,8 @@ def test_a_question_other_than_the_one_its_session_drew_is_healed(page, window, 
     watch = (f'<span class="attention-watch" data-expect="{expect}" data-beats="1" '
              f'data-stale="{watchdog.STALE_MS}" data-heal="{watchdog.HEAL_MS}"></span>')
     box = "" if shown is None else f'<span hidden class="poll-drawn" data-poll="{shown}"></span>'
-    html = POLL_PAGE.format(watch=watch, want=want, bar=BARS[window], box=box) + f"<script>{watchdog._script()}</script>" \
-        + _heal_component()
+    html = (POLL_PAGE.format(watch=watch, want=want, bar=BARS[window], box=box)
+            + f"<script>{watchdog._script()}</script>" + _heal_component())
     page.route(URL, lambda route: route.fulfill(body=html, content_type="text/html"))
     page.goto(URL)
     page.unroute(URL)

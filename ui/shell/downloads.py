@@ -33,7 +33,7 @@ __all__ = ["BUILDS", "MAX_QUERY", "WAIT_SECONDS", "routes"]
 
 _log = logging.getLogger("attention_app")
 
-MAX_QUERY = 24_000  # characters of a download's query: a walkthrough file packs to at most ~2 × 64 KB / 6... in practice far less
+MAX_QUERY = 24_000  # characters of a download's query: a matrix, and a walkthrough file as its link carries it
 BUILDS = 2  # files built at once in this process (one per core of the machine the app is sized for)
 WAIT_SECONDS = 20.0
 _NO_STORE = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
