@@ -6,7 +6,7 @@ RUN_STAMP  := $(VENV)/.run-installed
 DEV_STAMP  := $(VENV)/.dev-installed
 PORT ?= 8501
 
-.PHONY: run test lint unit browser-deps balancer-deps redis-deps bench bench-latency bench-elements bench-language bench-concurrency bench-failover \
+.PHONY: run check test test-busy lint unit browser-deps stress-deps bench-selfcheck balancer-deps redis-deps bench bench-latency bench-elements bench-language bench-concurrency bench-failover \
 	bench-capacity bench-room bench-first-load soak-class clean
 
 $(VENV)/bin/python:
@@ -54,24 +54,43 @@ lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 
 unit: $(DEV_STAMP)
-	$(BIN)/pytest -m "not browser"
+	$(BIN)/pytest -m "not browser" -n 2
 
-# The unit tests (CPU-bound, about 3 minutes) run beside the browser tests, which mostly wait on servers and
-# browsers (half a core on average over a run): the browser tests that time something run last, once the unit
-# tests are done (tests/conftest.py orders them). Either run failing fails make test.
+# The loop after every change: ruff, and the unit tests in two workers (pytest-xdist), Hypothesis at its default
+# number of examples. About two minutes on a 2-core machine (docs/testing.md).
+check: $(DEV_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/pytest -m "not browser" -n 2 -p no:cacheprovider --durations=5
+
+# Everything: ruff, the unit tests (Hypothesis at 300 examples) and the browser tests. The unit tests, CPU-bound, run
+# first in two workers; then the browser tests, which mostly wait on servers and browsers, in two workers too (each
+# worker has its own app server and browser, on free ports). Either failing fails make test.
 test: $(DEV_STAMP) browser-deps balancer-deps redis-deps
 	$(BIN)/ruff check .
 	@mkdir -p artifacts
-	@$(BIN)/pytest -m "not browser" -p no:cacheprovider --durations=10 > artifacts/unit-tests.log 2>&1 & unit=$$!; \
-	$(BIN)/pytest -m browser --durations=15; browser=$$?; \
-	wait $$unit; units=$$?; echo "--- the unit tests, run beside the browser tests (artifacts/unit-tests.log):"; \
-	cat artifacts/unit-tests.log; echo "browser tests: exit $$browser; unit tests: exit $$units"; \
-	test $$browser -eq 0 && test $$units -eq 0
+	HYPOTHESIS_PROFILE=full $(BIN)/pytest -m "not browser" -n 2 -p no:cacheprovider --durations=10
+	$(BIN)/pytest -m browser -n 2 --dist loadfile -p no:cacheprovider --durations=15
+
+# The browser tests while stress-ng keeps one of the two cores busy: what CI may meet on a busy machine.
+test-busy: $(DEV_STAMP) browser-deps balancer-deps redis-deps stress-deps
+	@stress-ng --cpu 1 --timeout 3600s --quiet & load=$$!; \
+	$(BIN)/pytest -m browser -n 2 --dist loadfile -p no:cacheprovider --durations=15; status=$$?; \
+	kill $$load 2>/dev/null; wait $$load 2>/dev/null; exit $$status
+
+stress-deps:
+	@if command -v stress-ng >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = "0" ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq stress-ng >/dev/null; \
+	else echo "stress-ng missing and not root: install Debian's stress-ng to run make test-busy"; exit 1; fi
 
 # A lecture at a lecturer's pace: projection, console, 4 students (2 phones), 60 PageDown/PageUp and 2 polls,
 # every window watched throughout (make test runs a short one: tests/browser/test_soak_class.py).
 soak-class: $(DEV_STAMP) browser-deps
 	SOAK_PRESSES=60 $(BIN)/pytest tests/browser/test_soak_class.py -s -q
+
+# Each benchmark catches a deliberately slowed version of what it measures (they time things: not make test's).
+bench-selfcheck: $(DEV_STAMP) browser-deps balancer-deps redis-deps
+	$(BIN)/pytest benchmarks/selfcheck -p no:cacheprovider
 
 bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/bench_multihead.py

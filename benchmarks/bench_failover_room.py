@@ -111,6 +111,8 @@ async def lecture(browser, cluster: Cluster, students: list[Student]) -> tuple[s
                 break
             except Exception:  # noqa: BLE001 - press again
                 continue
+        else:  # said here, not as a lost student after the kill: the benchmark's own set-up failed
+            raise RuntimeError(f"the exploring student never reached their own step {k} (5 presses of →)")
     await line_says(explorer.page, "Exploring on your own", None)
     return room, await replica_of(projection), projection
 

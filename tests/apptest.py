@@ -18,17 +18,13 @@ BY_ID = {p.page_id: p for p in PAGES}
 
 
 def open_page(page_id: str, *, state: dict[str, Any] | None = None, params: dict[str, str] | None = None) -> AppTest:
-    """A fresh session on ``page_id``: session ``state`` and query ``params`` set before its first run.
-
-    AppTest always starts on the default page (a browser would start on the linked one), so the
-    first run is the home page and the second the page asked for.
-    """
+    """A fresh session on ``page_id``: session ``state`` and query ``params`` set before its first run, which is
+    the page's, as a browser's deep link is (the home page is not run first)."""
     at = AppTest.from_file(APP, default_timeout=120)
     for key, value in (state or {}).items():
         at.session_state[key] = value
     for key, value in (params or {}).items():
         at.query_params[key] = value
-    at.run()
     at.switch_page(BY_ID[page_id].file)
     at.run()
     return at

@@ -6,6 +6,13 @@ import os
 
 import pytest
 import torch
+from hypothesis import HealthCheck, settings
+
+# Hypothesis runs its default number of examples in make check (the loop after every change) and 300 in make test
+# (HYPOTHESIS_PROFILE=full, the Makefile): the same properties, searched further before anything lands.
+settings.register_profile("check", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("full", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "check"))
 
 # The app run inside the tests (AppTest) keeps its lecture rooms in memory: never in the repository's rooms file.
 # A server a test starts gets a file of its own (tests/browser/harness.py).
@@ -13,9 +20,9 @@ os.environ["ATTENTION_ROOMS"] = "memory"
 
 
 # make test runs the unit tests beside the browser tests (Makefile): the browser tests that only look at pages
-# go first, while the unit tests hold a core; those that time something (benchmarks, the soak) go last.
+# go first, while the unit tests hold a core; the soak, the longest, goes last.
 _LOOK_FIRST = ("test_accessibility", "test_screens", "test_e2e", "test_languages", "test_editor")
-_TIME_LAST = ("test_bench_latency", "test_bench_room", "test_soak_class")
+_TIME_LAST = ("test_soak_class",)
 
 
 def pytest_collection_modifyitems(items):

@@ -26,7 +26,6 @@ def walk_app(text: str | None = None, **params: str) -> AppTest:
         at.query_params["wt"] = encode(text)
     for key, value in params.items():
         at.query_params[key] = value
-    at.run()
     at.switch_page(BY_ID["walkthrough"].file).run()
     assert not at.exception, at.exception
     return at
@@ -43,7 +42,6 @@ def open_console(token: str, lang: str = "en") -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params["console"] = token
     at.query_params["lang"] = lang
-    at.run()
     at.switch_page(BY_ID["walkthrough"].file).run()
     assert not at.exception, at.exception
     return at
@@ -83,9 +81,9 @@ def student(room: str, page: str | None = None, **params: str) -> AppTest:
     at.query_params["room"] = room
     for key, value in params.items():
         at.query_params[key] = value
-    at.run()
     if page is not None:
-        at.switch_page(BY_ID[page].file).run()
+        at.switch_page(BY_ID[page].file)
+    at.run()
     assert not at.exception, at.exception
     return at
 

@@ -7,7 +7,7 @@ import sys
 import unicodedata
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from ui.check.answers import (
@@ -24,7 +24,7 @@ from ui.check.answers import (
 )
 from ui.words.content import app_text
 
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings()  # the profile's (tests/conftest.py): 100 examples in make check, 300 in make test
 PARSERS = (parse_number, parse_shape, lambda raw: parse_choice(raw, ("0", "1", "above"), ("x(1) “Your”",)))
 ANY_TEXT = st.text(max_size=300) | st.text(alphabet="0123456789.,-+eE ()[]xX×_−\u00a0\u2009٣", max_size=60)
 

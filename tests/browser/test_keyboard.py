@@ -44,14 +44,14 @@ def test_a_learner_without_a_mouse_edits_the_matrix_changes_a_control_answers_an
     for key in ("ArrowDown", "ArrowRight"):  # from "Your" (the grid's first cell) to "journey", d1
         page.keyboard.press(key)
     page.keyboard.press("Enter")  # opens the cell's editor
-    page.locator("input.gdg-input, textarea.gdg-input").first.wait_for(state="visible", timeout=5_000)
+    page.locator("input.gdg-input, textarea.gdg-input").first.wait_for(state="visible", timeout=20_000)
     page.keyboard.press("Control+a")
     page.keyboard.type("0.99")
     page.wait_for_timeout(100)  # the grid takes the typed value before Enter commits it
     page.keyboard.press("Enter")
     wait_idle(page)
     page.wait_for_function("(b) => document.querySelector('.printed-tensor pre code').textContent !== b",
-                           arg=before[0], timeout=20_000)
+                           arg=before[0], timeout=60_000)
     inputs = book_inputs().clone()
     inputs[1, 0] = 0.99
     expected = repr(causal_attention_step_by_step(inputs, d_out=2, seed=789)["context"].detach())
@@ -111,9 +111,9 @@ def test_a_learner_without_a_mouse_edits_the_matrix_changes_a_control_answers_an
         "() => document.activeElement.getAttribute('href') || ''").endswith("/one-query"), backwards=True, limit=200)
     page.keyboard.press("Enter")
     page.wait_for_url("**/one-query**")
-    page.wait_for_function("(t) => document.title === t", arg=app_text("page_title_of", page=title), timeout=20_000)
+    page.wait_for_function("(t) => document.title === t", arg=app_text("page_title_of", page=title), timeout=60_000)
     page.wait_for_function("(t) => document.activeElement.tagName === 'H1' && document.activeElement.textContent"
-                           " === t", arg=title, timeout=20_000)
+                           " === t", arg=title, timeout=60_000)
 
     assert page.evaluate("window.__mouse") == 0
 

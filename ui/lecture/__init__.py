@@ -34,6 +34,8 @@ Its views:
 - ``poll``: a class poll on the console (ask, count, reveal, close) and the projection; ``answers``: on a
   student's device;
 - ``spotlight``: a student sends their exploration, the console lists what the class sent, Project and Back;
-  ``lesson``: the lesson's record (each revealed poll's counts, each exploration projected) as a CSV.
+  ``lesson``: the lesson's record (each revealed poll's counts, each exploration projected) as a CSV;
+- ``files``: the lecture's downloads (the walkthrough as a notebook, the lesson's record), links to the app's own
+  routes (ui/shell/downloads.py) and the files those routes answer with.
 Lecture mode itself (a flag every page reads) is in ``ui/state.py``.
 """

@@ -62,7 +62,8 @@ def send_panel(page_id: str) -> None:
         with st.form(Key.SPOTLIGHT_FORM, clear_on_submit=True, border=False):
             # With step-through off the whole page is on screen: what is sent then is the page's result (its last
             # step), and the choice says so rather than "the step on my screen", which such a page has none of.
-            first = app_text("spotlight_step_on_screen" if step_state.step_mode(page_id) else "spotlight_step_result")
+            first = app_text("spotlight_step_on_screen") if step_state.step_mode(page_id) else \
+                app_text("spotlight_step_result")
             st.selectbox(app_text("spotlight_step"), names, key=Key.SPOTLIGHT_STEP,
                          format_func=lambda n: first if n is None else captions[n])
             st.text_input(app_text("spotlight_note"), key=Key.SPOTLIGHT_NOTE, max_chars=MAX_NOTE,

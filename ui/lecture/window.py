@@ -269,9 +269,8 @@ def _lecturer_heartbeat(page: str) -> None:
     if _inside_full_run():  # drawn before the page: the question this run draws is not known yet
         watchdog.beat(time.monotonic_ns(), step=walk_state.walk_position() + 1)
         return
-    lecturer = current()
+    lecturer = current()  # the step, and on the projection the question, that its last full run drew
     question = walk_state.projected_question() if isinstance(lecturer, Lecturer) and not lecturer.console else None
-    # the step, and on the projection the question, its last full run drew
     watchdog.beat(time.monotonic_ns(), step=walk_state.walk_position() + 1, poll=question)
     moved = walk_state.take_press()  # a press whose own request was dropped comes with a beat: published here,
     see(Moment.BEAT, page)
