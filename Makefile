@@ -6,7 +6,7 @@ RUN_STAMP  := $(VENV)/.run-installed
 DEV_STAMP  := $(VENV)/.dev-installed
 PORT ?= 8501
 
-.PHONY: run check test test-busy lint unit browser-deps stress-deps bench-selfcheck balancer-deps redis-deps bench bench-latency bench-elements bench-language bench-concurrency bench-failover \
+.PHONY: run check test test-busy mutants lint unit browser-deps stress-deps bench-selfcheck balancer-deps redis-deps bench bench-latency bench-elements bench-language bench-concurrency bench-failover \
 	bench-capacity bench-room bench-first-load soak-class clean
 
 $(VENV)/bin/python:
@@ -76,6 +76,10 @@ test-busy: $(DEV_STAMP) browser-deps balancer-deps redis-deps stress-deps
 	@stress-ng --cpu 1 --timeout 3600s --quiet & load=$$!; \
 	$(BIN)/pytest -m browser -n 2 --dist loadfile -p no:cacheprovider --durations=15; status=$$?; \
 	kill $$load 2>/dev/null; wait $$load 2>/dev/null; exit $$status
+
+# Planted bugs the suite must catch, each in a scratch worktree (tests/mutants.sh).
+mutants: $(DEV_STAMP)
+	bash tests/mutants.sh
 
 stress-deps:
 	@if command -v stress-ng >/dev/null 2>&1; then :; \
