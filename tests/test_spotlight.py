@@ -210,3 +210,16 @@ def test_a_deck_with_a_forged_spotlight_is_refused():
         text["spotlight"] = forged
         with pytest.raises(DeckError):
             Deck.from_json(json.dumps(text))
+
+
+def test_with_step_through_off_the_send_form_says_that_the_step_on_screen_is_the_pages_result():
+    projection, console, (one,), _ = classroom("19", 1)
+    explore(one, "causal-mask", seed=5)
+    assert app_text("spotlight_step_result") not in texts(one)  # stepping through: the step on screen is one step
+    one.toggle(key=f"{Key.STEP_MODE_PREFIX}causal-mask").set_value(False).run()
+    assert app_text("spotlight_step_result") in [c.value for c in one.caption]
+    said = send(one, "whole page")
+    assert app_text("spotlight_sent", student=1) in said
+    console.run()
+    (sent,) = rooms().sent(*secret_of(console))[:1]
+    assert json.loads(sent[2])["step"] == "context"  # the page's result: 3.5.1's last step

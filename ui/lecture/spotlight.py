@@ -60,12 +60,13 @@ def send_panel(page_id: str) -> None:
     # (the popover is drawn above the page, which reruns on its own: a step chosen there is not known here yet)
     with st.popover(app_text("spotlight_send"), icon=":material/send:", help=app_text("spotlight_send_help")):
         with st.form(Key.SPOTLIGHT_FORM, clear_on_submit=True, border=False):
-            # With step-through off the whole page is on screen: what is sent then is the page's result (its last
-            # step), and the choice says so rather than "the step on my screen", which such a page has none of.
-            first = app_text("spotlight_step_on_screen") if step_state.step_mode(page_id) else \
-                app_text("spotlight_step_result")
+            # The options' words never change with the page's mode: a select box whose words changed between two
+            # runs sent back the old words, which name no step. With step-through off the whole page is on screen:
+            # a line under the choice says that "the step on my screen" is then the page's result (its last step).
             st.selectbox(app_text("spotlight_step"), names, key=Key.SPOTLIGHT_STEP,
-                         format_func=lambda n: first if n is None else captions[n])
+                         format_func=lambda n: app_text("spotlight_step_on_screen") if n is None else captions[n])
+            if not step_state.step_mode(page_id):
+                st.caption(app_text("spotlight_step_result"))
             st.text_input(app_text("spotlight_note"), key=Key.SPOTLIGHT_NOTE, max_chars=MAX_NOTE,
                           placeholder=app_text("spotlight_note_placeholder"))
             st.form_submit_button(app_text("spotlight_send_button"), on_click=_send, args=(page_id,),
