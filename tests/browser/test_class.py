@@ -40,6 +40,9 @@ def test_a_class_follows_breaks_away_and_rejoins(browser, servers):
         wait_idle(one)
         one.keyboard.press("ArrowRight")
         says(one, CLASS_BAR, "Exploring on your own")
+        wait_idle(one)
+        one.keyboard.press("ArrowRight")  # and on: an explorer's page runs as a fragment, its clicker there too
+        one.wait_for_function("() => new URL(location.href).searchParams.get('walk') === '7'", timeout=60_000)
         time.sleep(SETTLE_SECONDS)
         assert [step_of(two, CLASS_BAR), step_of(three, CLASS_BAR)] == [5, 5]
         assert "Step 5 of" in projection.locator(".st-key-projection-bar").inner_text()

@@ -67,3 +67,17 @@ def test_lecture_mode_is_large_full_width_and_steps_with_the_arrow_keys(projecto
     press(page, "ArrowLeft", page.inner_text('[data-testid="stMain"]'))
     assert shown(page) == first  # exactly the previous step again
     assert "step=queries" in page.url and "lecture=1" in page.url
+
+
+def test_the_plain_walkthrough_steps_with_the_arrow_keys_and_next(page, app_server):
+    """Outside a lecture the walkthrough's page runs as a fragment: its clicker's keys and Next still move it."""
+    page.goto(f"{app_server.url}/walkthrough?walk=4")
+    page.get_by_role("button", name="Next").wait_for(timeout=60_000)
+    wait_idle(page)
+    at = "() => new URL(location.href).searchParams.get('walk')"
+    for press, want in (("ArrowRight", "5"), ("PageDown", "6"), ("ArrowLeft", "5")):
+        page.keyboard.press(press)
+        page.wait_for_function(f"(w) => ({at})() === w", arg=want, timeout=60_000)
+        wait_idle(page)
+    page.get_by_role("button", name="Next").click()
+    page.wait_for_function(f"(w) => ({at})() === w", arg="6", timeout=60_000)

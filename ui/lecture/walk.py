@@ -56,6 +56,9 @@ def walkthrough(page: Page) -> None:
     following = (isinstance(member, Lecturer) and member.console) or (isinstance(member, Student) and member.following)
     if walk_state.first_run_of_walkthrough() and not following:  # ?walk= is this window's own step
         walk_state.set_walk_position(_requested_position(len(walk.steps)))
+    # Taken here too, not only before the page (ui/lecture/lecture.py): a window that drives no lecture (the plain
+    # walkthrough, an exploring student) runs its page as a fragment, and its clicker's change reruns only that.
+    walk_state.take_press()
     index = min(walk_state.walk_position(), len(walk.steps) - 1)
     step = walk.steps[index]
     shown = lecture.view(WALK_PAGE)
