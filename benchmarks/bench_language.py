@@ -7,7 +7,7 @@ On every page the same two interactions are timed in both, taking turns (bench_l
 and probe, benchmarks/completion.py: from the committing key until the script run has finished,
 the changed charts are redrawn and two frames are painted): a cell edit in the sidebar matrix
 and the page's main control (found by position, not by its label, which is translated). The
-measurement's ability to see a slowed chart is proven by tests/browser/test_bench_latency.py.
+measurement's ability to see a slowed chart is proven by benchmarks/selfcheck/test_latency_sees_a_slowdown.py.
 Korean is the default because it is the heaviest case: every label and chart title in Hangul
 (a second font to shape) and the longest catalog lookups per run.
 """

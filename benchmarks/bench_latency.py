@@ -62,8 +62,9 @@ Times are taken with the page's clock (performance.now()), so Playwright's round
 count. Each result also carries the time until the run finished and two frames were painted,
 charts ignored (Timing.run_ms): the difference is what the charts add after the run.
 
-Proof that it sees what the learner sees: tests/test_bench_latency.py times the minimal app with
-and without a 300 ms chart slowdown, and requires the slowed median to be >= 250 ms larger.
+Proof that it sees what the learner sees: benchmarks/selfcheck/test_latency_sees_a_slowdown.py (make
+bench-selfcheck) times the minimal app with and without a 300 ms chart slowdown, and requires the slowed
+median to be >= 250 ms larger.
   - Server-side: BENCH_SLOW_CHART_MS=300 makes the minimal app sleep before st.vega_lite_chart
     (same spec, so the chart still updates in place, later).
   - Browser-side: completion.slow_chart_redraws(context, 300) patches Streamlit's chart component
