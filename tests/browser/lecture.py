@@ -7,6 +7,8 @@ from contextlib import ExitStack
 
 from tests.browser.harness import wait_idle
 
+# Waits are generous: they are for a behaviour (the window shows it), not a speed, and cost time only on a failure.
+
 BAR = ".st-key-projection-bar"  # the projection's one line: "Step k of n"
 CLASS_BAR = ".st-key-class-bar"  # a student's bar: "Following the lecture · Step k of n"
 STAGE = ".st-key-poll-stage"  # the projection's poll, in place of the step
@@ -18,7 +20,7 @@ _SHOWN = """(sel) => ({bar: document.querySelector(sel)?.textContent, address: l
         .flush}))(window.attentionClicker), line: document.querySelector('.st-key-class-bar')?.textContent})"""
 
 
-def wait_step(page, k: int, timeout_ms: float = 20_000, selector: str = BAR) -> None:
+def wait_step(page, k: int, timeout_ms: float = 60_000, selector: str = BAR) -> None:
     """Until the window's bar says step ``k``; if it never does, what the window showed and what its clicker had
     counted and sent (a press lost, or taken and undone, reads differently)."""
     try:
@@ -28,7 +30,7 @@ def wait_step(page, k: int, timeout_ms: float = 20_000, selector: str = BAR) -> 
             from exc
 
 
-def wait_keys(page, timeout_ms: float = 20_000) -> None:
+def wait_keys(page, timeout_ms: float = 60_000) -> None:
     """Until the walkthrough's clicker listens for PageDown and PageUp and can send them: its keys are counted from
     the moment the page is drawn (ui/steps/clicker_keys.js), its sender loads a moment later (ui/steps/clicker.js)."""
     page.wait_for_function("() => !!window.attentionClicker?.flush", timeout=timeout_ms, polling="raf")
@@ -40,7 +42,7 @@ def step_of(page, selector: str = BAR) -> int | None:
     return int(digits) if "Step" in text and digits.isdigit() else None
 
 
-def says(page, selector: str, words: str, timeout_ms: float = 20_000) -> None:
+def says(page, selector: str, words: str, timeout_ms: float = 60_000) -> None:
     """Until the element's text includes ``words``."""
     page.wait_for_function("([sel, w]) => (document.querySelector(sel)?.innerText || '').includes(w)",
                            arg=[selector, words], timeout=timeout_ms, polling="raf")
