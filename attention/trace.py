@@ -93,7 +93,7 @@ class Step:
 
     def shape_text(self) -> str:
         """The shape with axis names, e.g. ``(batch: 2, token: 6, d_out: 2)``; empty for a single number.
-        (``key=6`` read as "the key equals 6": shared/reviews/learner-phone-id.md, m18.)"""
+        (``key=6`` read as "the key equals 6".)"""
         if not self.dims:
             return ""
         return "(" + ", ".join(f"{d}: {s}" for d, s in zip(self.dims, self.shape, strict=True)) + ")"

@@ -329,8 +329,9 @@ class Page:
 
     def _book_live(self, result: Any, given: dict[str, Any]) -> Live | None:
         """The page's live state at the book's matrix and settings, while the learner's differ: a learner who types
-        the value the book prints is told so (shared/reviews/learner-phone-id.md, m5). A page run at the book's
-        state keeps its result for every session of this process; the walkthrough's steps ask no questions."""
+        the value the book prints is told so (else a right answer from the book reads as wrong). A page run at
+        the book's state keeps its result for every session of this process; the walkthrough's steps ask no
+        questions."""
         if self.driver is not None:
             return None
         if not self._departed and self.matrix == book_matrix():

@@ -147,7 +147,6 @@ class Key:
     SPOTLIGHT_BACK = "spotlight_back"  # the console's "Back to the lecture"
     SPOTLIGHT_BACK_KEY = "spotlight_back_key"  # the projection's (B)
     SPOTLIGHT_PROJECT_PREFIX = "spotlight_project:"  # the console's Project, per exploration: spotlight_project:<n>
-    LESSON_RECORD = "lesson_record"  # the console's download of the lesson's record (CSV)
     HEAL = "heal"  # hidden: the watchdog's count of asks for a full run (ui/lecture/heal.js), kept as state
     HEAL_TOKEN = "_heal_token"  # the session's token, which the browser's count of asks carries
     HEAL_TAKEN = "_heal_taken"  # the asks a run has taken (ui/lecture/state.py)
@@ -179,7 +178,6 @@ class Key:
     WALK_CONTROL_PREFIX = "walk:"  # control() while a walkthrough drives the page: walk:<page>:<name>
     STEP_MODE_PREFIX = "step_mode:"  # the step-through toggle of a page: step_mode:<page>
     DOWNLOAD_PREFIX = "download:"  # ui/page.py: a page's CSV download, download:<page>:<n>
-    NOTEBOOK_PREFIX = "notebook:"  # ui/sharing/offer.py: "Open as a notebook", notebook:<page>:<n or "step">
     # page scripts' own widgets
     TIME_VARIANTS = "time_variants"  # pages/92_efficient.py
 

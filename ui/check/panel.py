@@ -95,7 +95,7 @@ def _question(page_id: str, number: int, question: Question, words: QuestionText
     entry = check_state.check_entry(page_id, question.id)
     sig = None if isinstance(answer, Unavailable) else signature(answer)
     # ✓ once answered right, unless the learner's latest check, on these very inputs, was wrong: a ✓ beside
-    # "Not yet: 3 is too large" read as a contradiction (shared/reviews/learner-phone-id.md, m4)
+    # "Not yet: 3 is too large" read as a contradiction
     wrong_now = entry.get("checked") and entry.get("signature") == sig and entry.get("correct") is False
     done = question.id in check_state.done_questions(page_id) and not wrong_now
     mark = app_text("question_number_done", n=number) if done else app_text("question_number", n=number)

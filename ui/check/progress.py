@@ -1,7 +1,7 @@
 """Check yourself's progress survives a reload: the browser keeps which questions were answered (``progress.js``).
 
 A reload starts a new server session, and budget Android phones reload background tabs often: a learner who had
-answered 15 questions saw every ✓ go (shared/reviews/learner-phone-id.md, M6). Answers never go into a link (a
+answered 15 questions saw every ✓ go. Answers never go into a link (a
 shared link is someone else's page), so the browser keeps them: a small component writes the questions done to
 ``localStorage`` and, in a new session, sends back those the session lacks, once. What a browser sends is checked
 like anything a client sends: only pages and questions the app has, within their counts, for this session's token.

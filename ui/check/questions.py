@@ -98,8 +98,7 @@ class Question:
 def answer_for(question: Question, live: Live) -> Answer | Unavailable:
     """The question's answer under the live state. Where the learner changed the matrix or a control, a number
     that the book's own state gives is the first known mistake ("book"): a learner who types the value the
-    book prints hears that the page's answer differs from the book's, not a coincidental wrong diagnosis
-    (shared/reviews/learner-phone-id.md, m5)."""
+    book prints hears that the page's answer differs from the book's, not a coincidental wrong diagnosis."""
     answer = question.answer(live)
     if question.kind != NUMBER or live.book is None or not isinstance(answer, Answer):
         return answer
@@ -146,7 +145,7 @@ def _judge_number(answer: Answer, parsed: Parsed | Unparsed, tolerance: float) -
     given = parsed.value
     right = abs(given - answer.value) <= tolerance
     # a right answer is confirmed with the exact value: "0.99" is right for 0.9929, and "Correct: 0.9900" read as if
-    # 0.9900 were the value (shared/reviews/learner-phone-id.md, m3)
+    # 0.9900 were the value
     shown = format_number(float(answer.value) if right else given, whole=answer.whole)
     verdict = _verdict(answer, given, right, lambda m: abs(given - m) <= tolerance, shown)
     if verdict.feedback == "wrong":

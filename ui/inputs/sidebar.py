@@ -71,7 +71,7 @@ def inline_matrix() -> None:
     """A phone's matrix editor, on the page above what it changes: folded, drawn only once opened.
 
     On a phone the sidebar is a drawer over the page, under 15 chapter links: an edit made there is hidden behind
-    it (shared/reviews/learner-phone-id.md, M5). Here the result is under the editor, and a first visit loads no
+    it. Here the result is under the editor, and a first visit loads no
     data grid until the learner opens it (benchmarks/FIRST-LOAD.md)."""
     matrix = matrix_state.get_matrix()
     with folded(app_text("inline_matrix_fold", n=matrix.num_tokens, d=matrix.dim), "inline_matrix") as shown:

@@ -17,13 +17,14 @@ import streamlit as st
 from ..inputs.matrix import InputMatrix
 from ..sharing import offer
 from ..sharing.codec import encode_state
-from ..sharing.notebook import NotebookError, walkthrough_bytes
+from ..sharing.notebook import NotebookError, check_size, walkthrough_bytes
 from ..words.content import app_text
 from ..words.i18n import WALK_CONTEXT, explain, translate
+from .lesson import lesson_csv
 from .rooms import RoomError, is_room_id, is_secret
 from .seat import COOKIE_PREFIX
 from .store import rooms
-from .walkthrough import MAX_BYTES, WalkthroughError, decode, decode_text, load_bundled
+from .walkthrough import MAX_BYTES, WalkthroughError, decode, load_bundled
 
 __all__ = ["RecordRefused", "record_file", "record_link", "walkthrough_file", "walkthrough_link"]
 
@@ -39,7 +40,7 @@ def walkthrough_link(matrix: InputMatrix, packed: str | None, current: int, lang
     from 0) is marked. ``packed``: the walkthrough file as its link parameter (walkthrough.encode), None for the
     bundled one."""
     try:
-        offer.walkthrough_size_check(matrix)
+        check_size(matrix.num_tokens, matrix.dim)
     except NotebookError as exc:
         st.caption(app_text("notebook_refused", error=explain(exc, lang)))
         return
@@ -55,7 +56,7 @@ def walkthrough_file(params: Mapping[str, str]) -> tuple[str, bytes]:
     lang = offer.language_of(params)
     matrix = offer.matrix_of(params.get("m"))
     try:
-        offer.walkthrough_size_check(matrix)
+        check_size(matrix.num_tokens, matrix.dim)
         walk = load_bundled() if params.get("wt") is None else decode(_bounded(params["wt"]))
     except (NotebookError, WalkthroughError) as exc:
         raise offer.NotebookRequestError(exc) from None
@@ -69,10 +70,9 @@ def walkthrough_file(params: Mapping[str, str]) -> tuple[str, bytes]:
 
 
 def _bounded(value: str) -> str:
-    """A walkthrough parameter no longer than the largest file packs to (its text is checked by decode's parse)."""
+    """A walkthrough parameter no longer than the largest file packs to (decode checks the rest, as for a link)."""
     if len(value) > 2 * MAX_BYTES:
         raise WalkthroughError("the link's walkthrough is damaged: it cannot be read.")
-    decode_text(value)  # damaged: said before parsing
     return value
 
 
@@ -85,8 +85,6 @@ def record_link(room: str) -> None:
 def record_file(params: Mapping[str, str], cookies: Mapping[str, str]) -> tuple[str, bytes]:
     """The lesson's record of the room the address names, for a browser whose seat drives it: (file name, CSV).
     RecordRefused otherwise; the store out of reach raises RoomError."""
-    from .lesson import lesson_csv  # the record's columns and rows are the lesson's
-
     room = params.get("room", "")
     secret = cookies.get(COOKIE_PREFIX + room) if is_room_id(room) else None
     if not is_secret(secret):

@@ -24,7 +24,7 @@ from ..words.content import app_text
 from ..words.i18n import LANGUAGES, explain
 from . import state as sharing_state
 from .codec import LinkError, decode_state, encode_state
-from .notebook import NotebookError, NotebookSpec, book_pages, check, check_size, notebook_bytes
+from .notebook import NotebookError, NotebookSpec, book_pages, check, notebook_bytes
 
 __all__ = ["MIME", "NotebookRequestError", "ROUTE", "download_link", "href", "language_of", "matrix_of",
            "notebook_button", "notebook_file"]
@@ -109,8 +109,3 @@ def notebook_file(params: Mapping[str, str]) -> tuple[str, bytes]:
     except (LinkError, NotebookError) as exc:
         raise NotebookRequestError(exc) from None
     return f"{page}.ipynb", notebook_bytes(spec, language_of(params))
-
-
-def walkthrough_size_check(matrix: InputMatrix) -> None:
-    """NotebookError if the walkthrough's notebook cannot hold ``matrix``."""
-    check_size(matrix.num_tokens, matrix.dim)

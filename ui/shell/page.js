@@ -1,4 +1,4 @@
-// How a page behaves in the browser, as a learner expects of any web page (shared/reviews/learner-phone-id.md).
+// How a page behaves in the browser, as a learner expects of any web page (on a phone as on a laptop).
 // Sent with the style of every run (ui/shell/style.py); it installs itself once per tab and only updates the
 // language afterwards. The marker before this script carries the page's language (data-lang).
 (() => {
@@ -53,7 +53,7 @@
   history.pushState = (state, title, url) => { pushed(state, title, url); path = location.pathname; };
 
   // A tap on a chart's cell shows its value, as hovering does with a mouse: a touch screen has no hover, and Vega's
-  // tooltip opened only on press-and-slide (shared/reviews/learner-phone-id.md, m9). After the tap's own events,
+  // tooltip opened only on press-and-slide, which no one finds by tapping. After the tap's own events,
   // the cell under the finger gets the mouse's.
   let touched = false;
   document.addEventListener('pointerdown', (event) => { touched = event.pointerType === 'touch'; }, true);

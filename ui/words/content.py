@@ -240,8 +240,8 @@ def reader_number(value: float, spec: str = ".4f", lang: str | None = None) -> s
 
 def label_number(value: float, lang: str | None = None) -> str:
     """A number written in a chart's cell or on its bar: four decimals, as PyTorch prints them, or from 10,000 on
-    four significant digits and a power of ten, 9.998e7, which fits a cell that 99980000.0000 overflowed
-    (shared/reviews/learner-phone-id.md, m11). In the reader's convention: 9,998e7 in id and vi."""
+    four significant digits and a power of ten, 9.998e7, which fits a cell that 99980000.0000 overflowed.
+    In the reader's convention: 9,998e7 in id and vi."""
     if not abs(value) >= 1e4 or value in (float("inf"), float("-inf")):
         return reader_number(value, ".4f", lang)
     mantissa, exponent = format(value, ".3e").split("e")
