@@ -27,13 +27,44 @@ def app_server():
         server.stop()
 
 
+# Playwright's defaults (30 s for a page to load or an element to be ready) are for a quiet machine: on a busy one a
+# Streamlit page's first load alone took over 30 s. The waits are for a behaviour, not a speed; they cost time only
+# when something is wrong.
+ACTION_MS = 60_000
+LOAD_MS = 120_000
+
+
+class _PatientBrowser:
+    """The session's Chromium, whose every new context and page waits as long as a busy machine needs."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def new_context(self, **options):
+        return _patient(self._browser.new_context(**options))
+
+    def new_page(self, **options):
+        page = self._browser.new_page(**options)
+        _patient(page.context)
+        return page
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
+
+
+def _patient(context):
+    context.set_default_timeout(ACTION_MS)
+    context.set_default_navigation_timeout(LOAD_MS)
+    return context
+
+
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        yield b
+        yield _PatientBrowser(b)
         b.close()
 
 

@@ -111,7 +111,7 @@ IDLE_JS = """() => {
 }"""
 
 
-def wait_idle(page, timeout_ms: float = 30_000, settle_ms: int = 150) -> None:
+def wait_idle(page, timeout_ms: float = 60_000, settle_ms: int = 150) -> None:
     """Wait until the app is idle, and still idle ``settle_ms`` later (no rerun pending)."""
     deadline = time.monotonic() + timeout_ms / 1000
     while time.monotonic() < deadline:

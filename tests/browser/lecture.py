@@ -43,9 +43,27 @@ def step_of(page, selector: str = BAR) -> int | None:
 
 
 def says(page, selector: str, words: str, timeout_ms: float = 60_000) -> None:
-    """Until the element's text includes ``words``."""
-    page.wait_for_function("([sel, w]) => (document.querySelector(sel)?.innerText || '').includes(w)",
-                           arg=[selector, words], timeout=timeout_ms, polling="raf")
+    """Until the element's text includes ``words``; if it never does, what every window of its browser showed."""
+    try:
+        page.wait_for_function("([sel, w]) => (document.querySelector(sel)?.innerText || '').includes(w)",
+                               arg=[selector, words], timeout=timeout_ms, polling="raf")
+    except Exception as exc:  # noqa: BLE001 (Playwright's TimeoutError), said with what the windows showed
+        raise AssertionError(f"{selector} never said {words!r} in {timeout_ms / 1000:g} s; "
+                             f"the windows showed: {_windows(page)}") from exc
+
+
+def _windows(page) -> list:
+    """Each window of ``page``'s browser context: its address, its main area's text and its heartbeat's marker."""
+    shown = []
+    for other in page.context.pages:
+        try:
+            shown.append(other.evaluate("""() => ({address: location.search.slice(0, 80),
+                main: (document.querySelector('[data-testid="stMain"]')?.innerText || '').slice(0, 600),
+                beat: document.querySelector('[data-beat]')?.outerHTML,
+                running: document.querySelector('[data-testid="stApp"]')?.dataset.testScriptState})"""))
+        except Exception as exc:  # noqa: BLE001 (a closed window)
+            shown.append(repr(exc))
+    return shown
 
 
 def open_projection(context, url: str, walk_to: int = 1, new_room: bool = False):

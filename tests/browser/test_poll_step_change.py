@@ -13,12 +13,16 @@ from ui.lecture.walkthrough import load_bundled
 from ui.words.content import app_text, page_text
 from ui.words.plain import plain_text
 
+# The delay is read when a message is handed over, not when it arrives: once it is set back to 0, the messages queued
+# behind the slow ones (a quarter-second heartbeat keeps sending) are handed over at once. __queued counts those not
+# handed over yet.
 SLOW_JS = """(() => { const add = WebSocket.prototype.addEventListener; let chain = Promise.resolve();
+  window.__queued = 0;
   WebSocket.prototype.addEventListener = function (type, listener, options) {
     if (type !== 'message') return add.call(this, type, listener, options);
-    return add.call(this, type, (event) => { const ms = window.__wsDelay || 0;
-      chain = chain.then(() => new Promise((done) => setTimeout(() => { listener.call(this, event); done(); }, ms))); },
-      options); }; })();"""
+    return add.call(this, type, (event) => { window.__queued += 1;
+      chain = chain.then(() => new Promise((done) => setTimeout(() => {
+        window.__queued -= 1; listener.call(this, event); done(); }, window.__wsDelay || 0))); }, options); }; })();"""
 WATCH_JS = """([caption, right]) => { window.__both = []; const look = () => {
     const main = document.querySelector('[data-testid="stMain"]')?.innerText || '';
     if (main.includes(caption) && main.includes(right)) window.__both.push(performance.now()); };
@@ -53,6 +57,7 @@ def test_the_next_step_never_shows_the_revealed_polls_answers_under_it(browser, 
         wait_step(projection, 5)
         says(projection, '[data-testid="stMain"]', caption)
         projection.evaluate("window.__wsDelay = 0")  # the step is drawn: the heartbeat's messages flow again
-        wait_idle(projection)
+        projection.wait_for_function("() => window.__queued === 0", timeout=60_000)  # every message handed over
+        wait_idle(projection, 60_000)
         assert projection.evaluate("window.__both") == [], "the poll's answers under the next step"
         assert right not in projection.inner_text('[data-testid="stMain"]')

@@ -92,9 +92,10 @@ POLL_PAGE = """<div data-testid="stApp" data-test-connection-state="CONNECTED" d
 </div>"""
 
 
-BARS = {  # a following student's line, and the projection's (its step in its key)
+BARS = {  # a following student's line, the projection's (its step in its key), and the console's poll box
     "student": '<div class="st-key-class-bar"><p><span class="class-step" data-step="4">Step 4 of 33</span></p></div>',
     "projection": '<div class="st-key-projection-bar"><div class="st-key-walk-at-4">Step 4 of 33</div></div>',
+    "console": '<div class="st-key-poll-console"><p>Class poll</p></div>',
 }
 
 
@@ -107,7 +108,8 @@ BARS = {  # a following student's line, and the projection's (its step in its ke
     ("", None, 0),
 ])
 def test_a_question_other_than_the_one_its_session_drew_is_healed(page, window, want, shown, healed):
-    expect = ".st-key-class-bar" if window == "student" else ".st-key-projection-bar"
+    expect = {"student": ".st-key-class-bar", "projection": ".st-key-projection-bar",
+              "console": ".st-key-poll-console"}[window]
     watch = (f'<span class="attention-watch" data-expect="{expect}" data-beats="1" '
              f'data-stale="{watchdog.STALE_MS}" data-heal="{watchdog.HEAL_MS}"></span>')
     box = "" if shown is None else f'<span hidden class="poll-drawn" data-poll="{shown}"></span>'

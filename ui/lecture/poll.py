@@ -90,6 +90,11 @@ def console_panel(page_id: str, index: int) -> None:
         if flashed:
             getattr(st, flashed[0])(flashed[1])
         poll = asked()
+        # the mark the watchdog compares with the beat's (ui/lecture/watchdog.js): a run whose output never reached
+        # the console (Close or Reveal taken, the old box still on screen) is healed, not left there
+        mark = poll.mark if poll is not None else ""
+        walk_state.set_drawn_question(mark)
+        st.html(f'<span hidden class="poll-drawn" data-poll="{mark}"></span>')
         if poll is None:
             _ask(page_id, index)
             return
@@ -272,7 +277,7 @@ def projection_panel() -> None:
     poll = asked()
     if poll is None:
         return
-    walk_state.set_projected_question(poll.mark)
+    walk_state.set_drawn_question(poll.mark)
     with st.container(key=Key.POLL_STAGE):
         # the mark the watchdog compares with the beat's (ui/lecture/watchdog.js): a reveal whose run never reached
         # the projection is healed, not left at "Answers: 4" while the class is told to look up

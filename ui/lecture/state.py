@@ -23,9 +23,9 @@ from ..state import Key
 from ..steps import clicker
 
 __all__ = ["Healed", "Slot", "Walk", "arrive_at_walk_step", "arrived_at", "custom_walkthrough", "details_shown",
-           "first_run_of_walkthrough", "heal_token", "heal_value", "join_shown", "lecture_lock", "projected_question",
+           "first_run_of_walkthrough", "heal_token", "heal_value", "join_shown", "lecture_lock", "drawn_question",
            "replace_walk_controls", "reset_walk_controls", "set_custom_walkthrough", "set_place",
-           "set_projected_question", "set_walk_position", "take_heal", "take_press", "toggle_details", "toggle_join",
+           "set_drawn_question", "set_walk_position", "take_heal", "take_press", "toggle_details", "toggle_join",
            "walk_controls", "walk_drift", "walk_position", "window_slot"]
 
 
@@ -37,7 +37,7 @@ class Walk:
     position: int = 0
     press: tuple[int, int] = (0, 0)
     arrived: int | None = None
-    question: str = ""  # the projection's question as its last full run drew it (Poll.mark; "": none)
+    question: str = ""  # the poll its last full run drew (Poll.mark; "": none): the projection's, or the console's box
 
 
 @dataclass
@@ -67,13 +67,14 @@ def set_walk_position(index: int) -> None:
     _walk().position = index
 
 
-def projected_question() -> str:
-    """The question the projection's last full run drew in place of the step (its mark), or "" for none: its beat
-    says it, and the watchdog heals a projection whose page shows another (that run's output was lost)."""
+def drawn_question() -> str:
+    """The poll this window's last full run drew (its mark), or "" for none: the projection's, in place of the step;
+    the console's, in its poll box. Its beat says it, and the watchdog heals a window whose page shows another
+    (that run's output was lost: a console left showing Close after it closed the poll)."""
     return _walk().question
 
 
-def set_projected_question(mark: str) -> None:
+def set_drawn_question(mark: str) -> None:
     _walk().question = mark
 
 

@@ -36,17 +36,19 @@
   // Different for `stale` ms: that run's output never arrived (Streamlit drops a run's unsent messages when the
   // next run starts, and a busy server sends late), and no later beat redraws the line: Heal reruns the app,
   // once every `heal` ms while they differ.
-  // A following student's beat, and the projection's, also say which question that run drew (data-poll:
-  // "<number>-<revealed>", empty for none), and the question's box carries the same mark (.poll-drawn): a question
-  // never shown, one still shown after it closed, or a reveal that never reached the projection, is healed the
-  // same way.
+  // A following student's beat, the projection's and the console's also say which question that run drew
+  // (data-poll: "<number>-<revealed>", empty for none), and the question's box carries the same mark (.poll-drawn):
+  // a question never shown, one still shown after it closed, a reveal that never reached the projection, or a
+  // console still showing Close after it closed the poll, is healed the same way.
   const differs = (marker) => {
     const want = marker && marker.dataset.step;
     const line = want && document.querySelector('.class-step[data-step], [class*="st-key-walk-at-"]');
     const shown = line && (line.dataset.step || (/st-key-walk-at-(\d+)/.exec(line.className) || [])[1]);
     if (want && line && shown !== want) return true;  // no line: nothing to compare
     const poll = marker ? marker.dataset.poll : undefined;
-    if (poll === undefined || !document.querySelector('.st-key-class-bar, .st-key-projection-bar')) return false;
+    if (poll === undefined || !document.querySelector('.st-key-class-bar, .st-key-projection-bar, .st-key-poll-console')) {
+      return false;
+    }
     const mark = document.querySelector('.poll-drawn');
     return (mark ? mark.dataset.poll : '') !== poll;
   };

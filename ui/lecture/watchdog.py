@@ -10,9 +10,9 @@ window in a room also carries a small script (``watchdog.js``) that watches what
   :data:`HEAL_MS` it asks for a full run (which draws the heartbeat again), each further try later than the one
   before, and a reload follows if three fail;
 - a blank window (the main area empty, or no app) is reloaded: its address holds the room;
-- a following student's line showing another step, or their page another question, than their session's last
-  full run drew (that run's output never reached the browser: Streamlit drops a run's unsent messages when the
-  next run starts) is healed.
+- a following student's line showing another step, or a following student's page, the projection or the console
+  another question (or none), than their session's last full run drew (that run's output never reached the
+  browser: Streamlit drops a run's unsent messages when the next run starts) is healed.
 
 An ask for a full run is kept as state, as the clicker's presses are (ui/steps/clicker.py): a small component
 (``heal.js``) counts the asks, and the browser sends that count with every request, a heartbeat's included. A

@@ -270,7 +270,7 @@ def _lecturer_heartbeat(page: str) -> None:
         watchdog.beat(time.monotonic_ns(), step=walk_state.walk_position() + 1)
         return
     lecturer = current()  # the step, and on the projection the question, that its last full run drew
-    question = walk_state.projected_question() if isinstance(lecturer, Lecturer) and not lecturer.console else None
+    question = walk_state.drawn_question() if isinstance(lecturer, Lecturer) else None
     watchdog.beat(time.monotonic_ns(), step=walk_state.walk_position() + 1, poll=question)
     moved = walk_state.take_press()  # a press whose own request was dropped comes with a beat: published here,
     see(Moment.BEAT, page)
