@@ -9,6 +9,8 @@ store's hook, the feed, every stream. (The lecturer's own Streamlit run before t
 benchmarks/bench_room.py measures that.) The documents are deck-shaped JSON of about 5 KB (a lecturer's own
 walkthrough travels in the deck).
 
+- One room for the whole hall: its cap of streams (``ATTENTION_ROOM_STREAMS``, by default MAX_STUDENTS and a margin)
+  is raised to the hall's size.
 - ``--followers`` readers in a separate process (benchmarks/hall_readers.py: raw sockets), so that the server's CPU,
   read from /proc, is its own; each must first read the room's current state.
 - Memory: the server's RSS after every reader has connected, less before (one stream opened and closed first, so
@@ -134,7 +136,9 @@ class Readers:
 
 
 def measure(script: Path, followers: int, moves: int, idle_seconds: float, env: dict[str, str]) -> Result:
-    server = Server(script, env={"ATTENTION_BENCH_ROOM_HOOKS": "1", **env})
+    # One room of the whole hall: its cap of streams (MAX_STUDENTS and a margin, for Streamlit followers) raised.
+    server = Server(script, env={"ATTENTION_BENCH_ROOM_HOOKS": "1", "ATTENTION_ROOM_STREAMS": str(followers + 10),
+                                 **env})
     readers = None
     try:
         server.wait_healthy(timeout=180)
@@ -150,6 +154,8 @@ def measure(script: Path, followers: int, moves: int, idle_seconds: float, env: 
         if connected is None:
             raise TimeoutError("the readers did not connect")
         ok = int(connected.split()[1])
+        if ok < followers:
+            print(f"{script.name}: {followers - ok} readers could not connect", file=sys.stderr)
         mb = (server.rss_mb() - rss_before) / max(ok, 1)
 
         cpu = cpu_seconds(server.proc.pid)

@@ -9,8 +9,8 @@ A plain ASGI response rather than Starlette's StreamingResponse (or sse-starlett
 send of bytes the feed encoded once for every subscriber, and one small task per stream notices a browser that left
 (uvicorn's h11 ignores a send to a closed connection, so a stream would otherwise wait for its next send to end).
 
-Refusals: a malformed or unknown room 404, a process or room at its cap of streams 503 (``Retry-After``), and the
-store out of reach 503.
+Refusals: a malformed or unknown room 404, a process or room at its cap of streams 503 (``Retry-After``; the caps are
+``ATTENTION_STREAMS`` and ``ATTENTION_ROOM_STREAMS``, ui/settings.py), and the store out of reach 503.
 
 ``ATTENTION_BENCH_ROOM_HOOKS=1`` (benchmarks/bench_hall.py only) adds two routes that create a room and publish to
 it through the process's store, in a worker thread as a lecturer's page run does; never in a deployment.
@@ -32,6 +32,7 @@ from starlette.types import Receive, Scope, Send
 from ..lecture import store
 from ..lecture.feed import Feed, FeedFull, NoSuchRoom, Subscription
 from ..lecture.rooms import RoomError, RoomsUnavailable, is_room_id
+from ..settings import limits
 
 __all__ = ["EventStream", "ROUTE", "feed", "routes"]
 
@@ -51,7 +52,8 @@ def feed() -> Feed:
     """The process's feed, on the process's store (made on the first stream)."""
     global _feed
     if _feed is None:
-        _feed = Feed(store.rooms())
+        lim = limits()
+        _feed = Feed(store.rooms(), max_connections=lim.streams, max_per_room=lim.room_streams)
     return _feed
 
 
