@@ -32,8 +32,15 @@ class Reader:
         self.latest = 0
         self._raw, self._need, self._text = b"", -1, b""
         self.first = asyncio.Event()
+        self.settled = asyncio.Event()  # its first event read, or it failed
 
     async def run(self, port: int, path: str, gate: asyncio.Semaphore) -> None:
+        try:
+            await self._read_stream(port, path, gate)
+        finally:
+            self.settled.set()  # refused or ended: nobody waits for its first event
+
+    async def _read_stream(self, port: int, path: str, gate: asyncio.Semaphore) -> None:
         async with gate:
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
             writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n\r\n".encode())
@@ -75,6 +82,7 @@ class Reader:
         if version > self.latest:
             before, self.latest = self.latest, version
             self.first.set()
+            self.settled.set()
             self.hall.reached(before, version)
 
 
@@ -96,7 +104,7 @@ async def main(port: int, path: str, n: int) -> None:
     gate = asyncio.Semaphore(CONNECTING_AT_ONCE)
     readers = [Reader(hall) for _ in range(n)]
     tasks = [asyncio.create_task(r.run(port, path, gate)) for r in readers]
-    firsts = [asyncio.create_task(r.first.wait()) for r in readers]
+    firsts = [asyncio.create_task(r.settled.wait()) for r in readers]
     await asyncio.wait(firsts, timeout=CONNECT_SECONDS)
     ok = sum(r.first.is_set() for r in readers)
     hall.live, hall.connected = ok, True
