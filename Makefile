@@ -7,7 +7,7 @@ DEV_STAMP  := $(VENV)/.dev-installed
 PORT ?= 8501
 
 .PHONY: run check test test-busy mutants lint unit browser-deps stress-deps bench-selfcheck balancer-deps redis-deps bench bench-latency bench-elements bench-language bench-concurrency bench-failover \
-	bench-capacity bench-room bench-first-load soak-class clean
+	bench-capacity bench-room bench-hall bench-first-load soak-class clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -122,6 +122,11 @@ bench-failover: $(DEV_STAMP) browser-deps balancer-deps redis-deps
 # (benchmarks/ROOM.md).
 bench-room: $(DEV_STAMP) browser-deps balancer-deps redis-deps
 	$(BIN)/python benchmarks/bench_room.py --floor --write
+
+# A hall of 1000 followers on event streams, one process: missed moves, p95, CPU per follower per move, idle CPU and
+# memory per follower, beside a bare Starlette fan-out of the same payload (benchmarks/HALL.md).
+bench-hall: $(DEV_STAMP)
+	$(BIN)/python benchmarks/bench_hall.py --write
 
 # A budget phone's first visit through HAProxy (4x CPU, 1.6 Mbit/s, 150 ms), compression on and off
 # (benchmarks/FIRST-LOAD.md).

@@ -23,7 +23,7 @@ from ui.page import draw_header
 from ui.sharing.copy import copy_link_button
 from ui.sharing.link import choose_language_once, lecture_requested, load_link_once, write_link
 from ui.sharing.state import share_note
-from ui.shell import downloads
+from ui.shell import downloads, push
 from ui.shell.frame import run_page, run_whole_page
 from ui.shell.process import prepare_process, slowed_run
 from ui.shell.reconnect import rerun_after_reconnect
@@ -110,4 +110,4 @@ if __name__ == "__main__":  # Streamlit runs this file as the app's script: once
     with lecture.turn():
         frame()
 else:  # `streamlit run app.py` imports it for the server: Streamlit, and the app's own routes beside it
-    app = st.App(__file__, routes=downloads.routes())
+    app = st.App(__file__, routes=[*downloads.routes(), *push.routes()])  # the downloads; a room's event stream

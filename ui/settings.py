@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from .lecture.feed import MAX_CONNECTIONS, MAX_PER_ROOM
+
 __all__ = ["ROOMS_SCHEMES", "Limits", "SettingsError", "limits", "rooms_url"]
 
 ROOMS_SCHEMES = ("sqlite", "redis", "rediss", "unix")  # ATTENTION_ROOMS=<scheme>://... (redis-py reads the last three)
@@ -45,6 +47,8 @@ class Limits:
     heartbeat_ms: int  # how often a lecturer's window reads its room's version (ui/lecture/window.py)
     class_heartbeat_ms: int  # how often a student's window does
     class_slots: int  # how many following students' runs a server process runs at once (ui/lecture/turns.py)
+    streams: int  # rooms' event streams open at once in a server process (ui/shell/push.py)
+    room_streams: int  # of them, of one room (a hall larger than MAX_STUDENTS raises it)
 
 
 def limits() -> Limits:
@@ -61,6 +65,8 @@ def limits() -> Limits:
         heartbeat_ms=_env_int("ATTENTION_HEARTBEAT_MS", 250),
         class_heartbeat_ms=_env_int("ATTENTION_CLASS_HEARTBEAT_MS", 500),
         class_slots=_env_int("ATTENTION_CLASS_SLOTS", 1),
+        streams=_env_int("ATTENTION_STREAMS", MAX_CONNECTIONS),
+        room_streams=_env_int("ATTENTION_ROOM_STREAMS", MAX_PER_ROOM),
     )
 
 

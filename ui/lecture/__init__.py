@@ -21,7 +21,10 @@ Its Streamlit side:
 - ``rooms``: where decks are kept between sessions, the contract and its caps; ``memory_rooms``: in this
   process; ``sqlite_rooms`` (the default): in this process and written through to a file, which a restart reads
   again (``sqlite_rows``: a room as the file's row, and a row checked as it is read back); ``redis_rooms``: in
-  Redis, shared by several replicas (``redis_inbox``: the explorations students send and the lesson record, there);
+  Redis, shared by several replicas (``redis_inbox``: the explorations students send and the lesson record, there;
+  ``redis_moves``: each publish announced on a pub/sub channel, heard by every replica);
+- ``feed``: a room's moves pushed to light subscribers in one process (no Streamlit): the current state first, then
+  only the newest, encoded once per version; the event stream that serves it is ui/shell/push.py;
 - ``seat``: the lecturer's seat kept in the lecturer's browser (a cookie), so that a reloaded projection or
   console goes on driving;
 - ``state``: the walkthrough's place, a lecturer's own walkthrough file, the projection's folds.

@@ -120,7 +120,9 @@ class MemoryRooms(Rooms):
             if expected is not None and found.version != expected:
                 return None
             found.document, found.version = document, found.version + 1
-            return found.version
+            version = found.version
+        self._moved(room, version, document)  # outside the lock: a listener never holds up the store
+        return version
 
     def version(self, room: str) -> int | None:
         with self._lock:

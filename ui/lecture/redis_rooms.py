@@ -14,7 +14,8 @@ both), with Redis's own expiry doing the forgetting. Per room:
   says which poll that is (``poll``) and whether it takes answers (``taking``); one Lua script takes
   an answer only from a student present, for the poll open now;
 - the explorations students sent and the lesson record: ui/lecture/redis_inbox.py (with the keys' names);
-- ``attn:rooms``, a sorted set of rooms by last touch, for the cap on rooms.
+- ``attn:rooms``, a sorted set of rooms by last touch, for the cap on rooms;
+- ``attn:moves``, a pub/sub channel: ``<room> <version>`` after each publish (ui/lecture/redis_moves.py).
 
 A document and its version change together (one ``MULTI``). Secrets and tokens are kept only as
 SHA-256 hashes and compared in Python with ``hmac.compare_digest``. A Redis that cannot be reached
@@ -30,6 +31,7 @@ import time
 import redis
 
 from .redis_inbox import PREFIX, RedisInbox, _unavailable
+from .redis_moves import MOVES, announcements
 from .rooms import (
     MAX_POLLS,
     MAX_ROOMS,
@@ -66,14 +68,16 @@ redis.call('EXPIRE', KEYS[1], tonumber(ARGV[5]))
 return 1
 """
 
-# KEYS: the room, the rooms' index; ARGV: the document, the expected version ('' for any), ROOM_SECONDS, now, the
-# room's id. The new version, or -1 if the room is at another version than expected (nothing written).
+# KEYS: the room, the rooms' index, the moves' channel; ARGV: the document, the expected version ('' for any),
+# ROOM_SECONDS, now, the room's id. The new version, or -1 if the room is at another version than expected (nothing
+# written). The move is announced in the same script: no replica can read the new version before it is announced.
 _PUBLISH = """
 if ARGV[2] ~= '' and redis.call('HGET', KEYS[1], 'ver') ~= ARGV[2] then return -1 end
 redis.call('HSET', KEYS[1], 'doc', ARGV[1])
 local version = redis.call('HINCRBY', KEYS[1], 'ver', 1)
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
 redis.call('ZADD', KEYS[2], tonumber(ARGV[4]), ARGV[5])
+redis.call('PUBLISH', KEYS[3], ARGV[5] .. ' ' .. version)
 return version
 """
 
@@ -95,6 +99,7 @@ class RedisRooms(RedisInbox, Rooms):
     remote = True
 
     def __init__(self, url: str, *, max_rooms: int = MAX_ROOMS) -> None:
+        self._url = url
         self._redis = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2, decode_responses=True)
         self._max_rooms = max_rooms
         self._attend = self._redis.register_script(_ATTEND)
@@ -167,10 +172,16 @@ class RedisRooms(RedisInbox, Rooms):
     def publish(self, room: str, secret: str, document: str, expected: int | None = None) -> int | None:
         check_document(document)
         self._driven(room, secret)
-        version = int(self._publish(keys=[self._room_key(room), f"{PREFIX}rooms"],
+        version = int(self._publish(keys=[self._room_key(room), f"{PREFIX}rooms", MOVES],
                                     args=[document, "" if expected is None else int(expected), ROOM_SECONDS,
                                           time.time(), room]))
-        return None if version < 0 else version
+        if version < 0:
+            return None
+        self._moved(room, version, document)  # this replica's subscribers at once; the others by the channel
+        return version
+
+    def announcements(self):
+        return announcements(self._url)
 
     @_unavailable
     def version(self, room: str) -> int | None:

@@ -2,7 +2,8 @@
 
 A room holds one small document, the lecture's :class:`~ui.lecture.deck.Deck` as JSON, and a
 version number that grows with every change. Windows poll the version (cheap) and read the
-document when it moved. Only the holders of a driver's secret may write: the lecturer's own
+document when it moved; or a light subscriber is told of each move (:meth:`Rooms.watch`,
+:meth:`Rooms.announcements`, ui/lecture/feed.py). Only the holders of a driver's secret may write: the lecturer's own
 windows. A secret never travels in an address: a driving window lets a new window become a
 driver through a one-time token (:meth:`Rooms.issue_token`, :meth:`Rooms.redeem`), which gives
 it a secret of its own. The store keeps only hashes of secrets and tokens.
@@ -32,7 +33,9 @@ readers validate it (``Deck.from_json``); the store itself caps its size and the
 from __future__ import annotations
 
 import hashlib
+import logging
 from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Callable
 
 __all__ = ["MAX_ANSWER", "MAX_DOCUMENT", "MAX_DRIVERS", "MAX_POLLS", "MAX_RECORD", "MAX_RECORD_CHARS", "MAX_ROOMS",
            "MAX_SENDS", "MAX_SENT", "MAX_SENT_CHARS", "MAX_STUDENTS", "PRESENCE_SECONDS", "ROOM_SECONDS",
@@ -86,6 +89,26 @@ class Rooms(ABC):
     """The rooms of the app: create, hand over the right to drive, publish, follow."""
 
     remote = False  # True: a call waits on the network (a run gives its class turn back meanwhile)
+    _listeners: tuple[Callable[[str, int, str], None], ...] = ()
+
+    def watch(self, listener: Callable[[str, int, str], None]) -> None:
+        """Call ``listener(room, version, document)`` after each publish this process makes (from the publishing
+        thread: a listener only hands the move on, ui/lecture/feed.py). Replicas learn of each other's moves from
+        :meth:`announcements`."""
+        self._listeners = (*self._listeners, listener)
+
+    def _moved(self, room: str, version: int, document: str) -> None:
+        for listener in self._listeners:
+            try:
+                listener(room, version, document)
+            except Exception:  # the publish has happened: a listener's fault must not make it look failed
+                logging.getLogger("attention_app").exception("a room's listener failed")
+
+    def announcements(self) -> AsyncIterator[tuple[str, int] | None] | None:
+        """Other processes' moves, for a store several replicas share: (room, new version) for each, and None
+        whenever some may have been missed (a connection made again). None (the default): this process sees every
+        move itself (:meth:`watch`)."""
+        return None
 
     @abstractmethod
     def create(self, document: str) -> tuple[str, str]:
