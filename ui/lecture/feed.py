@@ -26,14 +26,15 @@ import asyncio
 import contextlib
 import logging
 
-from .rooms import MAX_STUDENTS, Rooms, RoomsUnavailable
+from ..settings import ROOM_STREAMS, STREAMS
+from .rooms import Rooms, RoomsUnavailable
 
 __all__ = ["KEEPALIVE", "KEEPALIVE_SECONDS", "MAX_CONNECTIONS", "MAX_PER_ROOM", "Feed", "FeedFull", "NoSuchRoom",
            "Subscription", "encode"]
 
 KEEPALIVE_SECONDS = 15.0  # under the idle timeouts of common proxies (30-60 s)
-MAX_CONNECTIONS = 5_000  # event streams open in one process
-MAX_PER_ROOM = MAX_STUDENTS + 20  # the class, the lecturer's windows, and streams a reconnect overlaps
+MAX_CONNECTIONS = STREAMS  # event streams open in one process
+MAX_PER_ROOM = ROOM_STREAMS  # the class, the lecturer's windows, and streams a reconnect overlaps
 KEEPALIVE = b": keep-alive\n\n"
 
 _log = logging.getLogger("attention_app")
