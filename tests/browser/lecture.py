@@ -102,23 +102,25 @@ def open_student(stack: ExitStack, browser, url: str, room: str):
     return page
 
 
-def click_until(button, done, wait_ms: float = 8_000) -> int:
-    """Click ``button`` until ``done(timeout_ms)`` stops raising; how many clicks it took (at most 2).
+def click_until(button, done, wait_ms: float = 8_000, clicks: int = 4) -> int:
+    """Click ``button`` until ``done(timeout_ms)`` stops raising; how many clicks it took (at most ``clicks``).
 
-    For a student's Send only (a button inside the answer box's fragment, which a heartbeat's rerun of the app
-    can re-register just before the click lands; Streamlit then drops it). A lecturer's commands are clicked
-    once: their page runs in the app's own run (tests/browser/test_commands.py)."""
-    button.click()
-    try:
-        done(wait_ms)
-        return 1
-    except Exception:  # noqa: BLE001 (Playwright's TimeoutError): the one click a lecturer would repeat
-        if button.count() == 0:  # the click was taken (the button is gone): the other window is just slow
-            done(20_000)
-            return 1
+    For a student's buttons inside a fragment only (Send in the answer box, Next on a page explored on one's own):
+    a class heartbeat's rerun can re-register the fragment just before the click lands, and Streamlit then drops
+    it, as a student sees when they click again. On a machine kept busy, two clicks in a row were dropped. A
+    lecturer's commands are clicked once: their page runs in the app's own run (tests/browser/test_commands.py)."""
+    for n in range(1, clicks + 1):
         button.click()
-        done(20_000)
-        return 2
+        try:
+            done(wait_ms if n < clicks else 30_000)
+            return n
+        except Exception:  # noqa: BLE001 (Playwright's TimeoutError): a click the student would repeat
+            if n == clicks:
+                raise
+            if button.count() == 0:  # the click was taken (the button is gone): the window is just slow
+                done(30_000)
+                return n
+    return clicks
 
 
 def answer(page, typed: str, send: str = "Send", sent: str | None = None) -> int:

@@ -58,6 +58,24 @@ def no_axe_violation(pages) -> None:
         assert not not_upstream(page, axe_run(axe, page)), page.url
 
 
+
+def step_on(page, shown: str, clicks: int = 3) -> None:
+    """Next on a page explored on one's own, until it says ``shown``. The button is in the page's fragment, and a
+    click that lands as the class heartbeat re-registers it is dropped (a student clicks again); a click is
+    repeated only once the page is idle and still on the step before, so a slow one is never taken twice."""
+    main = '[data-testid="stMain"]'
+    for n in range(1, clicks + 1):
+        page.locator(main).get_by_role("button", name="Next").click()
+        try:
+            says(page, main, shown, 20_000 if n < clicks else 60_000)
+            return
+        except AssertionError:
+            if n == clicks:
+                raise
+            wait_idle(page)
+            if shown in page.locator(main).inner_text():
+                return
+
 def test_two_students_send_the_lecturer_projects_one_and_everyone_comes_back(browser, servers):
     lecturer_server, class_server = servers
     checked = lecturer_server is class_server  # the windows' markup is checked once, on one server
@@ -74,8 +92,7 @@ def test_two_students_send_the_lecturer_projects_one_and_everyone_comes_back(bro
         one.get_by_text("Step through", exact=True).click()
         wait_idle(one)
         set_number(one, "Seed", "5")
-        one.locator('[data-testid="stMain"]').get_by_role("button", name="Next").click()
-        says(one, '[data-testid="stMain"]', "Step 2 of")
+        step_on(one, "Step 2 of")
         theirs = numbers(one)
         assert theirs and theirs != lecture
         send(one, "the mask hides the future", "Sent. The lecturer sees it as Student 1.")
