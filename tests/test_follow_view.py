@@ -18,7 +18,7 @@ from ui.follow import render
 from ui.follow.picture import picture_of
 from ui.inputs.matrix import book_matrix
 from ui.lecture import store
-from ui.lecture.deck import Deck
+from ui.lecture.deck import Deck, Poll
 from ui.lecture.walkthrough import load_bundled
 from ui.words.content import app_text, page_text
 from ui.words.i18n import decimal_comma
@@ -106,3 +106,18 @@ def test_the_view_speaks_the_students_language_wherever_the_catalog_has_a_transl
     if decimal_comma(lang):  # the chart's numbers as this language writes them, as the app's chart does
         assert "0,4656" in _svg_words(shown["chart"]) and "0,4656" in shown["table"]["rows"][1]
     assert shown["explore"].endswith(f"&lang={lang}")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_question_put_to_the_class_is_worded_in_the_students_language_and_a_deck_without_picture_has_its_line(lang):
+    fields = {"q": 2, "token": "journey", "first": "Your"}
+    asked = Poll(1, 5, "one-query", "score", fields=tuple(fields.items()))
+    deck = replace(Deck.of(5, 5, book_matrix(), {}, None, None, 50), poll=asked)
+    shown = render.view(deck.to_json(), 2, lang)
+    prompt = page_text("one-query", lang).questions["score"]("prompt", **fields)
+    assert shown["poll"] == {"number": 1, "prompt": prompt, "revealed": False}
+    assert shown["picture"] is False and shown["chart"] is None and shown["tensor"] is None
+    assert shown["section"] == page_text("one-query", lang).title and shown["index"] == 5
+
+    broken = replace(deck, poll=replace(asked, fields=()))  # fields that do not fill the prompt: no question shown
+    assert render.view(broken.to_json(), 3, lang)["poll"] is None

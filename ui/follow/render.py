@@ -38,35 +38,37 @@ CACHED_VIEWS = 64  # a few rooms' newest versions in four languages
 def view(deck_json: str, version: int, lang: str) -> dict[str, Any]:
     """What a following student's light page shows of a room's deck (``version``), in ``lang``: a JSON-able dict
     whose keys are the page's contract. The deck is read with every check a room's document gets (DeckError)."""
-    return _view(deck_json, version, lang)
+    return dict(_view(deck_json, version, lang))  # a copy: the cached one is every subscriber's
 
 
 # Keyed by the document too, not only (version, lang): two rooms share version numbers.
 @functools.lru_cache(maxsize=CACHED_VIEWS)
 def _view(deck_json: str, version: int, lang: str) -> dict[str, Any]:
-    deck = Deck.from_json(deck_json)
+    with speaking(lang):  # every word below, the walkthrough's check of its steps' names included, on this thread
+        return _worded(Deck.from_json(deck_json), version, lang)
+
+
+def _worded(deck: Deck, version: int, lang: str) -> dict[str, Any]:
     steps = _walk_steps(deck.walkthrough)
-    index = deck.position
-    total = len(steps) if steps else (deck.picture.total if deck.picture is not None else index + 1)
+    index, picture = deck.position, deck.picture
+    total = len(steps) if steps else (picture.total if picture is not None else index + 1)
     walk_step = steps[index] if index < len(steps) else None
-    picture = deck.picture
     page = picture.page if picture is not None else walk_step.page if walk_step is not None else None
-    with speaking(lang):
-        words = page_text(page, lang) if page is not None else None
-        name = picture.name if picture is not None else walk_step.step if walk_step is not None else None
-        text = next((s for s in words.steps if s.name == name), None) if words is not None else None
-        chart = _chart(picture, lang) if picture is not None else None
-        return {"version": version, "lang": lang, "index": index, "total": total,
-                "line": _plain(app_text("step_of", lang, k=index + 1, n=total)),
-                "section": words.title if words is not None else None,
-                "caption": text.caption if text is not None else None,
-                "formula": _mathml(text.formula) if text is not None and text.formula else None,
-                "tensor": tensor_text(picture.tensor()) if picture is not None else None,
-                "chart": None if chart is None else chart[0], "table": None if chart is None else chart[1],
-                "code": picture.code if picture is not None else None,
-                "explore": _explore(deck, lang),
-                "poll": _poll(deck, lang),
-                "picture": picture is not None}
+    words = page_text(page, lang) if page is not None else None
+    name = picture.name if picture is not None else walk_step.step if walk_step is not None else None
+    text = next((s for s in words.steps if s.name == name), None) if words is not None else None
+    chart = _chart(picture, lang) if picture is not None else None
+    return {"version": version, "lang": lang, "index": index, "total": total,
+            "line": _plain(app_text("step_of", lang, k=index + 1, n=total)),
+            "section": words.title if words is not None else None,
+            "caption": text.caption if text is not None else None,
+            "formula": _mathml(text.formula) if text is not None and text.formula else None,
+            "tensor": tensor_text(picture.tensor()) if picture is not None else None,
+            "chart": None if chart is None else chart[0], "table": None if chart is None else chart[1],
+            "code": picture.code if picture is not None else None,
+            "explore": _explore(deck, lang),
+            "poll": _poll(deck, lang),
+            "picture": picture is not None}
 
 
 def _walk_steps(packed: str | None) -> tuple[WalkStep, ...]:
@@ -134,4 +136,8 @@ def _poll(deck: Deck, lang: str) -> dict | None:
     words = questions.get(asked.question)
     if words is None:
         return None
-    return {"number": asked.number, "prompt": words("prompt", **dict(asked.fields)), "revealed": asked.revealed}
+    try:
+        prompt = words("prompt", **dict(asked.fields))
+    except (KeyError, IndexError, ValueError):  # fields that do not fill the prompt (a damaged deck): no question
+        return None
+    return {"number": asked.number, "prompt": prompt, "revealed": asked.revealed}
