@@ -52,7 +52,7 @@ HOSTILE = [
     {"values": [0.0] * (MAX_VALUES + 1)}, {"shape": [6, -6]}, {"shape": [6, 6, 1]}, {"dims": ["query", 7]},
     {"dtype": "complex64"}, {"index": 33}, {"index": True}, {"total": -1}, {"hidden": [1] * 35},
     {"hidden": ["yes"] * 36}, {"rows": ["x" * 500]}, {"code": "x" * 50_000}, {"page": ""}, {"name": None},
-    {"keys": "Your"}, {"extra": 1},
+    {"keys": "Your"}, {"extra": 1}, {"page": "../../etc/passwd"},
 ]
 
 

@@ -27,8 +27,11 @@ import torch
 from attention import Trace
 from attention.errors import ExplainedValueError
 
+from ..chapter import PAGES
+
 __all__ = ["MAX_CHARS", "MAX_VALUES", "Picture", "PictureError", "picture_of"]
 
+PAGE_IDS = frozenset(p.page_id for p in PAGES)  # a picture names one of this app's pages, or none is shown
 MAX_VALUES = 4_096  # a step's values: the book's steps have at most a few hundred
 MAX_CHARS = 20_000  # a picture's JSON: a third of a room's document (ui/lecture/rooms.py MAX_DOCUMENT)
 MAX_DIMS = 6
@@ -107,7 +110,7 @@ class Picture:
     def check(self) -> None:
         """Its fields are what a projection writes, within the caps (a picture built here is checked too)."""
         words = [self.page, self.name, *self.dims]
-        if not all(isinstance(w, str) and 0 < len(w) <= MAX_NAME for w in words):
+        if not all(isinstance(w, str) and 0 < len(w) <= MAX_NAME for w in words) or self.page not in PAGE_IDS:
             raise PictureError("the projected step's names are damaged.")
         if not (_whole(self.index) and _whole(self.total) and 0 <= self.index < self.total <= 10_000):
             raise PictureError("the projected step's place in the walkthrough is not a step number.")
