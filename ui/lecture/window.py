@@ -139,11 +139,10 @@ def act(event: Event) -> None:
         carry_out(actions, slot, after)
 
 
-def carry_out(actions: tuple[Action, ...], slot: walk_state.Slot, after: Window | None,
-              drawn: Deck | None = None) -> str | None:
+def carry_out(actions: tuple[Action, ...], slot: walk_state.Slot, after: Window | None, drawn: Deck | None = None):
     """Carry out a transition's actions, a Rerun excepted (the caller's, last): ``slot`` is held since before the
-    transition, and ``after`` is the record it gave. The decks to take go first (:func:`_take`), then the rest.
-    ``drawn``: the deck this run drew, once the page has run (its picture may go with a shown publish of it)."""
+    transition, ``after`` the record it gave, ``drawn`` the deck the page drew (its picture goes with a shown publish
+    of it). The decks to take go first (:func:`_take`), then the rest. Returns the page to switch to, if any."""
     goto = None
     _take(slot, after, tuple((a.deck, isinstance(a, Restore) or a.whole) for a in actions
                              if isinstance(a, Take | Restore)))
