@@ -270,3 +270,12 @@ def test_a_state_is_rendered_once_per_language_and_a_render_overtaken_by_a_move_
         await feed.close()
 
     run(work)
+
+
+def test_a_rooms_cap_on_streams_holds_its_whole_class_and_the_lecturers_windows():
+    """The settings' cap is a number of its own (ui/settings.py sits below the rooms): it must stay above the class
+    a room admits, or a full class's last students would be refused a stream."""
+    from ui.lecture.rooms import MAX_STUDENTS
+    from ui.settings import ROOM_STREAMS
+
+    assert ROOM_STREAMS >= MAX_STUDENTS + 8

@@ -11,10 +11,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from .lecture.feed import MAX_CONNECTIONS, MAX_PER_ROOM
+__all__ = ["ROOMS_SCHEMES", "ROOM_STREAMS", "STREAMS", "Limits", "SettingsError", "limits", "rooms_url"]
 
-__all__ = ["ROOMS_SCHEMES", "Limits", "SettingsError", "limits", "rooms_url"]
-
+STREAMS = 5_000  # rooms' event streams open at once in one server process (ui/lecture/feed.py)
+ROOM_STREAMS = 320  # of them, of one room: its class (ui/lecture/rooms.py MAX_STUDENTS, 300), the lecturer's
+# windows, and the streams a reconnect overlaps
 ROOMS_SCHEMES = ("sqlite", "redis", "rediss", "unix")  # ATTENTION_ROOMS=<scheme>://... (redis-py reads the last three)
 
 
@@ -65,8 +66,8 @@ def limits() -> Limits:
         heartbeat_ms=_env_int("ATTENTION_HEARTBEAT_MS", 250),
         class_heartbeat_ms=_env_int("ATTENTION_CLASS_HEARTBEAT_MS", 500),
         class_slots=_env_int("ATTENTION_CLASS_SLOTS", 1),
-        streams=_env_int("ATTENTION_STREAMS", MAX_CONNECTIONS),
-        room_streams=_env_int("ATTENTION_ROOM_STREAMS", MAX_PER_ROOM),
+        streams=_env_int("ATTENTION_STREAMS", STREAMS),
+        room_streams=_env_int("ATTENTION_ROOM_STREAMS", ROOM_STREAMS),
     )
 
 

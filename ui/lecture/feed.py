@@ -31,15 +31,16 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
-from .rooms import MAX_STUDENTS, Rooms, RoomsUnavailable
+from ..settings import ROOM_STREAMS, STREAMS
+from .rooms import Rooms, RoomsUnavailable
 from .subscription import KEEPALIVE, Subscription, encode
 
 __all__ = ["KEEPALIVE", "KEEPALIVE_SECONDS", "MAX_CONNECTIONS", "MAX_PER_ROOM", "Feed", "FeedFull", "NoSuchRoom",
            "Subscription", "encode"]
 
 KEEPALIVE_SECONDS = 15.0  # under the idle timeouts of common proxies (30-60 s)
-MAX_CONNECTIONS = 5_000  # event streams open in one process
-MAX_PER_ROOM = MAX_STUDENTS + 20  # the class, the lecturer's windows, and streams a reconnect overlaps
+MAX_CONNECTIONS = STREAMS  # event streams open in one process
+MAX_PER_ROOM = ROOM_STREAMS  # the class, the lecturer's windows, and streams a reconnect overlaps
 
 _log = logging.getLogger("attention_app")
 Render = Callable[[str, int, str], Awaitable[str]]  # (document, version, lang) -> the view's JSON

@@ -90,14 +90,12 @@ def console_panel(page_id: str, index: int) -> None:
         if flashed:
             getattr(st, flashed[0])(flashed[1])
         poll = asked()
-        # the mark the watchdog compares with the beat's (ui/lecture/watchdog.js): a run whose output never reached
-        # the console (Close or Reveal taken, the old box still on screen) is healed, not left there
-        mark = poll.mark if poll is not None else ""
+        # the mark the watchdog compares with the beat's (watchdog.js): a run whose output never reached the console
+        mark = poll.mark if poll is not None else ""  # (Close taken, the old box left on screen) is healed
         walk_state.set_drawn_question(mark)
         st.html(f'<span hidden class="poll-drawn" data-poll="{mark}"></span>')
         if poll is None:
-            _ask(page_id, index)
-            return
+            return _ask(page_id, index)
         st.markdown(prompt(poll))
         with st.container(horizontal=True, gap="small"):  # before the timed count: see _watch
             if not poll.revealed:
