@@ -186,3 +186,21 @@ def test_a_phone_never_scrolls_sideways(browser, width, height, lang):
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=SHOTS / f"follow-{width}-{lang}-top.png")  # what a student sees first
         page.screenshot(path=SHOTS / f"follow-{width}-{lang}.png", full_page=True)
+
+
+def test_every_part_is_reached_by_keyboard_with_a_visible_focus(browser):
+    with FakeRoom() as room, sized_page(browser, 360, 740) as page:
+        room.push(full_view(1))
+        open_page(page, room)
+        expect(page.locator("#poll")).to_be_visible()
+        reached = []
+        for _ in range(6):
+            page.keyboard.press("Tab")
+            reached.append(page.evaluate("""() => { const e = document.activeElement, s = getComputedStyle(e);
+                return [e.id || e.tagName.toLowerCase() + (e.getAttribute('aria-label') ? ':' + e.getAttribute(
+                    'aria-label') : '') , s.outlineStyle, parseFloat(s.outlineWidth)]; }"""))
+        assert [r[0] for r in reached[:3]] == ["explore", "chart", "div"]  # Explore, the chart, the printed tensor
+        assert sum(r[0] == "summary" for r in reached) == 3  # the formula, the code and the table folds
+        assert all(style != "none" and width >= 2 for _, style, width in reached), reached
+        page.keyboard.press("Enter")  # the last fold, the table, opens from the keyboard
+        expect(page.locator("#table-fold")).to_have_attribute("open", "")
