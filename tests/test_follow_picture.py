@@ -1,4 +1,4 @@
-"""A projected step as data a room carries (ui/follow/picture.py), and the deck that carries it (ui/lecture/deck.py)."""
+"""A projected step as data a room carries (ui/lecture/picture.py), and the deck that carries it (deck.py)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from attention import Trace
 from attention.causal import causal_attention_step_by_step
 from attention.data import book_inputs
 from ui.draw.printed import tensor_text
-from ui.follow.picture import MAX_VALUES, Picture, PictureError, picture_of
 from ui.inputs.matrix import book_matrix
 from ui.lecture.deck import Deck, DeckError
+from ui.lecture.picture import MAX_VALUES, Picture, PictureError, picture_of
 
 TOKENS = ["Your", "journey", "starts", "with", "one", "step"]
 TRACE = causal_attention_step_by_step(book_inputs())

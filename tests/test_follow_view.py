@@ -15,10 +15,10 @@ from tests.apptest import printed_tensors
 from tests.lecture_apptest import lecture, press_next
 from ui.draw.printed import tensor_text
 from ui.follow import render
-from ui.follow.picture import picture_of
 from ui.inputs.matrix import book_matrix
 from ui.lecture import store
 from ui.lecture.deck import Deck, Poll
+from ui.lecture.picture import picture_of
 from ui.lecture.walkthrough import load_bundled
 from ui.words.content import app_text, page_text
 from ui.words.i18n import decimal_comma

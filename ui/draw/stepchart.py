@@ -3,7 +3,7 @@
 ui/draw/show.py draws a step in a Streamlit run with this spec; the server's follower view (ui/follow/render.py)
 renders the very same spec to SVG for a student's light page. One function for both, so that a follower's chart can
 never drift from the projection's. It reads plain arrays, not a trace: what the follower view has is the picture a
-projection published (ui/follow/picture.py), and ``hidden`` and ``dropped`` are what the trace said of the step
+projection published (ui/lecture/picture.py), and ``hidden`` and ``dropped`` are what the trace said of the step
 (``Trace.hidden_in``, ``Trace.dropped_in``), shaped like the step.
 """
 

@@ -1,6 +1,6 @@
 """A room's deck as a following student's light page shows it, in the student's language: :func:`view`.
 
-The projection publishes what it drew as language-neutral data (the deck's :class:`~ui.follow.picture.Picture`); the
+The projection publishes what it drew as language-neutral data (the deck's :class:`~ui.lecture.picture.Picture`); the
 server words it here once per (version, language) and every subscriber of that language gets the same bytes
 (ui/lecture/feed.py). The words come from the catalogs, spoken in ``lang`` on this thread only
 (:func:`ui.state.speaking`); the chart is the Vega-Lite spec the app draws for that step (ui/draw/stepchart.py),
@@ -22,12 +22,12 @@ from ..draw import charts, stepchart
 from ..draw.printed import tensor_text
 from ..draw.show import READER_NUMBERS
 from ..lecture.deck import Deck
+from ..lecture.picture import Picture
 from ..lecture.walkthrough import FILE_PARAM, WalkStep, WalkthroughError, decode, load_bundled
 from ..sharing.codec import PARAM
 from ..state import speaking
 from ..words.content import app_text, page_text
 from ..words.i18n import decimal_comma
-from .picture import Picture
 
 __all__ = ["VEGA_LITE", "view"]
 

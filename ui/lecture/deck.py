@@ -25,11 +25,11 @@ from attention.errors import ExplainedValueError
 from ..chapter import PAGES
 from ..check.questions import QUESTIONS
 from ..check.tally import POLL_KINDS
-from ..follow.picture import Picture, PictureError
 from ..inputs.matrix import InputMatrix
 from ..settings import limits
 from ..sharing.codec import LinkError, SharedState, decode_state, encode_state
 from .explorations import ExplorationError, Spotlight
+from .picture import Picture, PictureError
 from .walkthrough import MAX_BYTES, MAX_STEPS
 
 __all__ = ["DEFAULT_BUDGET_MIN", "MAX_BUDGET_MIN", "Deck", "DeckError", "Poll"]
@@ -112,7 +112,7 @@ class Deck:
     poll: Poll | None = None  # the question put to the class, if one is
     notes_shared: bool = False  # the lecturer shares the speaker notes with the class (the console's switch)
     spotlight: Spotlight | None = None  # new: a student's exploration on the projector (ui/lecture/spotlight.py)
-    # What the projection drew at this step, for the class's light pages (ui/follow/picture.py). Like ``shown``, a mark
+    # What the projection drew at this step, for the class's light pages (ui/lecture/picture.py). Like ``shown``, a mark
     # of one publish, not part of the deck: only the projection's shown publish carries it (ui/lecture/window.py).
     picture: Picture | None = field(default=None, compare=False)
 

@@ -68,7 +68,7 @@ def walkthrough(page: Page) -> None:
         walk_state.set_drawn_question("")  # until its question is drawn in place of the step (poll.py)
         walk_state.set_drawn_picture(None)  # until the step is drawn (not under a cover, nor an exploration)
         driver = Driver(replace(position, tools=_projection_tools, cover=_cover(member),
-                                drawn=walk_state.set_drawn_picture), projection=True,
+                                drawn=walk_state.keep_picture(index, len(walk.steps))), projection=True,
                         details=walk_state.details_shown())
     elif shown == "console":
         walk_state.set_drawn_question("")  # until its poll box is drawn (poll.py)

@@ -140,9 +140,8 @@ def act(event: Event) -> None:
 
 
 def carry_out(actions: tuple[Action, ...], slot: walk_state.Slot, after: Window | None, drawn: Deck | None = None):
-    """Carry out a transition's actions, a Rerun excepted (the caller's, last): ``slot`` is held since before the
-    transition, ``after`` the record it gave, ``drawn`` the deck the page drew (its picture goes with a shown publish
-    of it). The decks to take go first (:func:`_take`), then the rest. Returns the page to switch to, if any."""
+    """Carry out a transition's actions but a Rerun (the caller's): ``slot`` is held since before it, ``after`` the
+    record it gave, ``drawn`` the deck the page drew (its picture goes with a shown publish); takes go first."""
     goto = None
     _take(slot, after, tuple((a.deck, isinstance(a, Restore) or a.whole) for a in actions
                              if isinstance(a, Take | Restore)))

@@ -26,7 +26,6 @@ from attention import Trace
 from attention.trace import traces_in
 
 from .. import announce, draw, state
-from ..follow.picture import picture_of
 from ..state import Key
 from ..words.content import StepText, app_text
 from . import clicker
@@ -69,7 +68,7 @@ class Position:
     cover: Callable[[], None] | None = None  # on a projection: drawn instead of the step (the class's join panel)
     follower: bool = False  # a student's device following a lecture: one slim line, PageDown/PageUp scroll the page
     under: Callable[[], None] | None = None  # drawn under the step (a student's device: the notes, when shared)
-    drawn: Callable[[Any], None] | None = None  # on a projection: handed the Picture of the step it drew
+    drawn: Callable[..., None] | None = None  # on a projection: handed (page, slide, labels, key labels) it drew
 
 
 def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels: Sequence[str],
@@ -110,8 +109,7 @@ def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels:
         slot.empty()
         _draw(slide, labels, key_labels, shared)
         if position.drawn is not None:  # the class's light pages show what the projection drew (ui/follow)
-            position.drawn(picture_of(page_id, slide.text.name, position.index, position.total, slide.trace,
-                                      slide.step, labels, key_labels))
+            position.drawn(page_id, slide, labels, key_labels)
     if position.under is not None:
         position.under()
     return True
