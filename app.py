@@ -16,6 +16,7 @@ from ui.check import progress
 from ui.check.panel import completed_pages, nav_title
 from ui.check.state import done_by_page
 from ui.draw import narrow_screen
+from ui.follow import page as follow_page
 from ui.inputs.sidebar import inline_matrix, input_panel
 from ui.inputs.state import get_matrix
 from ui.lecture import lecture
@@ -110,4 +111,5 @@ if __name__ == "__main__":  # Streamlit runs this file as the app's script: once
     with lecture.turn():
         frame()
 else:  # `streamlit run app.py` imports it for the server: Streamlit, and the app's own routes beside it
-    app = st.App(__file__, routes=[*downloads.routes(), *push.routes()])  # the downloads; a room's event stream
+    # the downloads; a room's event stream; a following student's light page
+    app = st.App(__file__, routes=[*downloads.routes(), *push.routes(), *follow_page.routes()])

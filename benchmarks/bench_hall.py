@@ -145,7 +145,7 @@ def measure(script: Path, followers: int, moves: int, idle_seconds: float, env: 
         settle(server.proc.pid)
         made = json.loads(post(server.url + "/bench/room", deck(1)))
         room, secret = made["room"], made["secret"]
-        path = f"/room/{room}/events"
+        path = f"/room/{room}/events?raw=1"  # the raw fan-out: the deck here is deck-shaped noise, no step to render
         open_and_close(server.url + path)
         time.sleep(1)  # the closed stream's clean-up
         rss_before = server.rss_mb()

@@ -238,6 +238,40 @@ def test_a_move_made_while_the_listener_was_away_is_caught_when_it_is_back(redis
     run(work)
 
 
+def test_a_state_is_rendered_once_per_language_and_a_render_overtaken_by_a_move_goes_on_to_the_newest():
+    """Subscribers in a language get the state's view: one render per (version, language), the same bytes to all of
+    them; a move while a render is under way is rendered next, and the older view is never sent after it."""
+    rooms = MemoryRooms()
+    room, secret = made_room(rooms)
+    calls: list[tuple[int, str]] = []
+    release = asyncio.Event()
+
+    async def render(document: str, version: int, lang: str) -> str:
+        calls.append((version, lang))
+        if version == 1:
+            await release.wait()  # the first render is slow: the lecturer moves meanwhile
+        return f"{lang}:{document}"
+
+    async def work():
+        feed = Feed(rooms, render=render)
+        first, second, other = (await feed.subscribe(room, "vi"), await feed.subscribe(room, "vi"),
+                                await feed.subscribe(room, "ko"))
+        raw = await feed.subscribe(room)
+        assert await next_state(raw) == state(1)
+        while len(calls) < 2:  # both renders of version 1 under way
+            await asyncio.sleep(0)
+        rooms.publish(room, secret, DECK % 2)
+        assert await next_state(raw) == state(2)  # the move has reached the feed, the renders still wait
+        release.set()
+        got = [await next_state(s) for s in (first, second, other)]
+        assert got[0] == encode(2, f"vi:{DECK % 2}") and got[0] is got[1]
+        assert got[2] == encode(2, f"ko:{DECK % 2}")
+        assert sorted(calls) == [(1, "ko"), (1, "vi"), (2, "ko"), (2, "vi")]  # one render each, none twice
+        await feed.close()
+
+    run(work)
+
+
 def test_a_rooms_cap_on_streams_holds_its_whole_class_and_the_lecturers_windows():
     """The settings' cap is a number of its own (ui/settings.py sits below the rooms): it must stay above the class
     a room admits, or a full class's last students would be refused a stream."""

@@ -34,6 +34,7 @@ MAX_TOP_LEVEL = 12
 LAYERS = (
     "ui.catalog",  # a developer tool over every word: reads the walkthrough too
     "ui.shell",
+    "ui.follow",  # a following student's light page: the rooms' ids and the words, no Streamlit
     "ui.lecture",
     "ui.page",
     "ui.check",

@@ -8,9 +8,13 @@ routes are driven here with ASGI messages directly, in one event loop with the p
 from __future__ import annotations
 
 import asyncio
+import json
 
 from starlette.applications import Starlette
 
+from ui.follow.render import view
+from ui.inputs.matrix import book_matrix
+from ui.lecture.deck import Deck
 from ui.lecture.feed import Feed, encode
 from ui.lecture.memory_rooms import MemoryRooms
 from ui.shell import push
@@ -22,8 +26,10 @@ class Stream:
     """One GET as uvicorn hands it to the app: the messages the app sends, and a browser that may leave."""
 
     def __init__(self, app, path: str, headers: dict[str, str] | None = None) -> None:
+        path, _, query = path.partition("?")
         scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
-                 "method": "GET", "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+                 "method": "GET", "scheme": "http", "path": path, "raw_path": path.encode(),
+                 "query_string": query.encode(),
                  "root_path": "", "server": ("127.0.0.1", 8501), "client": ("127.0.0.1", 5000),
                  "headers": [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]}
         self.messages: asyncio.Queue = asyncio.Queue()
@@ -57,7 +63,7 @@ class Stream:
 def run(work, **caps) -> None:
     async def main():
         rooms = MemoryRooms()
-        push._feed = Feed(rooms, **caps)  # the process's feed, on a store of this test's own
+        push._feed = Feed(rooms, render=push.render, **caps)  # the process's feed, on a store of this test's own
         try:
             await work(rooms, Starlette(routes=push.routes()))
         finally:
@@ -71,7 +77,7 @@ def test_a_stream_sends_the_current_state_then_each_move_and_ends_when_the_brows
     async def work(rooms, app):
         room, secret = rooms.create(DECK % 1)
         rooms.publish(room, secret, DECK % 2)
-        stream = Stream(app, f"/room/{room}/events")
+        stream = Stream(app, f"/room/{room}/events?raw=1")
         status, headers = await stream.start()
         assert status == 200 and headers["content-type"].startswith("text/event-stream")
         assert headers["cache-control"] == "no-store" and headers["x-accel-buffering"] == "no"
@@ -90,7 +96,7 @@ def test_a_reconnect_with_a_last_event_id_gets_the_rooms_current_state():
         room, secret = rooms.create(DECK % 1)
         for step in (2, 3, 4):
             rooms.publish(room, secret, DECK % step)
-        stream = Stream(app, f"/room/{room}/events", {"Last-Event-ID": "2"})
+        stream = Stream(app, f"/room/{room}/events?raw=1", {"Last-Event-ID": "2"})
         assert (await stream.start())[0] == 200
         assert await stream.event() == encode(4, DECK % 4)
         await stream.leave()
@@ -140,3 +146,25 @@ def test_the_app_serves_the_event_stream_beside_the_downloads():
     import app
 
     assert push.ROUTE in {getattr(route, "path", None) for route in app.app._user_routes}
+
+
+def test_a_stream_in_a_language_sends_the_steps_view_in_it_and_refuses_a_language_the_app_has_not():
+    """A following student's light page (?lang=vi): each version's view, worded once for every follower in vi."""
+    async def work(rooms, app):
+        decks = [Deck.of(step, step, book_matrix(), {}, None, None, 50) for step in (7, 8)]
+        room, secret = rooms.create(decks[0].to_json())
+        first, second = Stream(app, f"/room/{room}/events?lang=vi"), Stream(app, f"/room/{room}/events?lang=vi")
+        assert (await first.start())[0] == 200 and (await second.start())[0] == 200
+        expected = encode(1, json.dumps(view(decks[0].to_json(), 1, "vi"), ensure_ascii=False, separators=(",", ":")))
+        assert await first.event() == expected and await second.event() == expected
+        version = rooms.publish(room, secret, decks[1].to_json())
+        shown = json.loads((await first.event()).split(b"data: ", 1)[1])
+        assert shown["version"] == version and shown["lang"] == "vi" and shown["index"] == 8
+        assert shown["line"] == view(decks[1].to_json(), version, "vi")["line"] != view(decks[1].to_json(), version,
+                                                                                        "en")["line"]
+        refused = Stream(app, f"/room/{room}/events?lang=xx")
+        assert (await refused.start())[0] == 400
+        for stream in (first, second):
+            await stream.leave()
+
+    run(work)

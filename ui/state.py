@@ -18,7 +18,8 @@ callbacks, and the last result each page could compute.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +30,7 @@ from .words.i18n import DEFAULT_LANG, LANGUAGES
 
 __all__ = [
     "Key", "fold_key", "value", "set_value", "mirrored",
-    "begin_run", "language", "set_language", "language_chosen",
+    "begin_run", "language", "set_language", "speaking", "language_chosen",
     "lecture_mode", "set_lecture_mode",
     "flash", "take_flash",
     "current_page", "set_current_page",
@@ -260,6 +261,22 @@ def language() -> str:
         if getattr(_run, "active", False):
             _run.lang = lang
     return lang
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Words drawn inside speak ``lang``, on this thread only, whatever the session: the server's follower view renders
+    a step per language in a worker thread (ui/follow/render.py), outside any run. What the thread spoke before (a
+    run's language) is put back after."""
+    before = getattr(_run, "lang", None)
+    _run.lang = lang if lang in LANGUAGES else DEFAULT_LANG
+    try:
+        yield
+    finally:
+        if before is None:
+            del _run.lang
+        else:
+            _run.lang = before
 
 
 def set_language(lang: str) -> None:

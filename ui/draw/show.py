@@ -27,7 +27,8 @@ from .. import state
 from ..state import Key
 from ..words.content import app_text
 from ..words.i18n import decimal_comma, fill, translate
-from . import charts
+from . import charts, stepchart
+from .printed import tensor_text
 from .source import excerpt
 
 __all__ = [
@@ -134,32 +135,6 @@ def narrow_screen() -> bool:
 
 def _numpy(t: torch.Tensor | None) -> np.ndarray | None:
     return None if t is None else t.detach().cpu().float().numpy()
-
-
-def tensor_text(t: torch.Tensor) -> str:
-    """The tensor as PyTorch prints it (4 decimals), as in the book.
-
-    PyTorch's printing was a fifth of a page's run (py-spy on the server, a control change on 3.3.1), and most of a
-    page's tensors are the same from one run to the next: the text is kept by what it depends on (the dtype, the
-    shape, the values' bytes and PyTorch's print options), so an unchanged tensor is not formatted again."""
-    t = t.detach().cpu()
-    if t.dtype not in _CACHED_DTYPES or not 0 < t.numel() <= _CACHED_NUMEL or type(t) is not torch.Tensor \
-            or t.layout != torch.strided:
-        return repr(t)
-    opts = torch._tensor_str.PRINT_OPTS
-    return _printed(t.dtype, tuple(t.shape), t.contiguous().numpy().tobytes(),
-                    (opts.precision, opts.threshold, opts.edgeitems, opts.linewidth, opts.sci_mode))
-
-
-_CACHED_DTYPES = frozenset({torch.float32, torch.float64, torch.int64, torch.int32, torch.bool})
-_CACHED_NUMEL = 4096  # larger tensors (a GPT-2-size trace's) are printed summarised, and rarely twice alike
-
-
-@functools.lru_cache(maxsize=2048)
-def _printed(dtype: torch.dtype, shape: tuple[int, ...], data: bytes, options: tuple) -> str:
-    """The text of the tensor these bytes hold (``options``: the print options it is printed under, part of the
-    key only: PyTorch reads them itself)."""
-    return repr(torch.frombuffer(bytearray(data), dtype=dtype).reshape(shape))
 
 
 PRINTED_SELECTOR = ".printed-tensor pre code"  # a printed tensor's text on the page (browser tests, benchmarks)
@@ -332,13 +307,12 @@ def _source(obj: object) -> str | None:
         return None
 
 
-WEIGHT_LIKE = ("weights", "mask", "keep")  # steps drawn on the blue scale from 0
+WEIGHT_LIKE = stepchart.WEIGHT_LIKE
 
 
 def per_head(trace: Trace, name: str) -> bool:
     """Whether :func:`show_step` draws this step as a grid of heads, one heatmap per head."""
-    dims = trace.step(name).dims
-    return dims[-2:] == ("query", "key") and "head" in dims
+    return stepchart.grid_of_heads(trace.step(name).dims)
 
 
 def show_step(trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str] | None = None) -> None:
@@ -357,50 +331,12 @@ def show_step(trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str] 
 
 def _show_step(trace: Trace, name: str, rows: Sequence[str], cols: Sequence[str]) -> None:
     step = trace.step(name)
-    dims, tensor = step.dims, step.tensor
-    kind = "weights" if any(w in name for w in WEIGHT_LIKE) else "scores"
-    lead = tuple(0 for _ in dims[:-2])  # batch element 0 (and head 0 unless drawn per head)
-    # Swappable charts: going from one step to the next (scores to weights) swaps data, not the chart.
-    if per_head(trace, name):  # every head, as its own panel
-        show_heads(trace, _axis(rows, tensor.shape[-2]), _axis(cols, tensor.shape[-1]), name=name, kind=kind,
-                   swappable=True)
-    elif dims[-2:] == ("query", "key"):
-        show_matrix(trace, name, _axis(rows, tensor.shape[-2]), _axis(cols, tensor.shape[-1]), kind=kind,
-                    index=lead, printed=False, swappable=True)
-    elif len(dims) == 1 and dims[0] in ("key", "token") and tensor.shape[0] == len(cols if dims[0] == "key" else rows):
-        show_vector(trace, name, cols if dims[0] == "key" else rows, domain=(0, 1) if kind == "weights" else None)
-    elif dims[-3:-1] == ("token", "head") and tensor.shape[-1] * tensor.shape[-2] <= 64:
-        _show_split(trace, name, rows, lead[:-1])
-    elif len(dims) >= 2 and dims[-2] == "token" and tensor.shape[-1] <= 64:
-        show_matrix(trace, name, _axis(rows, tensor.shape[-2]), [str(j + 1) for j in range(tensor.shape[-1])],
-                    kind="values", index=lead, row_title=app_text("axis_token"), col_title=_axis_title(dims[-1]),
-                    printed=False, swappable=True)
+    spec = stepchart.step_chart(name, step.dims, _numpy(step.tensor), rows, cols, hidden=_numpy(trace.hidden_in(name)),
+                                dropped=_numpy(trace.dropped_in(name)), lecture=state.lecture_mode(),
+                                columns=1 if narrow_screen() else 4)
+    if spec is not None:  # bars take the column's width; a heatmap its cells'
+        show_chart(spec, width="stretch" if len(step.dims) == 1 else "content")
     show_tensor(trace, name)
-
-
-def _show_split(trace: Trace, name: str, rows: Sequence[str], lead: tuple[int, ...]) -> None:
-    """A (..., token, head, head_dim) step as one heatmap of tokens by columns grouped per head: the
-    d_out columns of each token, cut into heads (column "h2·1": head 2's first)."""
-    tensor = trace[name][lead] if lead else trace[name]  # (token, head, head_dim)
-    tokens, heads, width = tensor.shape
-    columns = [f"h{h + 1}·{j + 1}" for h in range(heads) for j in range(width)]
-    show_chart(charts.heatmap(_numpy(tensor.reshape(tokens, heads * width)),  # (token, head * head_dim)
-                              _axis(rows, tokens), columns, title=name, kind="values",
-                              row_title=app_text("axis_token"), col_title="head·head_dim",
-                              lecture=state.lecture_mode(), swappable=True))
-
-
-# A step's last axis as the reader's words where it is a word ("hidden"); a code name (d_out, head_dim) stays code.
-_AXIS_WORDS = {"dim": lambda: app_text("axis_dim"), "hidden": lambda: app_text("axis_hidden")}
-
-
-def _axis_title(dim: str) -> str:
-    return _AXIS_WORDS[dim]() if dim in _AXIS_WORDS else dim
-
-
-def _axis(labels: Sequence[str], size: int) -> list[str]:
-    """Token labels for an axis of the sequence's length, positions otherwise."""
-    return list(labels) if size == len(labels) else [str(i + 1) for i in range(size)]
 
 
 def show_step_code(trace: Trace, name: str, *, lines: bool = True, whole: bool = True) -> None:

@@ -5,7 +5,8 @@ The state machine (no Streamlit; tested as a table, tests/test_protocol.py):
 - ``records``: a window (``Lecturer``, ``Student``), the events it meets and the actions it takes, all frozen;
 - ``protocol``: ``transition(window, event) -> (window, actions)``, the one place a window changes;
 - ``deck``: the state a lecture's windows share (small, serialisable, checked on the way in), and a class
-  ``Poll`` (the question put to the class);
+  ``Poll`` (the question put to the class); ``picture``: the step the projection drew, as numbers the deck carries
+  to the class's light pages (ui/follow);
 - ``walkthrough``: reads and checks walkthrough files;
 - ``explorations``: a student's exploration as sent, and the one on the projector (a ``Spotlight``), checked like
   a link.
@@ -24,7 +25,8 @@ Its Streamlit side:
   Redis, shared by several replicas (``redis_inbox``: the explorations students send and the lesson record, there;
   ``redis_moves``: each publish announced on a pub/sub channel, heard by every replica);
 - ``feed``: a room's moves pushed to light subscribers in one process (no Streamlit): the current state first, then
-  only the newest, encoded once per version; the event stream that serves it is ui/shell/push.py;
+  only the newest, encoded once per version and language (``subscription``: one subscriber's slot); the event
+  stream that serves it is ui/shell/push.py;
 - ``seat``: the lecturer's seat kept in the lecturer's browser (a cookie), so that a reloaded projection or
   console goes on driving;
 - ``state``: the walkthrough's place, a lecturer's own walkthrough file, the projection's folds.

@@ -29,6 +29,7 @@ from ..inputs.matrix import InputMatrix
 from ..settings import limits
 from ..sharing.codec import LinkError, SharedState, decode_state, encode_state
 from .explorations import ExplorationError, Spotlight
+from .picture import Picture, PictureError
 from .walkthrough import MAX_BYTES, MAX_STEPS
 
 __all__ = ["DEFAULT_BUDGET_MIN", "MAX_BUDGET_MIN", "Deck", "DeckError", "Poll"]
@@ -111,6 +112,9 @@ class Deck:
     poll: Poll | None = None  # the question put to the class, if one is
     notes_shared: bool = False  # the lecturer shares the speaker notes with the class (the console's switch)
     spotlight: Spotlight | None = None  # new: a student's exploration on the projector (ui/lecture/spotlight.py)
+    # What the projection drew at this step, for the class's light pages (ui/lecture/picture.py). Like ``shown``, a mark
+    # of one publish, not part of the deck: only the projection's shown publish carries it (ui/lecture/window.py).
+    picture: Picture | None = field(default=None, compare=False)
 
     @classmethod
     def of(cls, position: int, arrived: int | None, matrix: InputMatrix, controls: dict[str, dict[str, Any]],
@@ -127,9 +131,10 @@ class Deck:
         are one part, as are the matrix and the controls (they travel as one link). The other window arriving
         at the step it was already on (its controls applied: its echo of a move) is no move of its own: a step
         this window moved to meanwhile (a lecturer's PageDown) stands."""
+        # What the other window's projection drew is no picture of the merged deck: the next shown publish draws one.
         if base is None:
-            return theirs
-        out = theirs
+            return replace(theirs, picture=None)
+        out = replace(theirs, picture=None)
         for part in _PARTS:
             mine_changed = any(getattr(self, f) != getattr(base, f) for f in part)
             theirs_changed = any(getattr(theirs, f) != getattr(base, f) for f in (_MOVE if part == _STEP else part))
@@ -152,7 +157,11 @@ class Deck:
                             max_dim=lim.max_dim, max_chars=MAX_SHARED)
 
     def to_json(self) -> str:
-        return json.dumps({"v": VERSION, **asdict(self)}, separators=(",", ":"), allow_nan=False)
+        data = asdict(replace(self, picture=None))
+        del data["picture"]  # written only when there is one: a deck without stays as it was
+        if self.picture is not None:
+            data["picture"] = self.picture.to_data()
+        return json.dumps({"v": VERSION, **data}, separators=(",", ":"), allow_nan=False)
 
     @classmethod
     def from_json(cls, text: str) -> Deck:
@@ -161,9 +170,13 @@ class Deck:
             data = json.loads(text, parse_constant=_no_constant)
         except (TypeError, ValueError, RecursionError):
             raise DeckError("the lecture's shared state is damaged.") from None
-        if not isinstance(data, dict) or data.get("v") != VERSION or set(data) != _FIELDS | {"v"}:
+        if not isinstance(data, dict) or data.get("v") != VERSION or set(data) - {"picture"} != _FIELDS | {"v"}:
             raise DeckError("the lecture's shared state comes from another version of this app.")
         values = {name: data[name] for name in _FIELDS}
+        try:
+            values["picture"] = None if data.get("picture") is None else Picture.from_data(data["picture"])
+        except PictureError as exc:
+            raise DeckError("the projected step cannot be used: {problem}", problem=exc) from None
         values["poll"] = None if data["poll"] is None else Poll.from_data(data["poll"])
         try:
             values["spotlight"] = None if data["spotlight"] is None else Spotlight.from_data(data["spotlight"])
@@ -189,6 +202,8 @@ class Deck:
             raise DeckError("the lecture's clock is not a time.")
         if not isinstance(self.shown, bool) or not isinstance(self.notes_shared, bool):
             raise DeckError("the lecture's shared state is damaged.")
+        if self.picture is not None and (not isinstance(self.picture, Picture) or self.picture.index != self.position):
+            raise DeckError("the projected step is not the lecture's step.")
         if not _whole(self.budget_min) or not 1 <= self.budget_min <= MAX_BUDGET_MIN:
             raise DeckError("the lecture's length is not a number of minutes from 1 to {limit}.",
                             limit=MAX_BUDGET_MIN)

@@ -17,6 +17,10 @@ the document once. Versions only grow, so the same move heard both ways, or late
 :data:`KEEPALIVE_SECONDS` the feed also looks at each followed room's version in the store (a move lost with a
 connection, a room that is gone) and gives every subscriber a keep-alive comment, so that proxies keep the stream.
 
+A subscriber in a language (a following student's light page) is handed the state's view instead: the feed's
+``render`` words it once per (version, language), outside the event loop, and the same bytes go to every subscriber
+of that language; a render under way when the lecturer moves again goes on to the newest state.
+
 No Streamlit here: the feed lives in the server's event loop, beside Streamlit.
 """
 
@@ -25,9 +29,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 
 from ..settings import ROOM_STREAMS, STREAMS
 from .rooms import Rooms, RoomsUnavailable
+from .subscription import KEEPALIVE, Subscription, encode
 
 __all__ = ["KEEPALIVE", "KEEPALIVE_SECONDS", "MAX_CONNECTIONS", "MAX_PER_ROOM", "Feed", "FeedFull", "NoSuchRoom",
            "Subscription", "encode"]
@@ -35,9 +41,9 @@ __all__ = ["KEEPALIVE", "KEEPALIVE_SECONDS", "MAX_CONNECTIONS", "MAX_PER_ROOM", 
 KEEPALIVE_SECONDS = 15.0  # under the idle timeouts of common proxies (30-60 s)
 MAX_CONNECTIONS = STREAMS  # event streams open in one process
 MAX_PER_ROOM = ROOM_STREAMS  # the class, the lecturer's windows, and streams a reconnect overlaps
-KEEPALIVE = b": keep-alive\n\n"
 
 _log = logging.getLogger("attention_app")
+Render = Callable[[str, int, str], Awaitable[str]]  # (document, version, lang) -> the view's JSON
 
 
 class FeedFull(Exception):
@@ -48,59 +54,15 @@ class NoSuchRoom(Exception):
     """The room is not in the store (or no longer)."""
 
 
-def encode(version: int, document: str) -> bytes:
-    """One state as an event: ``id`` is the version (a reconnecting browser sends it back as Last-Event-ID); each
-    line of the document its own ``data`` field, as the format asks (a deck's JSON has one line)."""
-    data = "".join(f"data: {line}\n" for line in document.split("\n"))
-    return f"id: {version}\n{data}\n".encode()
-
-
-class Subscription:
-    """One subscriber's slot: the newest state it has not taken yet."""
-
-    __slots__ = ("_event", "_feed", "_pending", "closed", "room", "version")
-
-    def __init__(self, feed: Feed, room: str) -> None:
-        self._feed, self.room = feed, room
-        self.version = 0  # the newest version put in the slot
-        self._pending: bytes | None = None
-        self._event = asyncio.Event()
-        self.closed = False
-
-    def offer(self, version: int, data: bytes) -> None:
-        if version > self.version:
-            self.version, self._pending = version, data  # an untaken older state is dropped: only the newest counts
-            self._event.set()
-
-    def keepalive(self) -> None:
-        if self._pending is None:
-            self._pending = KEEPALIVE
-            self._event.set()
-
-    async def next(self) -> bytes | None:
-        """The next bytes to send (a state or a keep-alive); None once the subscription is closed."""
-        while not self.closed:
-            if self._pending is not None:
-                data, self._pending = self._pending, None
-                return data
-            self._event.clear()
-            await self._event.wait()
-        return None
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self._event.set()
-            self._feed._drop(self)
-
-
 class _Followed:
     """A room this process has subscribers of: its newest state, encoded once."""
 
-    __slots__ = ("data", "subscribers", "version", "wanted")
+    __slots__ = ("data", "document", "rendering", "subscribers", "version", "views", "wanted")
 
     def __init__(self) -> None:
-        self.version, self.data = 0, b""
+        self.version, self.data, self.document = 0, b"", ""
+        self.views: dict[str, bytes] = {}  # the newest version's view per language, encoded once for its subscribers
+        self.rendering: set[str] = set()  # the languages a view is being rendered in (one render at a time each)
         self.wanted = 0  # the newest version announced: above ``version`` while the document is being read
         self.subscribers: set[Subscription] = set()
 
@@ -110,8 +72,9 @@ class Feed:
     :meth:`notify`, which any thread may call."""
 
     def __init__(self, rooms: Rooms, *, max_connections: int = MAX_CONNECTIONS, max_per_room: int = MAX_PER_ROOM,
-                 keepalive_seconds: float = KEEPALIVE_SECONDS) -> None:
+                 keepalive_seconds: float = KEEPALIVE_SECONDS, render: Render | None = None) -> None:
         self._rooms = rooms
+        self._render = render  # a state's view in a language (ui/shell/push.py: ui/follow/render.py, in a worker)
         self._max_connections, self._max_per_room = max_connections, max_per_room
         self._keepalive_seconds = keepalive_seconds
         self._followed: dict[str, _Followed] = {}
@@ -129,9 +92,10 @@ class Feed:
         followed = self._followed.get(room)
         return 0 if followed is None else len(followed.subscribers)
 
-    async def subscribe(self, room: str) -> Subscription:
-        """A new subscriber of ``room``, its slot already holding the room's current state. FeedFull at a cap;
-        NoSuchRoom; RoomsUnavailable if the store cannot be reached."""
+    async def subscribe(self, room: str, lang: str | None = None) -> Subscription:
+        """A new subscriber of ``room``, its slot already holding the room's current state (in ``lang``: its view,
+        as soon as it is rendered; None: the raw deck). FeedFull at a cap; NoSuchRoom; RoomsUnavailable if the store
+        cannot be reached."""
         self._start()
         self._check_caps(room)
         followed = self._followed.get(room)
@@ -148,10 +112,15 @@ class Feed:
                 raise NoSuchRoom(room)
             self._advance(room, *found)
             self._check_caps(room)  # others may have come while the store answered
-        subscription = Subscription(self, room)
+        subscription = Subscription(self, room, lang)
         followed.subscribers.add(subscription)
         self._count += 1
-        subscription.offer(followed.version, followed.data)
+        if lang is None:
+            subscription.offer(followed.version, followed.data)
+        elif lang in followed.views:
+            subscription.offer(followed.version, followed.views[lang])
+        else:
+            self._want_view(room, followed, lang)
         return subscription
 
     def notify(self, room: str, version: int, document: str) -> None:
@@ -210,10 +179,45 @@ class Feed:
         followed = self._followed.get(room)
         if followed is None or version <= followed.version:
             return
-        followed.version, followed.data = version, encode(version, document)
+        followed.version, followed.data, followed.document = version, encode(version, document), document
         followed.wanted = max(followed.wanted, version)
+        followed.views = {}
+        languages = set()
         for subscription in followed.subscribers:
-            subscription.offer(version, followed.data)
+            if subscription.lang is None:
+                subscription.offer(version, followed.data)
+            else:
+                languages.add(subscription.lang)
+        for lang in languages:
+            self._want_view(room, followed, lang)
+
+    def _want_view(self, room: str, followed: _Followed, lang: str) -> None:
+        """The newest state's view in ``lang``, rendered once whoever asks: a render already under way for an older
+        version goes on to the newest when it ends (:meth:`_view`)."""
+        if self._render is None or lang in followed.views or lang in followed.rendering:
+            return
+        followed.rendering.add(lang)
+        self._spawn(self._view(room, followed, lang))
+
+    async def _view(self, room: str, followed: _Followed, lang: str) -> None:
+        try:
+            while self._followed.get(room) is followed and any(s.lang == lang for s in followed.subscribers):
+                version, document = followed.version, followed.document
+                try:
+                    text = await self._render(document, version, lang)
+                except Exception:  # a deck the view cannot word: logged, the raw stream and the next move go on
+                    _log.exception("room %s version %d could not be rendered in %s", room, version, lang)
+                    text = None
+                if followed.version != version:
+                    continue  # a newer move came while it rendered: that one is what counts
+                if text is not None:
+                    followed.views[lang] = data = encode(version, text)
+                    for subscription in followed.subscribers:
+                        if subscription.lang == lang:
+                            subscription.offer(version, data)
+                return
+        finally:
+            followed.rendering.discard(lang)
 
     def _drop(self, subscription: Subscription) -> None:
         followed = self._followed.get(subscription.room)

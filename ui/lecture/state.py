@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,12 +22,15 @@ import streamlit as st
 
 from ..state import Key
 from ..steps import clicker
+from .picture import picture_of
+from .rooms import MAX_DOCUMENT
 
 __all__ = ["Healed", "Slot", "Walk", "arrive_at_walk_step", "arrived_at", "custom_walkthrough", "details_shown",
-           "first_run_of_walkthrough", "heal_token", "heal_value", "join_shown", "lecture_lock", "drawn_question",
-           "replace_walk_controls", "reset_walk_controls", "set_custom_walkthrough", "set_place",
-           "set_drawn_question", "set_walk_position", "take_heal", "take_press", "toggle_details", "toggle_join",
-           "walk_controls", "walk_drift", "walk_position", "window_slot"]
+           "drawn_picture", "drawn_question", "first_run_of_walkthrough", "heal_token", "heal_value", "join_shown",
+           "keep_picture", "lecture_lock", "picture_for", "replace_walk_controls", "reset_walk_controls",
+           "set_custom_walkthrough", "set_drawn_picture", "set_drawn_question", "set_place", "set_walk_position",
+           "take_heal", "take_press", "toggle_details", "toggle_join", "walk_controls", "walk_drift",
+           "walk_position", "window_slot"]
 
 
 @dataclass
@@ -38,6 +42,7 @@ class Walk:
     press: tuple[int, int] = (0, 0)
     arrived: int | None = None
     question: str = ""  # the poll its last full run drew (Poll.mark; "": none): the projection's, or the console's box
+    picture: Any = None  # the projection's: the step its last full run drew (ui/lecture/picture.py), None: none
 
 
 @dataclass
@@ -76,6 +81,33 @@ def drawn_question() -> str:
 
 def set_drawn_question(mark: str) -> None:
     _walk().question = mark
+
+
+def drawn_picture() -> Any:
+    """The step the projection's last full run drew, as a Picture (None: it drew none, a cover or an exploration
+    instead); its shown publish carries it to the class's light pages (ui/lecture/window.py)."""
+    return _walk().picture
+
+
+def set_drawn_picture(picture: Any) -> None:
+    _walk().picture = picture
+
+
+def keep_picture(index: int, total: int) -> Callable[..., None]:
+    """The projection's stepper hands the step it drew to this: kept as the Picture its shown publish carries."""
+    def keep(page: str, slide: Any, labels: Any, keys: Any) -> None:
+        set_drawn_picture(picture_of(page, slide.text.name, index, total, slide.trace, slide.step, labels, keys))
+    return keep
+
+
+def picture_for(deck: Any, drawn: Any, shown: bool) -> Any:
+    """The drawn picture, for a ``shown`` publish of ``deck`` if this run drew that very deck (``drawn``): a merged deck
+    (another window moved while this run drew) is drawn by the next run, and a deck too large for a room with its
+    picture goes without it (the class's pages then show its line only)."""
+    picture = drawn_picture()
+    if not shown or picture is None or drawn is None or deck != drawn or picture.index != deck.position:
+        return None
+    return picture if len(deck.to_json()) + picture.size() + 20 <= MAX_DOCUMENT else None
 
 
 def take_press() -> bool:

@@ -66,7 +66,9 @@ def walkthrough(page: Page) -> None:
     poll_box = drift_box = None
     if shown == "projection":  # the step is the screen: no note, no title; details and console one key away
         walk_state.set_drawn_question("")  # until its question is drawn in place of the step (poll.py)
-        driver = Driver(replace(position, tools=_projection_tools, cover=_cover(member)), projection=True,
+        walk_state.set_drawn_picture(None)  # until the step is drawn (not under a cover, nor an exploration)
+        driver = Driver(replace(position, tools=_projection_tools, cover=_cover(member),
+                                drawn=walk_state.keep_picture(index, len(walk.steps))), projection=True,
                         details=walk_state.details_shown())
     elif shown == "console":
         walk_state.set_drawn_question("")  # until its poll box is drawn (poll.py)

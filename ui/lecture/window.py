@@ -115,7 +115,7 @@ def _see(slot: walk_state.Slot, moment: Moment, page: str) -> str | None:
                                                                        or not room.reachable)
     mine = None if quiet else snapshot(window)  # a student's heartbeat that finds nothing new encodes nothing
     after, actions = protocol.transition(window, Seen(moment, page, mine, room, time.time()))
-    goto = carry_out(actions, slot, after)
+    goto = carry_out(actions, slot, after, drawn=mine if moment is Moment.AFTER else None)
     if isinstance(window, Student) and window.following and not getattr(slot.record, "following", True):
         mine_now = mine.__dict__ if mine else {}
         changed = sorted(k for k, v in mine_now.items() if v != getattr(window.last, k, None))
@@ -139,15 +139,15 @@ def act(event: Event) -> None:
         carry_out(actions, slot, after)
 
 
-def carry_out(actions: tuple[Action, ...], slot: walk_state.Slot, after: Window | None) -> str | None:
-    """Carry out a transition's actions, a Rerun excepted (the caller's, last): ``slot`` is held since before the
-    transition, and ``after`` is the record it gave. The decks to take go first (:func:`_take`), then the rest."""
+def carry_out(actions: tuple[Action, ...], slot: walk_state.Slot, after: Window | None, drawn: Deck | None = None):
+    """Carry out a transition's actions but a Rerun (the caller's): ``slot`` is held since before it, ``after`` the
+    record it gave, ``drawn`` the deck the page drew (its picture goes with a shown publish); takes go first."""
     goto = None
     _take(slot, after, tuple((a.deck, isinstance(a, Restore) or a.whole) for a in actions
                              if isinstance(a, Take | Restore)))
     for action in actions:
         if isinstance(action, Publish):
-            _publish(action, slot)
+            _publish(action, slot, drawn)
         elif isinstance(action, Attend):
             _attend(slot)
         elif isinstance(action, Goto):
@@ -182,11 +182,11 @@ def _set(slot: walk_state.Slot, record: Window | None) -> None:
         walk_state.set_window_record(None)
 
 
-def _publish(action: Publish, slot: walk_state.Slot) -> None:
+def _publish(action: Publish, slot: walk_state.Slot, drawn: Deck | None = None) -> None:
     window = slot.record
     if not isinstance(window, Lecturer):
         return
-    deck = replace(action.deck, shown=action.shown)
+    deck = replace(action.deck, shown=action.shown, picture=walk_state.picture_for(action.deck, drawn, action.shown))
     try:  # compare and set: a window that has not seen another's newer deck must not undo it
         version = rooms().publish(window.room, window.secret, deck.to_json(), expected=action.expected)
     except RoomsUnavailable:  # the next run publishes again

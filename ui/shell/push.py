@@ -1,9 +1,12 @@
-"""A room's event stream, served beside Streamlit (``st.App``, app.py): ``GET /room/<id>/events``.
+"""A room's event stream, served beside Streamlit (``st.App``, app.py): ``GET /room/<id>/events?lang=<lang>``.
 
 The stream is ``text/event-stream``: the room's current state first, then each new one (``id: <version>``,
-``data: <the deck's JSON>``), and a keep-alive comment every ui/lecture/feed.py KEEPALIVE_SECONDS. A subscriber
-slower than the lecturer skips to the newest state (the feed's slot): it never queues moves. The headers keep
-caches and buffering proxies (nginx: ``X-Accel-Buffering``) from holding events back.
+``data: <the step's view in lang>``: ui/follow/render.py's JSON, what a following student's light page shows; ``lang``
+one of the app's languages, English if not given), and a keep-alive comment every ui/lecture/feed.py
+KEEPALIVE_SECONDS. A view is rendered once per (version, language) in a worker thread, and every subscriber of that
+language gets the same bytes. ``?raw=1`` streams the deck's own JSON instead (a tool that reads the room as it is).
+A subscriber slower than the lecturer skips to the newest state (the feed's slot): it never queues moves. The headers
+keep caches and buffering proxies (nginx: ``X-Accel-Buffering``) from holding events back.
 
 A plain ASGI response rather than Starlette's StreamingResponse (or sse-starlette): the only work per event is one
 send of bytes the feed encoded once for every subscriber, and one small task per stream notices a browser that left
@@ -33,8 +36,9 @@ from ..lecture import store
 from ..lecture.feed import Feed, FeedFull, NoSuchRoom, Subscription
 from ..lecture.rooms import RoomError, RoomsUnavailable, is_room_id
 from ..settings import limits
+from ..words.i18n import DEFAULT_LANG, LANGUAGES
 
-__all__ = ["EventStream", "ROUTE", "feed", "routes"]
+__all__ = ["EventStream", "ROUTE", "feed", "render", "routes"]
 
 ROUTE = "/room/{room}/events"
 HOOKS_VAR = "ATTENTION_BENCH_ROOM_HOOKS"
@@ -53,8 +57,21 @@ def feed() -> Feed:
     global _feed
     if _feed is None:
         lim = limits()
-        _feed = Feed(store.rooms(), max_connections=lim.streams, max_per_room=lim.room_streams)
+        _feed = Feed(store.rooms(), max_connections=lim.streams, max_per_room=lim.room_streams, render=render)
     return _feed
+
+
+async def render(document: str, version: int, lang: str) -> str:
+    """A state's view in ``lang``, as one line of JSON, worked out in a worker thread: the event loop serves every
+    stream meanwhile (a view with its chart takes a tenth of a second)."""
+    return await run_in_threadpool(_view_json, document, version, lang)
+
+
+def _view_json(document: str, version: int, lang: str) -> str:
+    # Imported with the first view, not with the app: vl-convert's engine is loaded only where a class follows.
+    from ..follow.render import view
+
+    return json.dumps(view(document, version, lang), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def routes() -> list[Route]:
@@ -69,8 +86,11 @@ async def _events(request: Request) -> Response | EventStream:
     room = request.path_params["room"]
     if not is_room_id(room):
         return _refusal(404, "no such room")
+    lang = None if request.query_params.get("raw") == "1" else request.query_params.get("lang", DEFAULT_LANG)
+    if lang is not None and lang not in LANGUAGES:
+        return _refusal(400, "no such language")
     try:
-        subscription = await feed().subscribe(room)
+        subscription = await feed().subscribe(room, lang)
     except NoSuchRoom:
         return _refusal(404, "no such room")
     except FeedFull:

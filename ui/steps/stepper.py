@@ -68,6 +68,7 @@ class Position:
     cover: Callable[[], None] | None = None  # on a projection: drawn instead of the step (the class's join panel)
     follower: bool = False  # a student's device following a lecture: one slim line, PageDown/PageUp scroll the page
     under: Callable[[], None] | None = None  # drawn under the step (a student's device: the notes, when shared)
+    drawn: Callable[..., None] | None = None  # on a projection: handed (page, slide, labels, key labels) it drew
 
 
 def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels: Sequence[str],
@@ -107,6 +108,8 @@ def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels:
     else:
         slot.empty()
         _draw(slide, labels, key_labels, shared)
+        if position.drawn is not None:  # the class's light pages show what the projection drew (ui/follow)
+            position.drawn(page_id, slide, labels, key_labels)
     if position.under is not None:
         position.under()
     return True

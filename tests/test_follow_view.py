@@ -1,0 +1,123 @@
+"""A projected step travels in the room as a Picture, and the server words it per language (ui/follow)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from html import unescape
+
+import pytest
+
+from attention.causal import causal_attention_step_by_step
+from attention.data import book_inputs
+from tests.apptest import printed_tensors
+from tests.lecture_apptest import lecture, press_next
+from ui.draw.printed import tensor_text
+from ui.follow import render
+from ui.inputs.matrix import book_matrix
+from ui.lecture import store
+from ui.lecture.deck import Deck, Poll
+from ui.lecture.picture import picture_of
+from ui.lecture.walkthrough import load_bundled
+from ui.words.content import app_text, page_text
+from ui.words.i18n import decimal_comma
+
+
+def _room_deck(room: str) -> tuple[int, str]:
+    found = store.rooms().read(room)
+    assert found is not None
+    return found
+
+
+@pytest.mark.parametrize("first", [17])
+def test_the_projection_publishes_the_step_it_drew_and_the_view_prints_the_same_tensor(first):
+    """3.4.2's v2 steps (17 and 18): a replay keyed by the step's short name once showed v1's numbers under v2."""
+    projection, room = lecture(walk=str(first))
+    for walk in (first, first + 1):
+        version, document = _room_deck(room)
+        deck = Deck.from_json(document)
+        assert deck.shown and deck.position == walk - 1
+        assert deck.picture is not None and deck.picture.page == "self-attention-classes"
+        assert deck.picture.name == load_bundled().steps[walk - 1].step
+        shown = render.view(document, version, "en")
+        assert shown["picture"] is True
+        assert printed_tensors(projection) == [shown["tensor"]]
+        if walk == first:
+            press_next(projection)
+
+
+# ----- the view in each language, from a deck that carries a picture (no Streamlit run) ----------------------------
+
+LANGS = ("en", "id", "vi", "ko")
+TOKENS = ["Your", "journey", "starts", "with", "one", "step"]
+
+
+def _causal_deck(position: int, step: str) -> str:
+    """The bundled walkthrough's step on 3.5.1 (causal-mask), as the projection would publish it."""
+    trace = causal_attention_step_by_step(book_inputs())
+    picture = picture_of("causal-mask", step, position, len(load_bundled().steps), trace, step, TOKENS, None)
+    assert picture is not None
+    return replace(Deck.of(position, position, book_matrix(), {}, None, None, 50), shown=True,
+                   picture=picture).to_json()
+
+
+def _svg_words(svg: str) -> list[str]:
+    return [unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
+
+
+def test_a_heatmap_step_is_an_svg_chart_with_its_table_and_the_tensor_as_the_app_prints_it():
+    document = _causal_deck(21, "masked_weights")
+    shown = render.view(document, 9, "en")
+    assert shown["picture"] is True and shown["index"] == 21 and shown["total"] == 33
+    assert shown["chart"].startswith("<svg") and "masked" in _svg_words(shown["chart"])
+    trace = causal_attention_step_by_step(book_inputs())
+    assert shown["tensor"] == tensor_text(trace["masked_weights"])
+    table = shown["table"]
+    assert table["columns"] == [table["columns"][0], *TOKENS] and [r[0] for r in table["rows"]] == TOKENS
+    assert table["rows"][0][1:] == ["1.0000"] + ["masked"] * 5
+    assert shown["formula"].startswith("<math") and shown["code"] and shown["poll"] is None
+    assert shown["explore"].startswith("./?walk=22&s=") and shown["explore"].endswith("&lang=en")
+    assert set(shown) == {"version", "lang", "index", "total", "line", "section", "caption", "formula", "tensor",
+                          "chart", "table", "code", "explore", "poll", "picture"}
+    json.dumps(shown, allow_nan=False)  # what the stream sends
+
+
+@pytest.mark.parametrize("lang", LANGS[1:])
+def test_the_view_speaks_the_students_language_wherever_the_catalog_has_a_translation(lang):
+    document = _causal_deck(20, "masked_scores")
+    en, shown = render.view(document, 3, "en"), render.view(document, 3, lang)
+    assert shown["tensor"] == en["tensor"] and shown["lang"] == lang  # the numbers are the projection's
+    step = next(s for s in page_text("causal-mask", lang).steps if s.name == "masked_scores")
+    assert shown["section"] == page_text("causal-mask", lang).title and shown["caption"] == step.caption
+    assert shown["line"] == app_text("step_of", lang, k=21, n=33).replace("**", "")
+    # Every word the catalog words otherwise in this language is not left in English: the texts, the table's
+    # headers and cells, and the words drawn in the chart.
+    for key in ("step_of", "cell_masked", "axis_query", "axis_key", "a11y_kind_weights"):
+        english, translated = app_text(key, "en", k=21, n=33), app_text(key, lang, k=21, n=33)
+        if english == translated:
+            continue
+        assert english.replace("**", "") not in (shown["line"], *shown["table"]["rows"][1], *_svg_words(shown["chart"]))
+        assert english not in shown["table"]["columns"][0].split(" \\ ")
+    for field in ("section", "caption"):
+        assert shown[field] != en[field] or page_text("causal-mask", "en").title == page_text("causal-mask", lang).title
+    assert shown["table"]["caption"] != en["table"]["caption"]
+    assert set(_svg_words(en["chart"])) != set(_svg_words(shown["chart"]))
+    if decimal_comma(lang):  # the chart's numbers as this language writes them, as the app's chart does
+        assert "0,4656" in _svg_words(shown["chart"]) and "0,4656" in shown["table"]["rows"][1]
+    assert shown["explore"].endswith(f"&lang={lang}")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_question_put_to_the_class_is_worded_in_the_students_language_and_a_deck_without_picture_has_its_line(lang):
+    fields = {"q": 2, "token": "journey", "first": "Your"}
+    asked = Poll(1, 5, "one-query", "score", fields=tuple(fields.items()))
+    deck = replace(Deck.of(5, 5, book_matrix(), {}, None, None, 50), poll=asked)
+    shown = render.view(deck.to_json(), 2, lang)
+    prompt = page_text("one-query", lang).questions["score"]("prompt", **fields)
+    assert shown["poll"] == {"number": 1, "prompt": prompt, "revealed": False}
+    assert shown["picture"] is False and shown["chart"] is None and shown["tensor"] is None
+    assert shown["section"] == page_text("one-query", lang).title and shown["index"] == 5
+
+    broken = replace(deck, poll=replace(asked, fields=()))  # fields that do not fill the prompt: no question shown
+    assert render.view(broken.to_json(), 3, lang)["poll"] is None

@@ -1,0 +1,143 @@
+"""A room's deck as a following student's light page shows it, in the student's language: :func:`view`.
+
+The projection publishes what it drew as language-neutral data (the deck's :class:`~ui.lecture.picture.Picture`); the
+server words it here once per (version, language) and every subscriber of that language gets the same bytes
+(ui/lecture/feed.py). The words come from the catalogs, spoken in ``lang`` on this thread only
+(:func:`ui.state.speaking`); the chart is the Vega-Lite spec the app draws for that step (ui/draw/stepchart.py),
+rendered to SVG on the server with vl-convert, and the printed tensor is the app's own text (ui/draw/printed.py).
+Nothing here needs a Streamlit run: it runs in a worker thread of the server.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+from urllib.parse import urlencode
+
+import vl_convert
+from latex2mathml.converter import convert as latex_to_mathml
+
+from ..draw import charts, stepchart
+from ..draw.printed import tensor_text
+from ..draw.show import READER_NUMBERS
+from ..lecture.deck import Deck
+from ..lecture.picture import Picture
+from ..lecture.walkthrough import FILE_PARAM, WalkStep, WalkthroughError, decode, load_bundled
+from ..sharing.codec import PARAM
+from ..state import speaking
+from ..words.content import app_text, page_text
+from ..words.i18n import decimal_comma
+
+__all__ = ["VEGA_LITE", "view"]
+
+VEGA_LITE = "6.4"  # the schema ui/draw/charts.py writes (v6), as vl-convert names its bundled versions
+CACHED_VIEWS = 64  # a few rooms' newest versions in four languages
+
+
+def view(deck_json: str, version: int, lang: str) -> dict[str, Any]:
+    """What a following student's light page shows of a room's deck (``version``), in ``lang``: a JSON-able dict
+    whose keys are the page's contract. The deck is read with every check a room's document gets (DeckError)."""
+    return dict(_view(deck_json, version, lang))  # a copy: the cached one is every subscriber's
+
+
+# Keyed by the document too, not only (version, lang): two rooms share version numbers.
+@functools.lru_cache(maxsize=CACHED_VIEWS)
+def _view(deck_json: str, version: int, lang: str) -> dict[str, Any]:
+    with speaking(lang):  # every word below, the walkthrough's check of its steps' names included, on this thread
+        return _worded(Deck.from_json(deck_json), version, lang)
+
+
+def _worded(deck: Deck, version: int, lang: str) -> dict[str, Any]:
+    steps = _walk_steps(deck.walkthrough)
+    index, picture = deck.position, deck.picture
+    total = len(steps) if steps else (picture.total if picture is not None else index + 1)
+    walk_step = steps[index] if index < len(steps) else None
+    page = picture.page if picture is not None else walk_step.page if walk_step is not None else None
+    words = page_text(page, lang) if page is not None else None
+    name = picture.name if picture is not None else walk_step.step if walk_step is not None else None
+    text = next((s for s in words.steps if s.name == name), None) if words is not None else None
+    chart = _chart(picture, lang) if picture is not None else None
+    return {"version": version, "lang": lang, "index": index, "total": total,
+            "line": _plain(app_text("step_of", lang, k=index + 1, n=total)),
+            "section": words.title if words is not None else None,
+            "caption": text.caption if text is not None else None,
+            "formula": _mathml(text.formula) if text is not None and text.formula else None,
+            "tensor": tensor_text(picture.tensor()) if picture is not None else None,
+            "chart": None if chart is None else chart[0], "table": None if chart is None else chart[1],
+            "code": picture.code if picture is not None else None,
+            "explore": _explore(deck, lang),
+            "poll": _poll(deck, lang),
+            "picture": picture is not None}
+
+
+def _walk_steps(packed: str | None) -> tuple[WalkStep, ...]:
+    """The lecture's walkthrough: the bundled one, or the lecturer's own the deck carries."""
+    try:
+        return (load_bundled() if packed is None else decode(packed)).steps
+    except WalkthroughError:
+        return ()
+
+
+def _plain(markdown: str) -> str:
+    """A catalog's line without its markdown emphasis ("Step **7** of 33"): the light page writes text."""
+    return re.sub(r"\*\*(.+?)\*\*", r"\1", markdown)
+
+
+def _mathml(latex: str) -> str | None:
+    """The step's formula as MathML, which every browser draws without a script; None where the converter cannot
+    read it (the page then shows no formula rather than a broken one)."""
+    try:
+        return latex_to_mathml(latex, display="block")
+    except Exception:  # the converter raises its own many kinds for TeX it does not know  # noqa: BLE001
+        return None
+
+
+def _chart(picture: Picture, lang: str) -> tuple[str, dict | None] | None:
+    """The step's chart as SVG, and its numbers as one table for a screen reader; None where the step is only
+    printed."""
+    spec = stepchart.step_chart(picture.step, picture.dims, picture.tensor().float().numpy(), picture.rows,
+                                picture.keys, hidden=picture.array(picture.hidden),
+                                dropped=picture.array(picture.dropped))
+    if spec is None:
+        return None
+    if decimal_comma(lang):  # as the app draws it for this reader (ui/draw/show.py show_chart): 0,9995
+        spec = {**spec, "config": {**spec.get("config", {}), "locale": READER_NUMBERS}}
+    svg = vl_convert.vegalite_to_svg(spec, vl_version=VEGA_LITE, allowed_base_urls=[])
+    return svg, _table(charts.tables(spec))
+
+
+def _table(tables: list[charts.Table]) -> dict | None:
+    """The chart's tables as one: a grid of heads' tables follow one another, each row headed by its head."""
+    if not tables:
+        return None
+    first = tables[0]
+    rows = [[row, *cells] for row, cells in first.rows] if len(tables) == 1 else \
+        [[f"{app_text('head_label')} {h} · {row}", *cells] for h, t in enumerate(tables, 1) for row, cells in t.rows]
+    caption = first.caption.removesuffix(f" {app_text('head_label')} 1") if len(tables) > 1 else first.caption
+    return {"caption": caption, "columns": [first.corner, *first.columns], "rows": rows}
+
+
+def _explore(deck: Deck, lang: str) -> str:
+    """The full app at this step's state: the walkthrough (the app's first page) at the step, with the lecture's
+    matrix and controls (?s=) and its own walkthrough if the lecturer's (?wt=), in the student's language."""
+    params = {"walk": deck.position + 1, PARAM: deck.shared}
+    if deck.walkthrough is not None:
+        params[FILE_PARAM] = deck.walkthrough
+    return "./?" + urlencode({**params, "lang": lang})
+
+
+def _poll(deck: Deck, lang: str) -> dict | None:
+    """The question put to the class on this step, worded in ``lang`` with the values it was asked with."""
+    asked = deck.asked()
+    if asked is None:
+        return None
+    questions = page_text(asked.page, lang).questions
+    words = questions.get(asked.question)
+    if words is None:
+        return None
+    try:
+        prompt = words("prompt", **dict(asked.fields))
+    except (KeyError, IndexError, ValueError):  # fields that do not fill the prompt (a damaged deck): no question
+        return None
+    return {"number": asked.number, "prompt": prompt, "revealed": asked.revealed}

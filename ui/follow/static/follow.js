@@ -1,0 +1,161 @@
+// A following student's light page (ui/follow/page.py): the room's event stream, drawn as it moves.
+// Every word comes from the page's data-* attributes, which the server filled in the student's language.
+(() => {
+  "use strict";
+  const words = document.body.dataset;
+  const $ = (id) => document.getElementById(id);
+  const shown = { version: -1, said: "", poll: null, open: false, line: "" };
+  const last = {}; // each part's value as last drawn (JSON), so a move redraws only what it changed
+  let source = null;
+  let retry = 1000;
+
+  // A template such as "Following · {line}": a function replacement, so "$&" in a caption stays text.
+  const fill = (template, values) => template.replace(/\{(\w+)\}/g, (whole, name) =>
+    Object.prototype.hasOwnProperty.call(values, name) ? values[name] : whole);
+  const text = (value) => (typeof value === "string" ? value : "");
+
+  function status() {
+    const line = $("line");
+    line.dataset.state = shown.open ? "open" : "closed";
+    line.textContent = !shown.open ? words.reconnecting
+      : shown.line ? fill(words.line, { line: shown.line }) : words.waiting;
+  }
+
+  function changed(part, value) {
+    const json = JSON.stringify(value === undefined ? null : value);
+    if (last[part] === json) return false;
+    last[part] = json;
+    return true;
+  }
+
+  // The chart (SVG) and the formula (MathML) are the server's own markup, but a stream is input all the same:
+  // parsed inert (DOMParser runs nothing), anything that could run or load a page is taken out, then adopted.
+  const UNSAFE = "script,foreignObject,iframe,object,embed,link,meta,base,animate,set,handler";
+  function markup(html) {
+    const doc = new DOMParser().parseFromString(html, "text/html");
+    doc.body.querySelectorAll(UNSAFE).forEach((node) => node.remove());
+    doc.body.querySelectorAll("*").forEach((node) => {
+      for (const attr of Array.from(node.attributes)) {
+        const name = attr.name.toLowerCase();
+        const link = name === "href" || name.endsWith(":href") || name === "src";
+        if (name.startsWith("on") || (link && !/^\s*#/.test(attr.value))) node.removeAttribute(attr.name);
+      }
+    });
+    const part = document.createDocumentFragment();
+    Array.from(doc.body.childNodes).forEach((node) => part.appendChild(document.adoptNode(node)));
+    return part;
+  }
+
+  function drawMarkup(id, box, value) {
+    const html = text(value);
+    $(id).replaceChildren(html ? markup(html) : "");
+    $(box).hidden = !html;
+    const svg = $(id).querySelector("svg");
+    if (svg && svg.hasAttribute("viewBox")) svg.classList.add("fits"); // scales; without one it scrolls in its box
+  }
+
+  function drawTable(table) {
+    const node = $("table");
+    node.replaceChildren();
+    const ok = table && typeof table === "object" && Array.isArray(table.columns) && Array.isArray(table.rows);
+    $("table-fold").hidden = !ok;
+    if (!ok) return;
+    const add = (parent, tag, value, scope) => {
+      const cell = document.createElement(tag);
+      cell.textContent = text(value) || String(value ?? "");
+      if (scope) cell.scope = scope;
+      parent.appendChild(cell);
+      return cell;
+    };
+    if (text(table.caption)) add(node, "caption", table.caption);
+    const head = node.appendChild(document.createElement("thead")).appendChild(document.createElement("tr"));
+    table.columns.forEach((column) => add(head, "th", column, "col"));
+    const body = node.appendChild(document.createElement("tbody"));
+    table.rows.filter(Array.isArray).forEach((row) => {
+      const tr = body.appendChild(document.createElement("tr"));
+      row.forEach((value, i) => add(tr, i === 0 ? "th" : "td", value, i === 0 ? "row" : ""));
+    });
+  }
+
+  function explore(link) {
+    const node = $("explore");
+    let url = null;
+    try {
+      url = new URL(text(link), new URL(words.root, location.href));
+    } catch (_) { url = null; }
+    const ok = url && url.origin === location.origin && text(link) !== ""; // never another site, never javascript:
+    node.hidden = !ok;
+    if (ok) node.href = url.href;
+  }
+
+  function draw(view) {
+    const picture = view.picture === true;
+    shown.line = text(view.line);
+    status();
+    if (changed("section", view.section)) $("section").textContent = text(view.section);
+    // Before the picture only the line and section are known: nothing of the previous step stays beside them.
+    const caption = picture ? text(view.caption) : words.waiting;
+    if (changed("caption", caption)) $("caption").textContent = caption;
+    if (changed("chart", picture && view.chart)) drawMarkup("chart", "chart", picture && view.chart);
+    if (changed("tensor", picture && view.tensor)) {
+      $("tensor").textContent = picture ? text(view.tensor) : "";
+      $("tensor-part").hidden = !(picture && text(view.tensor));
+    }
+    if (changed("formula", picture && view.formula)) drawMarkup("formula", "formula-fold", picture && view.formula);
+    if (changed("code", picture && view.code)) {
+      $("code").textContent = picture ? text(view.code) : "";
+      $("code-fold").hidden = !(picture && text(view.code));
+    }
+    if (changed("table", picture && view.table)) drawTable(picture && view.table);
+    if (changed("explore", view.explore)) explore(view.explore);
+    const poll = view.poll && typeof view.poll === "object" && text(view.poll.prompt) ? view.poll : null;
+    if (changed("poll", poll && poll.prompt)) {
+      $("poll-prompt").textContent = poll ? poll.prompt : "";
+      $("poll").hidden = !poll;
+    }
+    say(view, picture, poll);
+  }
+
+  // The live region says each move once, and a poll once when it opens (not again on a reconnect's resend).
+  function say(view, picture, poll) {
+    const spoken = [];
+    const move = picture ? fill(words.announce, { line: text(view.line), caption: text(view.caption) })
+      : text(view.line);
+    if (move && move !== shown.said) spoken.push(move);
+    shown.said = move;
+    const number = poll && Number.isInteger(poll.number) ? poll.number : null;
+    if (poll && number !== shown.poll) spoken.push(fill(words.poll, { prompt: text(poll.prompt) }));
+    shown.poll = number;
+    if (spoken.length) $("say").textContent = spoken.join(" ");
+  }
+
+  function receive(data) {
+    let view;
+    try {
+      view = JSON.parse(data);
+    } catch (_) { return; } // a damaged event: the next one will do
+    if (!view || typeof view !== "object" || !Number.isInteger(view.version)) return;
+    if (view.version < shown.version) return; // an older move, arriving late: the page already shows a newer one
+    shown.version = view.version;
+    draw(view);
+  }
+
+  // EventSource reconnects by itself after a dropped stream; a refused one (an HTTP error: the room full, the
+  // server restarting) it gives up on, so the page tries again itself, waiting longer each time.
+  function connect() {
+    source = new EventSource(words.stream);
+    source.onopen = () => { retry = 1000; shown.open = true; status(); };
+    source.onmessage = (event) => receive(event.data);
+    source.onerror = () => {
+      shown.open = false;
+      status();
+      if (source.readyState === EventSource.CLOSED) {
+        source.close();
+        setTimeout(connect, retry);
+        retry = Math.min(retry * 2, 30000);
+      }
+    };
+  }
+
+  connect();
+})();
