@@ -33,7 +33,11 @@ def explore(page, page_path: str) -> None:
 
 
 def set_number(page, label: str, value: str) -> None:
+    """Type ``value`` into the one field called ``label``. While a run redraws the page under load, the field it
+    replaces can still be on screen beside the new one for a moment: until there is one, or a minute has passed."""
     field = page.get_by_label(label, exact=True)
+    page.wait_for_function("(label) => document.querySelectorAll(`input[aria-label=\"${label}\"]`).length === 1",
+                           arg=label, timeout=60_000)
     field.fill(value)
     field.press("Enter")
     wait_idle(page)
