@@ -144,11 +144,12 @@
     box.replaceChildren();
     if (!poll) return;
     const add = (parent, tag, props) => Object.assign(parent.appendChild(document.createElement(tag)), props);
+    const name = text(poll.label) || $("poll-heading").textContent; // an input is never left without a name
     const options = (Array.isArray(poll.options) ? poll.options : [])
       .filter((o) => o && typeof o === "object" && text(o.value));
     if (poll.kind === "choice" && options.length <= 8) { // as Check yourself: a row of radio buttons, else a list
       const set = add(box, "fieldset", {});
-      add(set, "legend", { textContent: text(poll.label) });
+      add(set, "legend", { textContent: name });
       options.forEach((o) => {
         const label = add(set, "label", {});
         add(label, "input", { type: "radio", name: "text", value: o.value });
@@ -156,7 +157,7 @@
       });
       return;
     }
-    add(box, "label", { htmlFor: "poll-text", textContent: text(poll.label) });
+    add(box, "label", { htmlFor: "poll-text", textContent: name });
     let field;
     if (poll.kind === "choice") {
       field = add(box, "select", {});
