@@ -18,7 +18,7 @@ from ui.inputs.matrix import book_matrix
 from ui.lecture.deck import Deck, DeckError, Poll
 from ui.lecture.memory_rooms import MemoryRooms
 from ui.lecture.right import Right
-from ui.lecture.rooms import MAX_ANSWER, is_student_id
+from ui.lecture.rooms import MAX_ANSWER, PRESENCE_SECONDS, is_student_id
 from ui.words.content import app_text, page_text
 
 FIELDS = (("q", 2), ("token", "journey"), ("first", "Your"))
@@ -32,7 +32,8 @@ class Lecture:
     """A room on an in-process store with the page's routes, a lecturer who asks and reveals, and students."""
 
     def __init__(self, cap: RateCap | None = None) -> None:
-        self.rooms = MemoryRooms()
+        self.now = 0.0
+        self.rooms = MemoryRooms(clock=lambda: self.now)
         self.room, self.secret = self.rooms.create(self.deck(None).to_json())
         routes = follow.routes(lambda: self.rooms)
         if cap is not None:  # the same routes, with a cap the test holds
@@ -171,6 +172,15 @@ def test_a_student_answers_at_most_ten_times_a_minute():
     assert lecture.send(client, "0.9544").status_code == 200
 
 
+def test_an_answer_says_the_student_is_present_however_long_ago_the_page_loaded(lecture):
+    lecture.ask(SCORE)
+    client = lecture.student()
+    lecture.now += 10 * PRESENCE_SECONDS  # the page sends no heartbeat: the room has counted them gone
+    assert lecture.rooms.attendance(lecture.room) == 0
+    assert lecture.send(client, "0.9544").status_code == 200
+    assert lecture.rooms.attendance(lecture.room) == 1
+
+
 def test_a_full_class_refuses_a_new_students_answer(lecture, monkeypatch):
     lecture.ask(SCORE)
     client = lecture.student("ko")
@@ -228,6 +238,8 @@ def test_a_verdict_is_asked_for_the_decks_poll_by_a_student_of_the_room(lecture)
     assert lecture.verdict(client, poll=2).status_code == 404
     assert TestClient(lecture.app).get(f"/room/{lecture.room}/verdict?poll=1").status_code == 403
     assert client.get(f"/room/{lecture.room}/verdict?poll=x").status_code == 400
+    asked = [lecture.verdict(client).status_code for _ in range(ANSWERS_PER_MINUTE)]
+    assert asked[-1] == 429 and set(asked[:ANSWERS_PER_MINUTE - 4]) == {200}  # a loop is stopped too
 
 
 def test_the_right_answer_travels_only_in_a_revealed_poll_and_is_checked_like_the_rest():

@@ -11,6 +11,7 @@ reason in the student's language, as plain text the page shows beside the box.
 ``GET /room/<room>/verdict?poll=n&lang=xx`` says that student's verdict once the poll is revealed (ui/follow/
 verdict.py). A GET rather than the answer's response: the reveal comes later, to every follower at once in the
 shared stream (one view for all), so each page then asks for its own; it changes nothing, so a reload asks again.
+Asking is capped per student too: a page asks once a reveal.
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ def routes(rooms: Callable[[], Rooms], cap: RateCap | None = None) -> list[Route
 
 
 class Answers:
+    """The two routes' handlers, on one store and one cap."""
+
     def __init__(self, rooms: Callable[[], Rooms], cap: RateCap) -> None:
         self.rooms, self.cap = rooms, cap
 
@@ -96,6 +99,8 @@ class Answers:
         lang = language(request.query_params.get("lang"), request.headers.get("accept-language"))
         try:
             room, student = _who(request, lang)
+            if not self.cap.take(("verdict", room, student)):  # a page asks once a reveal (a few tries at most)
+                raise Refused(429, app_text("follow_answer_busy", lang))
             number = _number(request.query_params.get("poll"), lang)
             said = await run_in_threadpool(self._judge, room, student, number, lang)
         except Refused as refused:
