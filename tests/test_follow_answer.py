@@ -273,3 +273,31 @@ def test_the_console_s_live_answer_becomes_the_revealed_polls_right_answer():
     assert Right.of(question, answer) == Right(0.9544, (("weight", 0.1385),))
     assert Right.of(question, None) is None
     assert Right.of(question, Answer(float("nan"))) is None
+
+
+def test_every_pollable_questions_live_answer_travels_whole_and_judges_as_on_the_console():
+    """At each section's settings (tests/test_check.py), the right answer a revealed poll carries, read back from
+    the deck's JSON, judges the right answer and each known mistake's as the console's live answer does."""
+    from tests.test_check import _lives
+    from ui.check.questions import SHAPE, judge
+    from ui.check.tally import POLL_KINDS
+
+    checked = 0
+    for page_id, live in _lives():
+        for question in (q for q in QUESTIONS.get(page_id, ()) if q.kind in POLL_KINDS):
+            answer = question.answer(live)
+            if not isinstance(answer, Answer):
+                continue
+            right = Right.of(question, answer)
+            poll = Poll(1, 5, page_id, question.id, True, (), tuple(answer.options),
+                        tuple((k, str(v)) for k, v in answer.labels.items()), right)
+            carried = Deck.from_json(Lecture.deck(poll).to_json()).poll.right
+            assert carried == right and dict(carried.mistakes).keys() == answer.mistakes.keys(), question.id
+            rebuilt = carried.answer((), poll.options, poll.labels)
+            several = [m if isinstance(m, tuple) and question.kind != SHAPE else (m,) for m in answer.mistakes.values()]
+            values = [answer.value, *(v for group in several for v in group)]
+            for value in values:
+                given = ",".join(map(str, value)) if question.kind == SHAPE else str(value)
+                assert judge(question, rebuilt, given, 0.005) == judge(question, answer, given, 0.005), question.id
+            checked += 1
+    assert checked > 50

@@ -11,6 +11,11 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from tests.browser.fake_room import FakeRoom, view
+from tests.browser.harness import axe_run, sized_page
 from tests.browser.lecture import STAGE, open_console, open_projection, says
 from ui.words.content import app_text
 
@@ -79,3 +84,21 @@ def test_two_light_pages_answer_and_each_hears_its_own_verdict(browser, servers)
             said = page.evaluate("() => window.said")
             assert any("The lecturer asks: ω(2,1)" in s for s in said), said
             assert any(s.startswith(verdict) for s in said), said
+
+
+def test_a_choice_is_a_row_of_named_radio_buttons_and_a_refusal_is_said_beside_it(browser):
+    """The fake room's stream (tests/browser/fake_room.py) asks a choice in Korean; its store holds no such room, so
+    Send is refused with the reason in the student's language, next to the box, the choice kept."""
+    options = [{"value": "0", "label": "x(1) “Your”"}, {"value": "1", "label": "x(2) “journey”"}]
+    poll = {"number": 1, "prompt": "?", "revealed": False, "kind": "choice", "options": options,
+            "label": app_text("your_answer", "ko"), "placeholder": app_text("choose", "ko")}
+    with FakeRoom() as room, sized_page(browser, 360, 740) as page:
+        room.push(view(1, 3, "caption", lang="ko", poll=poll))
+        page.goto(f"{room.url}/follow/AbC-12_xyZ09?lang=ko")
+        group = page.get_by_role("group", name=app_text("your_answer", "ko"))
+        expect(group.get_by_role("radio")).to_have_count(2)
+        group.get_by_role("radio", name="x(2) “journey”").check()
+        page.get_by_role("button", name=app_text("poll_send", "ko")).click()
+        expect(page.get_by_role("status")).to_have_text(app_text("follow_no_room", "ko"))
+        expect(group.get_by_role("radio", name="x(2) “journey”")).to_be_checked()
+        assert axe_run(Axe(), page) == {}
