@@ -278,7 +278,7 @@ def test_the_console_s_live_answer_becomes_the_revealed_polls_right_answer():
 def test_every_pollable_questions_live_answer_travels_whole_and_judges_as_on_the_console():
     """At each section's settings (tests/test_check.py), the right answer a revealed poll carries, read back from
     the deck's JSON, judges the right answer and each known mistake's as the console's live answer does."""
-    from tests.test_check import _lives
+    from tests.check_lives import lives as _lives
     from ui.check.questions import SHAPE, judge
     from ui.check.tally import POLL_KINDS
 
