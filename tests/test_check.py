@@ -28,9 +28,10 @@ from attention import (
     simple_attention_for_query,
     simple_self_attention,
 )
-from attention.explore import RunOptions, causal_class_demo, self_attention_classes, stacking_heads, weight_splits
+from attention.explore import causal_class_demo, self_attention_classes, stacking_heads, weight_splits
 from tests.apptest import open_page as open_at
 from tests.apptest import printed_tensors
+from tests.check_lives import lives as _lives
 from ui.chapter import PAGES
 from ui.check.answers import Unparsed, format_shape, parse_shape
 from ui.check.questions import (
@@ -491,63 +492,6 @@ def test_after_a_failover_the_link_restores_the_page_but_not_the_answers():
 
 
 # ----- the registry over many settings: every mistake has its words, every prompt fills in -----------------------
-
-
-def _config(d_out: int, heads: int = 1, *, bias: bool = False, causal: bool = True) -> AttentionConfig:
-    return AttentionConfig(d_in=3, d_out=d_out, context_length=6, dropout=0.0, num_heads=heads, qkv_bias=bias,
-                           causal=causal)
-
-
-def _lives() -> list[tuple[str, Live]]:
-    """Each section's live result at several settings (the page scripts' own calls)."""
-    live = []
-
-    def add(page_id: str, result: Any, inputs: torch.Tensor = X, **given: Any) -> None:
-        live.append((page_id, Live(result, LABELS[: len(inputs)], inputs, given)))
-
-    for hidden, seed in ((4, 123), (1, 5)):
-        add("long-sequences", rnn_bottleneck(X, hidden=hidden, seed=seed), attention=simple_self_attention(X),
-            hidden=hidden, scale=0.6)
-    for q in (0, 2, 5):
-        add("dependencies", additive_attention(X), query=q)
-        add("one-query", simple_attention_for_query(X, q), query=q)
-        add("trainable-steps", self_attention_step_by_step(X, query_index=q, causal=q == 2), query=q)
-    add("one-query", simple_attention_for_query(X, 3, normalisation="sum"), query=3)
-    add("one-query", simple_attention_for_query(X, 1, causal=True), query=1)  # keys the mask hides
-    for dropout in (0.0, 0.5):
-        add("all-queries", simple_self_attention(X, dropout=dropout, causal=dropout > 0))
-    add("all-queries", simple_self_attention(X, dropout=0.5, seed=_seed_where_dropout_moves_the_top_key()))
-    for d_out, bias in ((2, False), (3, False), (2, True)):
-        add("self-attention-classes", self_attention_classes(X, d_out=d_out, qkv_bias=bias))
-    for causal in (True, False):
-        add("causal-mask", causal_attention_step_by_step(X, causal=causal))
-    add("causal-mask", causal_attention_step_by_step(X[:1]), X[:1])
-    weights = causal_attention_step_by_step(X)["masked_weights"]
-    for p, training, seed in ((0.5, True, 123), (0.2, True, 1), (0.5, False, 123)):
-        add("dropout", dropout_demo(weights, p, seed=seed, training=training), p=p, training=training)
-    one = causal_attention_step_by_step(X[:1])["masked_weights"]  # a single cell: all of it may be dropped
-    seed = next(s for s in range(100) if dropout_demo(one, 0.9, seed=s).kept_fraction == 0.0)
-    add("dropout", dropout_demo(one, 0.9, seed=seed), X[:1], p=0.9, training=True)
-    for causal, length in ((True, 6), (False, 8)):
-        config = AttentionConfig(3, 2, length, causal=causal)
-        add("causal-class", causal_class_demo(X, config, RunOptions(batch_size=3)))
-    for d_out, heads, bias in ((2, 2, False), (1, 2, True), (2, 1, False), (3, 2, True)):
-        add("stacking-heads", stacking_heads(X, _config(d_out * heads, heads, bias=bias)), heads=heads, d_out=d_out,
-            qkv_bias=bias)
-    for d_out, heads, bias in ((2, 2, False), (4, 2, True), (6, 3, False)):
-        add("weight-splits", weight_splits(X, _config(d_out, heads, bias=bias)), heads=heads, d_out=d_out,
-            qkv_bias=bias)
-    return live
-
-
-def _seed_where_dropout_moves_the_top_key() -> int:
-    """A dropout seed after which the query "starts" no longer weighs its top-scoring key most."""
-    for seed in range(500):
-        trace = simple_self_attention(X, dropout=0.5, seed=seed)
-        row, scores = trace["dropped_weights"][2], trace["scores"][2]
-        if int(scores.argmax()) not in (int(row.argmax()), int(trace["dropped_weights"][:, 2].argmax())):
-            return seed
-    raise AssertionError("no such seed")
 
 
 def _typed(kind: str, value: Any) -> Any:

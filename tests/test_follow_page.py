@@ -21,7 +21,8 @@ ROOM = "AbC-12_xyZ09"
 MAX_FIRST_LOAD = 25_000  # bytes of HTML + JS + CSS, uncompressed: the follower's whole first load
 # Every word the page shows or says, by its key (templates with their fields left for the script to fill).
 KEYS = ("follow_title", "follow_reconnecting", "follow_waiting", "follow_explore", "follow_new_tab", "follow_tensor",
-        "follow_chart", "follow_formula", "follow_table", "poll_asks", "code_that_ran")
+        "follow_chart", "follow_formula", "follow_table", "poll_asks", "code_that_ran", "poll_send", "follow_sending",
+        "follow_offline")
 TEMPLATES = {"follow_line": {"line": "{line}"}, "follow_poll": {"prompt": "{prompt}"}}
 
 
@@ -33,7 +34,7 @@ def client() -> TestClient:
 def visible_words(html: str) -> str:
     """What a student can read or hear of the page: its text, and the words its script shows (data-* attributes)."""
     said = " ".join(unescape(v) for k, v in re.findall(r'data-([a-z]+)="([^"]*)"', html)
-                    if k not in ("stream", "root", "state"))  # addresses and the state, not words
+                    if k not in ("stream", "root", "state", "answer", "verdict"))  # addresses, the state
     body = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
     return re.sub(r"\{\w+\}", " ", unescape(re.sub(r"<[^>]+>", " ", body)) + " " + said)
 
@@ -52,6 +53,7 @@ def test_the_page_speaks_the_students_language(client, lang):
     for key, fields in TEMPLATES.items():
         assert escape(app_text(key, lang=lang, **fields)) in html, key
     assert f'data-stream="../room/{ROOM}/events?lang={lang}"' in html
+    assert f'data-answer="../room/{ROOM}/answer?lang={lang}"' in html
     assert re.search(r'<div id="say" class="vh" aria-live="polite"></div>', html)  # there, and empty, from the start
 
 

@@ -115,9 +115,27 @@ def test_the_question_put_to_the_class_is_worded_in_the_students_language_and_a_
     deck = replace(Deck.of(5, 5, book_matrix(), {}, None, None, 50), poll=asked)
     shown = render.view(deck.to_json(), 2, lang)
     prompt = page_text("one-query", lang).questions["score"]("prompt", **fields)
-    assert shown["poll"] == {"number": 1, "prompt": prompt, "revealed": False}
+    assert shown["poll"] == {"number": 1, "prompt": prompt, "revealed": False, "kind": "number", "options": [],
+                             "label": app_text("your_answer", lang),
+                             "placeholder": app_text("placeholder_number", lang)}
     assert shown["picture"] is False and shown["chart"] is None and shown["tensor"] is None
     assert shown["section"] == page_text("one-query", lang).title and shown["index"] == 5
 
     broken = replace(deck, poll=replace(asked, fields=()))  # fields that do not fill the prompt: no question shown
     assert render.view(broken.to_json(), 3, lang)["poll"] is None
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_choice_polls_view_names_its_options_and_never_carries_the_answer(lang):
+    from ui.lecture.right import Right
+
+    labels = (("0", "x(1) “Your”"), ("1", "x(2) “journey”"))
+    asked = Poll(1, 5, "one-query", "top_key", fields=(("q", 2), ("token", "journey")), options=("0", "1"),
+                 labels=labels)
+    deck = replace(Deck.of(5, 5, book_matrix(), {}, None, None, 50), poll=asked)
+    shown = render.view(deck.to_json(), 4, lang)["poll"]
+    assert shown["kind"] == "choice" and shown["placeholder"] == app_text("choose", lang)
+    assert shown["options"] == [{"value": "0", "label": "x(1) “Your”"}, {"value": "1", "label": "x(2) “journey”"}]
+    revealed = replace(deck, poll=replace(asked, revealed=True, right=Right("1", (("self", "1"),))))
+    view = render.view(revealed.to_json(), 5, lang)
+    assert view["poll"]["revealed"] is True and "right" not in json.dumps(view)

@@ -22,6 +22,7 @@ from starlette.routing import Route
 
 from tests.browser.harness import free_port
 from ui.follow import page as follow
+from ui.lecture.memory_rooms import MemoryRooms
 
 __all__ = ["FakeRoom", "view"]
 
@@ -52,7 +53,8 @@ class FakeRoom:
         self._up.set()
         self._refuse = False
         self.connections = 0  # streams opened, for a test that wants to see a reconnect happened
-        app = Starlette(routes=[*follow.routes(), Route("/room/{room}/events", self._events)])
+        rooms = MemoryRooms()  # no room in it: the page's presence call finds none, and no store file is written
+        app = Starlette(routes=[*follow.routes(lambda: rooms), Route("/room/{room}/events", self._events)])
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="off",
                                 timeout_graceful_shutdown=1)
         self._server = uvicorn.Server(config)

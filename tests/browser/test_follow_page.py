@@ -49,7 +49,9 @@ def full_view(version: int, lang: str = "en", **more) -> dict:
     table = {"caption": words.steps[0].caption, "columns": ["token", *TOKENS],
              "rows": [[t, *(f"{v:.4f}" for v in row)] for t, row in zip(TOKENS, w.tolist(), strict=True)]}
     question = words.questions[next(iter(words.questions))]
-    poll = {"number": 1, "prompt": question("prompt", token="journey", q=2).replace("**", ""), "revealed": False}
+    poll = {"number": 1, "prompt": question("prompt", token="journey", q=2).replace("**", ""), "revealed": False,
+            "kind": "number", "label": app_text("your_answer", lang), "options": [],
+            "placeholder": app_text("placeholder_number", lang)}
     found = view(version, k, words.steps[1].caption, lang=lang, line=line, section=words.title,
                  chart=thumbnail_svg(w.numpy(), True, words.steps[1].caption), tensor=str(w), formula=MATH,
                  code=CODE, table=table, poll=poll)
@@ -194,12 +196,13 @@ def test_every_part_is_reached_by_keyboard_with_a_visible_focus(browser):
         open_page(page, room)
         expect(page.locator("#poll")).to_be_visible()
         reached = []
-        for _ in range(6):
+        for _ in range(8):
             page.keyboard.press("Tab")
             reached.append(page.evaluate("""() => { const e = document.activeElement, s = getComputedStyle(e);
                 return [e.id || e.tagName.toLowerCase() + (e.getAttribute('aria-label') ? ':' + e.getAttribute(
                     'aria-label') : '') , s.outlineStyle, parseFloat(s.outlineWidth)]; }"""))
-        assert [r[0] for r in reached[:3]] == ["explore", "chart", "div"]  # Explore, the chart, the printed tensor
+        # Explore, the open poll's answer and Send, the chart, the printed tensor
+        assert [r[0] for r in reached[:5]] == ["explore", "poll-text", "poll-send", "chart", "div"]
         assert sum(r[0] == "summary" for r in reached) == 3  # the formula, the code and the table folds
         assert all(style != "none" and width >= 2 for _, style, width in reached), reached
         page.keyboard.press("Enter")  # the last fold, the table, opens from the keyboard

@@ -14,24 +14,30 @@ and whatever might slip into them could not run.
 
 Every visible word is the catalog's (``app_text``), filled into the HTML here; the script has none of its own.
 Templates it fills itself (``Following · {line}``) reach it with their field left as ``{line}``.
+
+The page also answers the class poll and shows its student's own verdict after the reveal (ui/follow/answer.py): the
+page's route gives the browser a student id of the room in a cookie (ui/follow/student.py) and says it is present.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from html import escape
 from pathlib import Path
 from string import Template
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from ..lecture.rooms import is_room_id
+from ..lecture.rooms import RoomError, Rooms, is_room_id
 from ..words.content import app_text
-from ..words.i18n import DEFAULT_LANG, LANGUAGES, negotiate
+from . import answer
+from .student import give_id, language, new_id, student_of
 
 __all__ = ["ASSETS", "ROUTE", "STATIC", "Asset", "language", "render", "routes"]
 
@@ -67,18 +73,21 @@ ASSETS: dict[str, Asset] = {a.name: a for a in _FILES.values()}  # by hashed nam
 _TEMPLATE = Template((_DIR / "follow.html").read_text(encoding="utf-8"))
 
 
-def routes() -> list[Route]:
-    return [Route(ROUTE, _page, methods=["GET"]), Route(f"{STATIC}/{{name}}", _static, methods=["GET"])]
+def routes(rooms: Callable[[], Rooms] | None = None) -> list[Route]:
+    """The page, its files, and its answer and verdict routes, on ``rooms()`` (the process's store if not given)."""
+    rooms = rooms or _store_rooms
+
+    async def page(request: Request) -> Response:
+        return await _page(request, rooms)
+
+    return [Route(ROUTE, page, methods=["GET"]), Route(f"{STATIC}/{{name}}", _static, methods=["GET"]),
+            *answer.routes(rooms)]
 
 
-def language(query: str | None, accept_language: str | None) -> str:
-    """``?lang=`` when it is one of the app's languages, else the browser's first that is, else English."""
-    if query in LANGUAGES:
-        return query
-    for part in (accept_language or "").split(","):
-        if found := negotiate(part.split(";")[0].strip()):
-            return found
-    return DEFAULT_LANG
+def _store_rooms() -> Rooms:
+    from ..lecture import store  # Streamlit's cached resource: made with the first request that needs it
+
+    return store.rooms()
 
 
 def render(room: str, lang: str) -> str:
@@ -86,6 +95,7 @@ def render(room: str, lang: str) -> str:
     works wherever the app is mounted (a base URL path included)."""
     return _TEMPLATE.substitute(
         _words(lang), lang=lang, root="../", stream=escape(f"../room/{room}/events?lang={lang}"),
+        answer=escape(f"../room/{room}/answer?lang={lang}"), verdict=escape(f"../room/{room}/verdict?lang={lang}"),
         js=f"..{STATIC}/{_FILES['js'].name}", css=f"..{STATIC}/{_FILES['css'].name}")
 
 
@@ -107,17 +117,33 @@ def _words(lang: str) -> dict[str, str]:
         "formula": app_text("follow_formula", lang=lang),
         "code": app_text("code_that_ran", lang=lang),
         "table": app_text("follow_table", lang=lang),
+        "send": app_text("poll_send", lang=lang),
+        "sending": app_text("follow_sending", lang=lang),
+        "offline": app_text("follow_offline", lang=lang),
     }
     return {key: escape(value) for key, value in words.items()}
 
 
-async def _page(request: Request) -> Response:
+async def _page(request: Request, rooms: Callable[[], Rooms]) -> Response:
     lang = language(request.query_params.get("lang"), request.headers.get("accept-language"))
     room = request.path_params["room"]
     if not is_room_id(room):
         return PlainTextResponse(app_text("follow_malformed", lang=lang), status_code=404,
                                  headers={"Cache-Control": "no-store"})
-    return HTMLResponse(render(room, lang), headers=_PAGE_HEADERS)
+    student = student_of(request, room) or new_id()
+    await run_in_threadpool(_attend, rooms, room, student)
+    response = HTMLResponse(render(room, lang), headers=_PAGE_HEADERS)
+    give_id(request, response, room, student)
+    return response
+
+
+def _attend(rooms: Callable[[], Rooms], room: str, student: str) -> None:
+    """The student is in class from the page's load (the room counts them); a room that ended, a full class or a
+    store out of reach changes nothing here: an answer says why when the student sends one."""
+    try:
+        rooms().attend(room, student)
+    except RoomError:
+        pass
 
 
 async def _static(request: Request) -> Response:

@@ -18,11 +18,13 @@ from urllib.parse import urlencode
 import vl_convert
 from latex2mathml.converter import convert as latex_to_mathml
 
+from ..check.questions import NUMBER, SHAPE
 from ..draw import charts, stepchart
 from ..draw.printed import tensor_text
 from ..draw.show import READER_NUMBERS
-from ..lecture.deck import Deck
+from ..lecture.deck import Deck, Poll
 from ..lecture.picture import Picture
+from ..lecture.poll import option_names, question_of
 from ..lecture.walkthrough import FILE_PARAM, WalkStep, WalkthroughError, decode, load_bundled
 from ..sharing.codec import PARAM
 from ..state import speaking
@@ -140,4 +142,15 @@ def _poll(deck: Deck, lang: str) -> dict | None:
         prompt = words("prompt", **dict(asked.fields))
     except (KeyError, IndexError, ValueError):  # fields that do not fill the prompt (a damaged deck): no question
         return None
-    return {"number": asked.number, "prompt": prompt, "revealed": asked.revealed}
+    return {"number": asked.number, "prompt": prompt, "revealed": asked.revealed, **_input(asked, lang)}
+
+
+def _input(asked: Poll, lang: str) -> dict:
+    """What the light page needs to draw the answer's input, worded in the language spoken: a typed number or
+    shape with its hint, or the choices by id with their names. Never the answer: every student gets this view."""
+    question = question_of(asked)
+    typed = question.kind in (NUMBER, SHAPE)
+    names = {} if typed else option_names(asked, question)
+    return {"kind": question.kind if typed else "choice", "label": app_text("your_answer", lang),
+            "placeholder": app_text(f"placeholder_{question.kind}" if typed else "choose", lang),
+            "options": [{"value": o, "label": names.get(o, o)} for o in asked.options] if not typed else []}

@@ -30,6 +30,7 @@ from ..settings import limits
 from ..sharing.codec import LinkError, SharedState, decode_state, encode_state
 from .explorations import ExplorationError, Spotlight
 from .picture import Picture, PictureError
+from .right import Right, RightError
 from .walkthrough import MAX_BYTES, MAX_STEPS
 
 __all__ = ["DEFAULT_BUDGET_MIN", "MAX_BUDGET_MIN", "Deck", "DeckError", "Poll"]
@@ -52,7 +53,8 @@ class Poll:
     answers are in the room (``Rooms.answers(room, number)``), never in the deck. ``fields``, ``options``
     and ``labels`` are what the prompt needed when it was asked (the query's number, the tokens' names),
     so that a student's device words it in its own language; the right answer is worked out by the
-    lecturer's windows from the live state when the answers are counted.
+    lecturer's windows from the live state when the answers are counted. At the reveal the console adds what a
+    light page needs to judge its student's answer (``right``, ui/lecture/right.py): only a revealed poll has it.
     """
 
     number: int  # the room's number for it (Rooms.open_poll)
@@ -63,6 +65,7 @@ class Poll:
     fields: tuple[tuple[str, str | int | float], ...] = ()
     options: tuple[str, ...] = ()
     labels: tuple[tuple[str, str], ...] = ()
+    right: Right | None = None
 
     @property
     def mark(self) -> str:
@@ -73,7 +76,8 @@ class Poll:
     @classmethod
     def from_data(cls, data: Any) -> Poll:
         """The poll of a room's document, every field checked; DeckError for anything else."""
-        if not isinstance(data, dict) or set(data) != _POLL_FIELDS:
+        # "right" came with the light page's verdicts: a deck published before them has none
+        if not isinstance(data, dict) or set(data) - {"right"} != _POLL_FIELDS:
             raise DeckError("the lecture's question is damaged.")
         try:
             poll = cls(data["number"], data["position"], data["page"], data["question"], data["revealed"],
@@ -82,7 +86,15 @@ class Poll:
         except (TypeError, ValueError):
             raise DeckError("the lecture's question is damaged.") from None
         poll._check()
-        return poll
+        if data.get("right") is None:
+            return poll
+        question = next(q for q in QUESTIONS[poll.page] if q.id == poll.question)
+        try:  # the answer travels only once the class may see it
+            if not poll.revealed:
+                raise RightError("an answer before the reveal")
+            return replace(poll, right=Right.from_data(data["right"], question, poll.options))
+        except RightError:
+            raise DeckError("the lecture's question is damaged.") from None
 
     def _check(self) -> None:
         kinds = {q.id: q.kind for q in QUESTIONS.get(self.page, ()) if isinstance(self.page, str)}

@@ -1,9 +1,8 @@
 """Class polls: a Check yourself question put to the room, answered on the students' devices, counted on
 the presenter console, revealed on the projection.
 
-- **Asking** (the console, :func:`console_panel`): any question of the step's page that has one answer
-  to give (a number, a choice, a shape). The deck then carries a :class:`~ui.lecture.deck.Poll`; the
-  room numbers it and takes answers (ui/lecture/rooms.py).
+- **Asking** (the console, :func:`console_panel`): any question of the step's page that has one answer to give (a
+  number, a choice, a shape). The deck then carries a :class:`~ui.lecture.deck.Poll`; the room numbers it.
 - **Answering** (a student's device, :func:`student_panel`): the prompt in the student's language, the
   same input and reading as Check yourself; what is sent is the answer in one plain form
   (ui/check/tally.py ``canonical``). A student exploring on their own gets the question folded.
@@ -34,7 +33,7 @@ from ..words.content import QuestionText, app_text, page_text
 from ..words.plain import plain_text
 from . import lesson, window
 from . import state as walk_state
-from .deck import Poll
+from .deck import Poll, Right
 from .records import Lecturer, SetPoll, Student
 from .rooms import MAX_POLLS, RoomError, RoomsUnavailable
 
@@ -179,7 +178,8 @@ def _reveal() -> None:
     counted = _tally(member.poll)  # the answers the room stopped taking: the counts the class is shown
     if isinstance(counted, Tally):
         lesson.keep_polled(member, member.poll, prompt(member.poll), counted)
-    window.dispatch(SetPoll(replace(member.poll, revealed=True)))
+    right = Right.of(question_of(member.poll), live_answer(member.poll.page, question_of(member.poll)))
+    window.dispatch(SetPoll(replace(member.poll, revealed=True, right=right)))  # light pages judge with it
 
 
 def _close(delete: bool = False) -> None:

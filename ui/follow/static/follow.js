@@ -5,6 +5,7 @@
   const words = document.body.dataset;
   const $ = (id) => document.getElementById(id);
   const shown = { version: -1, said: "", poll: null, open: false, line: "" };
+  const asking = { number: null, judged: null }; // the poll the box answers; the poll whose verdict was asked for
   const last = {}; // each part's value as last drawn (JSON), so a move redraws only what it changed
   let source = null;
   let retry = 1000;
@@ -113,7 +114,100 @@
       $("poll-prompt").textContent = poll ? poll.prompt : "";
       $("poll").hidden = !poll;
     }
+    drawPoll(poll);
     say(view, picture, poll);
+  }
+
+  // The answer box is built when a poll opens (or its choices change) and left alone while the student types; once
+  // the poll is revealed it goes, and the page asks the server for this student's own verdict, once per poll.
+  function drawPoll(poll) {
+    const number = poll && Number.isInteger(poll.number) ? poll.number : null;
+    const open = number !== null && poll.revealed !== true;
+    if (changed("input", open && [number, poll.kind, poll.options, poll.label, poll.placeholder])) {
+      drawInput(open ? poll : null);
+      $("poll-status").textContent = "";
+    }
+    asking.number = open ? number : null;
+    $("poll-form").hidden = !open;
+    if (number === null || (open && asking.judged !== number)) {
+      $("verdict").hidden = true;
+      asking.judged = null;
+    }
+    if (!open && number !== null && asking.judged !== number) {
+      asking.judged = number;
+      verdict(number, 5);
+    }
+  }
+
+  function drawInput(poll) {
+    const box = $("poll-input");
+    box.replaceChildren();
+    if (!poll) return;
+    const add = (parent, tag, props) => Object.assign(parent.appendChild(document.createElement(tag)), props);
+    const name = text(poll.label) || $("poll-heading").textContent; // an input is never left without a name
+    const options = (Array.isArray(poll.options) ? poll.options : [])
+      .filter((o) => o && typeof o === "object" && text(o.value));
+    if (poll.kind === "choice" && options.length <= 8) { // as Check yourself: a row of radio buttons, else a list
+      const set = add(box, "fieldset", {});
+      add(set, "legend", { textContent: name });
+      options.forEach((o) => {
+        const label = add(set, "label", {});
+        add(label, "input", { type: "radio", name: "text", value: o.value });
+        label.append(` ${text(o.label) || o.value}`);
+      });
+      return;
+    }
+    add(box, "label", { htmlFor: "poll-text", textContent: name });
+    let field;
+    if (poll.kind === "choice") {
+      field = add(box, "select", {});
+      add(field, "option", { value: "", textContent: text(poll.placeholder) });
+      options.forEach((o) => add(field, "option", { value: o.value, textContent: text(o.label) || o.value }));
+    } else {
+      field = add(box, "input", { type: "text", autocomplete: "off", placeholder: text(poll.placeholder) });
+    }
+    Object.assign(field, { id: "poll-text", name: "text" });
+  }
+
+  // Send: the answer as typed or chosen; the server reads it as Check yourself does and says why if it cannot. Its
+  // words (sent, or the reason) go next to the box, in a status region; the student's text stays for a correction.
+  async function send(event) {
+    event.preventDefault();
+    const number = asking.number;
+    if (number === null) return;
+    const field = $("poll-form").querySelector("input[name=text]:checked, input[type=text], select");
+    const status = $("poll-status");
+    status.textContent = words.sending;
+    let said;
+    try {
+      const response = await fetch(words.answer, {
+        method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ poll: number, text: field ? field.value : "" }),
+      });
+      said = response.ok ? text((await response.json()).sent) : await response.text();
+    } catch (_) { said = words.offline; }
+    if (asking.number === number) status.textContent = said;
+  }
+
+  // The student's own verdict, which only their cookie names: shown under the question and said in the live region.
+  async function verdict(number, tries) {
+    let said = null;
+    try {
+      const response = await fetch(`${words.verdict}&poll=${number}`, { credentials: "same-origin" });
+      said = response.ok ? await response.json() : null;
+    } catch (_) { said = null; }
+    if (asking.judged !== number) return; // the lecturer moved on meanwhile
+    if (!said || said.poll !== number) {
+      if (tries > 1) setTimeout(() => verdict(number, tries - 1), 2000); // the store's replica may lag a moment
+      return;
+    }
+    const lines = [text(said.message), text(said.answer)];
+    $("verdict-message").textContent = lines[0];
+    $("verdict-answer").textContent = lines[1];
+    $("verdict-answer").hidden = !lines[1];
+    $("verdict").dataset.verdict = text(said.verdict);
+    $("verdict").hidden = false;
+    $("say").textContent = lines.filter(Boolean).join(" ");
   }
 
   // The live region says each move once, and a poll once when it opens (not again on a reconnect's resend).
@@ -157,5 +251,6 @@
     };
   }
 
+  $("poll-form").addEventListener("submit", send);
   connect();
 })();
