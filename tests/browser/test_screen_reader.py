@@ -61,6 +61,8 @@ def test_a_screen_reader_hears_the_query_the_mask_the_matrix_each_step_and_the_h
         page.locator(f'{MAIN} [data-testid="stExpander"] summary').last.focus()
         page.keyboard.press("Enter")
         wait_idle(page)
+        # The panel's fields come with the run the opened fold asks for, which may start after the page looked idle.
+        page.wait_for_function(f"() => ({NAMES_JS})().length >= 4", timeout=60_000)
         names = page.evaluate(NAMES_JS)
         assert len(names) >= 4 and len(set(names)) == len(names), names
         heard(page, settle_ms=0)
