@@ -11,6 +11,8 @@ import re
 import urllib.request
 from contextlib import ExitStack
 
+from playwright.sync_api import expect
+
 from tests.browser.harness import axe_run, chart_texts, not_upstream, wait_idle
 from tests.browser.lecture import CLASS_BAR, open_console, open_projection, open_student, says, wait_step
 
@@ -138,6 +140,9 @@ def test_two_students_send_the_lecturer_projects_one_and_everyone_comes_back(bro
 
         for k in range(2):  # a few a minute (three): then the student is told to wait, and nothing else happens
             send(one, f"again {k}", "Sent. The lecturer sees it as Student 1")
+        # The console's list reads the room on its own timer: until the two taken ones are on it (a busy machine's
+        # timer runs late), then a moment for a refused one to show, which it must not.
+        expect(console.locator(PROJECT)).to_have_count(4, timeout=60_000)
         send(one, "once more", "wait a minute before sending another")
         console.wait_for_timeout(2_500)
         assert console.locator(PROJECT).count() == 4
