@@ -383,8 +383,8 @@ def control(
     # Set on every run, even when unchanged: the widget then carries its value to the browser each time. Set only
     # when changed, a widget the browser mounted afresh (another page, a rebuilt layout) took the widget's own
     # default (the first option, the minimum, off) and sent it back as a change: a following student's page then
-    # "changed" every control at once and left the lecture, and a lecturer's page published "Your" and
-    # divide-by-sum to the class (the lecturer's report, findings 1 and 3).
+    # "changed" every control at once and left the lecture, and a lecturer's page published the first token as the
+    # query and divide-by-sum as the normalisation to the whole class.
     st.session_state[key] = stored
 
     def _save() -> None:
