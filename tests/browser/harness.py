@@ -101,6 +101,10 @@ class Server:
 
 
 # A rerun has finished when the "Running..." status widget is gone and no element is stale.
+# How long a test waits for what must happen. It bounds a failing test's time and measures no speed: a busy machine
+# can take tens of seconds for what a quiet one does in one, and a passing test never waits it out.
+PATIENT_MS = 60_000
+
 IDLE_JS = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app) return false;
@@ -111,7 +115,7 @@ IDLE_JS = """() => {
 }"""
 
 
-def wait_idle(page, timeout_ms: float = 60_000, settle_ms: int = 150) -> None:
+def wait_idle(page, timeout_ms: float = PATIENT_MS, settle_ms: int = 150) -> None:
     """Wait until the app is idle, and still idle ``settle_ms`` later (no rerun pending)."""
     deadline = time.monotonic() + timeout_ms / 1000
     while time.monotonic() < deadline:
@@ -127,13 +131,13 @@ CHARTS_DRAWN_JS = """() => Array.from(document.querySelectorAll('[data-testid="s
     const svg = c.querySelector('svg'); return !!svg && svg.getBoundingClientRect().width > 0; })"""
 
 
-def wait_charts(page, timeout_ms: float = 10_000) -> None:
+def wait_charts(page, timeout_ms: float = PATIENT_MS) -> None:
     """Until every Vega chart on the page has drawn its SVG (Vega draws after the run ends), then a frame."""
     page.wait_for_function(CHARTS_DRAWN_JS, timeout=timeout_ms, polling="raf")
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
 
 
-def wait_text(page, text: str, timeout_ms: float = 30_000, where: str = "body") -> None:
+def wait_text(page, text: str, timeout_ms: float = PATIENT_MS, where: str = "body") -> None:
     page.wait_for_function("([t, w]) => (document.querySelector(w) || document.body).textContent.includes(t)",
                            arg=[text, where], timeout=timeout_ms, polling="raf")
 

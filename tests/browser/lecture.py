@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 
-from tests.browser.harness import wait_idle
+from tests.browser.harness import PATIENT_MS, wait_idle
 
 # Waits are generous: they are for a behaviour (the window shows it), not a speed, and cost time only on a failure.
 
@@ -126,7 +126,7 @@ def click_until(button, done, wait_ms: float = 8_000, clicks: int = 4) -> int:
 def answer(page, typed: str, send: str = "Send", sent: str | None = None) -> int:
     """A student answers the open question: types ``typed`` and presses ``send`` (the button's words in the
     student's language) until the box says ``sent`` (in English, "Sent: <typed>"); how many clicks it took."""
-    page.wait_for_selector(ASKED, timeout=20_000)
+    page.wait_for_selector(ASKED, timeout=PATIENT_MS)
     box = page.locator(ASKED)
     box.locator("input").fill(typed)
     box.locator("input").press("Enter")

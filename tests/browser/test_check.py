@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from attention import book_inputs, causal_attention_step_by_step
-from tests.browser.harness import open_page, wait_idle, wait_text
+from tests.browser.harness import PATIENT_MS, open_page, wait_idle, wait_text
 from ui.chapter import PAGES
 
 TITLE = next(p.title for p in PAGES if p.page_id == "causal-mask")
@@ -55,7 +55,7 @@ def test_answering_all_of_3_5_1_shows_correct_and_a_check_mark_in_the_navigation
     press_check(page, "left_in_row", f"Correct: {left}.")
 
     page.wait_for_function("(t) => document.querySelector('[data-testid=\"stSidebarNav\"]').innerText.includes(t)",
-                           arg=f"{TITLE} ✓", timeout=30_000)
+                           arg=f"{TITLE} ✓", timeout=PATIENT_MS)
     nav = sidebar_nav(page)
     assert nav.count("✓") == 1
     assert page.locator('[data-testid="stException"]').count() == 0
@@ -64,7 +64,7 @@ def test_answering_all_of_3_5_1_shows_correct_and_a_check_mark_in_the_navigation
     page.reload()
     page.wait_for_selector("h1")
     page.wait_for_function("(t) => document.querySelector('[data-testid=\"stSidebarNav\"]').innerText.includes(t)",
-                           arg=f"{TITLE} ✓", timeout=30_000)
+                           arg=f"{TITLE} ✓", timeout=PATIENT_MS)
     assert sidebar_nav(page).count("✓") == 1
     # and a session that never answered anything here gets no ✓ from the browser's copy of another's progress
     other = page.context.browser.new_context()

@@ -11,7 +11,7 @@ import os
 import time
 from contextlib import ExitStack
 
-from tests.browser.harness import ROOT, edit_matrix_cell, wait_idle
+from tests.browser.harness import PATIENT_MS, ROOT, edit_matrix_cell, wait_idle
 from tests.browser.lecture import CLASS_BAR, open_projection, open_student, says, step_of, wait_step
 
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
@@ -66,7 +66,7 @@ def test_a_class_follows_breaks_away_and_rejoins(browser, servers):
 
         # The join panel (J) on the projection, and a student on a phone in Korean: what the room and a student see.
         projection.keyboard.press("j")
-        projection.wait_for_selector(".st-key-join-panel img", timeout=20_000)
+        projection.wait_for_selector(".st-key-join-panel img", timeout=PATIENT_MS)
         assert f"/?room={room}" in projection.inner_text(".st-key-join-panel")
         assert "4 following" in projection.inner_text(".st-key-join-panel")  # one store: every replica counts them
         phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)

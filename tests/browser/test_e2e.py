@@ -11,6 +11,7 @@ import torch
 
 from attention import simple_self_attention
 from tests.browser.harness import (
+    PATIENT_MS,
     ROOT,
     chart_texts,
     code_texts,
@@ -78,7 +79,7 @@ def test_causal_toggle_masks_the_upper_triangle(page, app_server):
     page.get_by_text("From later sections").click()  # 3.3.2 folds the mask, which 3.5.1 introduces
     page.get_by_text("Causal mask", exact=True).click()
     page.wait_for_function("() => Array.from(document.querySelectorAll('.vega-embed svg text'))"
-                           ".filter(t => t.textContent === 'masked').length >= 30", timeout=30_000)
+                           ".filter(t => t.textContent === 'masked').length >= 30", timeout=PATIENT_MS)
     wait_idle(page)
     # 15 cells above the diagonal are hidden (labelled, not drawn as zero), in the scores and in the weights ...
     assert chart_texts(page).count("masked") == 30
@@ -105,7 +106,7 @@ def test_changing_heads_shows_one_heatmap_per_head(page, app_server):
     slider.focus()
     page.keyboard.press("ArrowRight")  # 2 -> 4
     page.wait_for_function("() => Array.from(document.querySelectorAll('.vega-embed svg text'))"
-                           ".some(t => t.textContent === 'head 4')", timeout=30_000)
+                           ".some(t => t.textContent === 'head 4')", timeout=PATIENT_MS)
     wait_idle(page)
     assert head_titles(page) == ["head 1", "head 2", "head 3", "head 4"]
 
@@ -144,4 +145,4 @@ def test_a_folded_section_draws_its_contents_when_opened_and_keeps_them_across_a
     wait_idle(page)
     assert any("class CausalAttention" in t for t in code_texts(page))  # still open after the page reran
     page.get_by_text("Presets and reset").first.click()  # the sidebar's folded panels open the same way
-    page.get_by_role("button", name="Load preset").wait_for(timeout=10_000)
+    page.get_by_role("button", name="Load preset").wait_for(timeout=PATIENT_MS)

@@ -6,7 +6,7 @@ import numpy as np
 import torch
 
 from attention import simple_self_attention
-from tests.browser.harness import ROOT, code_texts, wait_idle, wait_text
+from tests.browser.harness import PATIENT_MS, ROOT, code_texts, wait_idle, wait_text
 from ui.inputs.matrix import book_matrix
 from ui.inputs.sidebar import COLUMN_PX, ROW_MARKERS_PX, TOKEN_PX
 
@@ -49,7 +49,7 @@ def test_typing_down_a_column_with_enter_needs_no_clicks_between_cells(page, app
         page.keyboard.press("Enter")  # commit, and the selection moves down one row
         values[row, 0] = float(typed)
         try:
-            wait_text(page, expected_context(values)[:40], timeout_ms=20_000)
+            wait_text(page, expected_context(values)[:40], timeout_ms=PATIENT_MS)
         except Exception:
             page.screenshot(path=str(ROOT / "artifacts" / f"typing-failed-{row}.png"))
             raise
@@ -76,7 +76,7 @@ def test_pasting_a_6x3_block_replaces_the_whole_matrix(browser, app_server):
         block = np.round(np.arange(18, dtype=np.float32).reshape(6, 3) / 20 + 0.05, 2)
         click_cell(page, 0, 1)  # "Your", d1: the block's top-left corner
         paste(page, "\n".join("\t".join(f"{v:g}" for v in row) for row in block))
-        wait_text(page, expected_context(block)[:40], timeout_ms=20_000)
+        wait_text(page, expected_context(block)[:40], timeout_ms=PATIENT_MS)
         wait_idle(page)
         assert expected_context(block) in code_texts(page)
     finally:
@@ -89,7 +89,7 @@ def test_a_pasted_block_with_a_bad_cell_is_refused_as_a_whole(browser, app_serve
         open_all_queries(page, app_server)
         click_cell(page, 0, 1)
         paste(page, "0.5\t0.5\t0.5\n0.5\tnope\t0.5")
-        wait_text(page, "not applied", timeout_ms=20_000)
+        wait_text(page, "not applied", timeout_ms=PATIENT_MS)
         wait_idle(page)
         assert "none of the" in page.inner_text('[data-testid="stSidebar"]')
         assert expected_context(np.array(book_matrix().values)) in code_texts(page)  # no cell was taken

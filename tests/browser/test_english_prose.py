@@ -11,7 +11,7 @@ from contextlib import ExitStack
 
 import pytest
 
-from tests.browser.harness import wait_idle
+from tests.browser.harness import PATIENT_MS, wait_idle
 from tests.browser.lecture import ASKED, STAGE, wait_keys
 from tests.english import english_runs
 from ui.chapter import PAGES
@@ -51,7 +51,7 @@ def open_from_navigation(page, page_id: str) -> None:
     link = page.locator(f'[data-testid="stSidebarNavLink"][href$="/{"" if page_id == "home" else page_id}"]')
     link.first.click()
     page.wait_for_function("(id) => document.querySelector('.attention-say')?.dataset.page === id", arg=page_id,
-                           timeout=30_000)
+                           timeout=PATIENT_MS)
     wait_idle(page)
 
 
@@ -111,8 +111,8 @@ def test_a_korean_lecture_projection_console_student_and_poll_read_without_engli
         found["student"] = english_on(student, lang, read)
 
         console.locator(".st-key-poll-console").get_by_role("button", name=app_text("poll_ask", lang=lang)).click()
-        student.wait_for_selector(ASKED, timeout=20_000)
-        projection.wait_for_selector(STAGE, timeout=20_000)
+        student.wait_for_selector(ASKED, timeout=PATIENT_MS)
+        projection.wait_for_selector(STAGE, timeout=PATIENT_MS)
         wait_idle(student)
         wait_idle(console)
         found["poll: student"] = english_on(student, lang, read)
@@ -120,7 +120,7 @@ def test_a_korean_lecture_projection_console_student_and_poll_read_without_engli
         found["poll: console"] = english_on(console, lang, read)
         console.locator(".st-key-poll-console").get_by_role(
             "button", name=app_text("poll_close", lang=lang)).click()
-        projection.wait_for_selector(STAGE, state="detached", timeout=20_000)
+        projection.wait_for_selector(STAGE, state="detached", timeout=PATIENT_MS)
         wait_idle(projection)
 
         steps = {}
@@ -130,7 +130,7 @@ def test_a_korean_lecture_projection_console_student_and_poll_read_without_engli
             projection.keyboard.press("PageDown")
             if k < 33:
                 projection.wait_for_function("([sel, b]) => document.querySelector(sel)?.innerText !== b",
-                                             arg=[BAR, bar], timeout=20_000)
+                                             arg=[BAR, bar], timeout=PATIENT_MS)
                 wait_idle(projection)
         for k in range(1, 4):
             projection.goto(f"{app_server.url}/walkthrough?lecture=1&walk={k}&lang={lang}")

@@ -15,7 +15,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from tests.browser.fake_room import FakeRoom, view
-from tests.browser.harness import axe_run, sized_page
+from tests.browser.harness import PATIENT_MS, axe_run, sized_page
 from tests.browser.lecture import STAGE, open_console, open_projection, says
 from ui.words.content import app_text
 
@@ -42,7 +42,7 @@ def send(page, typed: str) -> None:
     page.get_by_label("Your answer").fill(typed)
     page.get_by_role("button", name="Send").click()
     page.wait_for_function("() => document.getElementById('poll-status').textContent.startsWith('Sent: ')",
-                           timeout=30_000)
+                           timeout=PATIENT_MS)
 
 
 def test_two_light_pages_answer_and_each_hears_its_own_verdict(browser, servers):
@@ -56,7 +56,7 @@ def test_two_light_pages_answer_and_each_hears_its_own_verdict(browser, servers)
 
         box = console.locator(".st-key-poll-console")
         box.get_by_role("button", name="Ask the class").click()
-        projection.wait_for_selector(STAGE, timeout=20_000)
+        projection.wait_for_selector(STAGE, timeout=PATIENT_MS)
         typo = wrong.locator("#poll-form")
         send(right, "0.9544")
         typo.wait_for(state="visible", timeout=60_000)
@@ -64,7 +64,7 @@ def test_two_light_pages_answer_and_each_hears_its_own_verdict(browser, servers)
         wrong.get_by_role("button", name="Send").click()
         reason = app_text("answer_not_a_number", "en", text="nine")
         wrong.wait_for_function("(r) => document.getElementById('poll-status').textContent === r", arg=reason,
-                                timeout=30_000)
+                                timeout=PATIENT_MS)
         assert wrong.get_by_label("Your answer").input_value() == "nine"
         send(wrong, "0.1385")
         says(projection, STAGE, "Answers: 2")

@@ -16,7 +16,7 @@ from contextlib import ExitStack
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.harness import LISTEN_JS, ROOT, heard, wait_charts, wait_idle
+from tests.browser.harness import LISTEN_JS, PATIENT_MS, ROOT, heard, wait_charts, wait_idle
 from tests.browser.lecture import ASKED, CLASS_BAR, open_console, open_projection, says, wait_step
 from tests.browser.lecture import answer as shared_answer
 from ui.lecture.walkthrough import load_bundled
@@ -68,7 +68,7 @@ def follow(projection, students, k: int) -> None:
 def check_layout(student, k: int) -> None:
     wait_charts(student)
     try:  # the step's visual is drawn by the end of the run that drew the line's "Step k"; give it a moment
-        student.wait_for_function(f"() => ({LAYOUT_JS})().top !== null", timeout=10_000, polling="raf")
+        student.wait_for_function(f"() => ({LAYOUT_JS})().top !== null", timeout=PATIENT_MS, polling="raf")
     except PlaywrightTimeout:
         pass  # said below, with what the page shows
     shown = student.evaluate(LAYOUT_JS)
@@ -100,7 +100,7 @@ def test_a_following_phone_sees_the_step_first_its_question_and_its_own_verdict(
             check_layout(one, k)
             # A screen reader hears the move once, with the new step's heading, where the focus now is.
             one.wait_for_function("() => document.activeElement?.classList.contains('step-heading')",
-                                  timeout=10_000)
+                                  timeout=PATIENT_MS)
             heading = one.evaluate("() => document.activeElement.textContent")
             moved = app_text("say_lecture", k=k, n=steps, page="", caption="").split(":")[0]
             said = heard(one)
@@ -109,7 +109,7 @@ def test_a_following_phone_sees_the_step_first_its_question_and_its_own_verdict(
         # PageDown on a follower's device scrolls their page: they still follow, on the lecture's step.
         one.locator(".st-key-follower-bar p").first.click()  # the reader's place on the page: the step's line
         one.keyboard.press("PageDown")
-        one.wait_for_function(f"() => document.querySelector('{MAIN}').scrollTop > 0", timeout=5_000)
+        one.wait_for_function(f"() => document.querySelector('{MAIN}').scrollTop > 0", timeout=PATIENT_MS)
         one.wait_for_timeout(600)
         assert app_text("class_following") in one.locator(CLASS_BAR).inner_text()
         wait_step(one, 4, 1_000, CLASS_BAR)
@@ -121,9 +121,9 @@ def test_a_following_phone_sees_the_step_first_its_question_and_its_own_verdict(
         one.evaluate(f"() => document.querySelector('{MAIN}').scrollTo(0, 1e6)")
         console.bring_to_front()
         console.locator(".st-key-poll-console").get_by_role("button", name="Ask the class").click()
-        one.wait_for_selector(ASKED, timeout=20_000)
-        one.wait_for_function(IN_VIEW_JS, arg=ASKED, timeout=10_000)
-        one.locator(f"{ASKED} input").wait_for(state="visible", timeout=10_000)
+        one.wait_for_selector(ASKED, timeout=PATIENT_MS)
+        one.wait_for_function(IN_VIEW_JS, arg=ASKED, timeout=PATIENT_MS)
+        one.locator(f"{ASKED} input").wait_for(state="visible", timeout=PATIENT_MS)
         answer(one, "0.9544")
         answer(mistaken, "0.1385")
         answer(wrong, "0,5")
@@ -134,7 +134,7 @@ def test_a_following_phone_sees_the_step_first_its_question_and_its_own_verdict(
         # After the reveal, each sees their own answer judged, in their language, a known mistake explained.
         console.locator(".st-key-poll-console").get_by_role("button", name="Reveal the answers").click()
         for student in (one, mistaken, wrong):
-            student.wait_for_selector(VERDICT, timeout=20_000)
+            student.wait_for_selector(VERDICT, timeout=PATIENT_MS)
         right_words = one.locator(VERDICT).inner_text()
         assert "Correct" in right_words and "0.9544" in right_words, right_words
         mistake = mistaken.locator(VERDICT).inner_text()
@@ -143,10 +143,10 @@ def test_a_following_phone_sees_the_step_first_its_question_and_its_own_verdict(
         other = wrong.locator(VERDICT).inner_text()
         assert app_text("poll_feedback_opening", lang="id").strip() in other, other
         assert "0,5" in other and "0,9544" in other, other  # in the Indonesian convention
-        one.wait_for_function(IN_VIEW_JS, arg=VERDICT, timeout=10_000)
+        one.wait_for_function(IN_VIEW_JS, arg=VERDICT, timeout=PATIENT_MS)
         mistaken.screenshot(path=str(SHOTS / "follower-verdict.png"))
         console.locator(".st-key-poll-console").get_by_role("button", name="Close the poll").click()
-        one.wait_for_selector(ASKED, state="detached", timeout=20_000)
+        one.wait_for_selector(ASKED, state="detached", timeout=PATIENT_MS)
         for student in (mistaken, wrong):
             student.context.close()
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from contextlib import ExitStack
 
-from tests.browser.harness import wait_idle
+from tests.browser.harness import PATIENT_MS, wait_idle
 from tests.browser.lecture import CLASS_BAR, open_projection, open_student, wait_step
 from ui.draw import PRINTED_SELECTOR
 from ui.lecture.walkthrough import load_bundled
@@ -46,7 +46,7 @@ def test_a_follower_shows_the_projections_numbers_at_every_step(browser, servers
                 wait_step(s, k, 30_000, CLASS_BAR)
                 wait_idle(s)
                 try:  # the step's run may still be drawing when its line says k: until it shows the same, or said
-                    s.wait_for_function(SAME_JS, arg=_json(shown), timeout=15_000, polling=200)
+                    s.wait_for_function(SAME_JS, arg=_json(shown), timeout=PATIENT_MS, polling=200)
                 except Exception:  # noqa: BLE001 (Playwright's TimeoutError): said with what each window shows
                     pass
                 assert s.evaluate(NUMBERS_JS) == shown, f"step {k}: a follower's numbers differ from the projection's"

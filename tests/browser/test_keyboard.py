@@ -13,6 +13,7 @@ from attention.explore import RunOptions, stacking_heads
 from tests.browser.harness import (
     LISTEN_JS,
     MOUSE_JS,
+    PATIENT_MS,
     ROOT,
     described,
     heard,
@@ -44,7 +45,7 @@ def test_a_learner_without_a_mouse_edits_the_matrix_changes_a_control_answers_an
     for key in ("ArrowDown", "ArrowRight"):  # from "Your" (the grid's first cell) to "journey", d1
         page.keyboard.press(key)
     page.keyboard.press("Enter")  # opens the cell's editor
-    page.locator("input.gdg-input, textarea.gdg-input").first.wait_for(state="visible", timeout=20_000)
+    page.locator("input.gdg-input, textarea.gdg-input").first.wait_for(state="visible", timeout=PATIENT_MS)
     page.keyboard.press("Control+a")
     page.keyboard.type("0.99")
     page.wait_for_timeout(100)  # the grid takes the typed value before Enter commits it

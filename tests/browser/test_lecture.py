@@ -7,7 +7,7 @@ import statistics
 
 import pytest
 
-from tests.browser.harness import ROOT, sized_page, wait_idle
+from tests.browser.harness import PATIENT_MS, ROOT, sized_page, wait_idle
 
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
 SIZES_JS = """() => Array.from(document.querySelectorAll('[data-testid="stMain"] p, [data-testid="stMain"] li'))
@@ -41,7 +41,7 @@ def shown(page) -> str:
 
 def press(page, key: str, before: str) -> None:
     page.keyboard.press(key)
-    page.wait_for_function(CHANGED_JS, arg=before, timeout=20_000)
+    page.wait_for_function(CHANGED_JS, arg=before, timeout=PATIENT_MS)
     wait_idle(page)
 
 

@@ -24,7 +24,7 @@ import pytest
 import torch
 
 from attention import simple_self_attention
-from tests.browser.harness import code_texts, open_matrix_cell, wait_idle, wait_text
+from tests.browser.harness import PATIENT_MS, code_texts, open_matrix_cell, wait_idle, wait_text
 from ui.inputs.matrix import book_matrix
 from ui.words.i18n import translate
 
@@ -125,12 +125,12 @@ def test_a_phone_learner_in_their_own_language_and_number_convention(browser, ap
         page.evaluate("(text) => navigator.clipboard.writeText(text)", "0,25\t-0,5\t0,75")
         page.keyboard.press("Control+V")
         values[0] = [0.25, -0.5, 0.75]
-        wait_text(page, context_text(values)[:40], timeout_ms=20_000)
+        wait_text(page, context_text(values)[:40], timeout_ms=PATIENT_MS)
         wait_idle(page)
         open_matrix_cell(page, 1, 1, "0,5", where=MAIN)
         page.keyboard.press("Enter")
         values[1, 0] = 0.5
-        wait_text(page, context_text(values)[:40], timeout_ms=20_000)
+        wait_text(page, context_text(values)[:40], timeout_ms=PATIENT_MS)
         wait_idle(page)
         assert context_text(values) in code_texts(page)  # "0,5" is the number 0.5
         refused = words(lang, "_app", "That edit was not applied: {error} The matrix keeps its last valid values.")
@@ -158,7 +158,7 @@ def test_a_phone_learner_in_their_own_language_and_number_convention(browser, ap
         page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         value = cell.get_attribute("aria-label").rstrip(".").rsplit(" ", 1)[-1]  # "query Your, key Your: score 0.9995."
         page.wait_for_function("v => { const t = document.querySelector('#vg-tooltip-element.visible');"
-                               " return !!t && t.textContent.includes(v); }", arg=value, timeout=10_000)
+                               " return !!t && t.textContent.includes(v); }", arg=value, timeout=PATIENT_MS)
 
         # A new page opens at its top, though this one was scrolled down.
         page.evaluate(f"() => {{ const m = document.querySelector('{MAIN}'); m.scrollTop = m.scrollHeight; }}")

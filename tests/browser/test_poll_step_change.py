@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 
-from tests.browser.harness import wait_idle
+from tests.browser.harness import PATIENT_MS, wait_idle
 from tests.browser.lecture import STAGE, answer, open_console, open_projection, open_student, says, wait_step
 from ui.lecture.walkthrough import load_bundled
 from ui.words.content import app_text, page_text
@@ -41,13 +41,13 @@ def test_the_next_step_never_shows_the_revealed_polls_answers_under_it(browser, 
         pupil = open_student(stack, browser, app_server.url, room)
         box = console.locator(".st-key-poll-console")
         box.get_by_role("button", name="Ask the class").click()
-        projection.wait_for_selector(STAGE, timeout=20_000)
+        projection.wait_for_selector(STAGE, timeout=PATIENT_MS)
         answer(pupil, "0.1385")
         says(projection, STAGE, "Answers: 1")
         box.get_by_role("button", name="Reveal the answers").click()
         right = plain_text(app_text("poll_right", answer="0.9544"))
         says(projection, STAGE, right)
-        projection.wait_for_selector(f"{STAGE} [data-testid='stVegaLiteChart'] svg", timeout=20_000)
+        projection.wait_for_selector(f"{STAGE} [data-testid='stVegaLiteChart'] svg", timeout=PATIENT_MS)
         wait_idle(projection)
 
         projection.evaluate(WATCH_JS, [caption, right])

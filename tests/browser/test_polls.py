@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from contextlib import ExitStack
 
-from tests.browser.harness import ROOT, wait_idle
+from tests.browser.harness import PATIENT_MS, ROOT, wait_idle
 from tests.browser.lecture import ASKED, STAGE, answer, open_console, open_projection, open_student, says, wait_step
 
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
@@ -28,7 +28,7 @@ def test_a_poll_is_answered_counted_and_revealed(browser, servers):
 
         box = console.locator(".st-key-poll-console")
         box.get_by_role("button", name="Ask the class").click()  # a lecturer's command: clicked once
-        projection.wait_for_selector(STAGE, timeout=20_000)
+        projection.wait_for_selector(STAGE, timeout=PATIENT_MS)
         right, mistaken, other = students
         clicks = [answer(right, "0.9544"), answer(mistaken, "0.1385"), answer(other, "0.5")]
         SHOTS.mkdir(parents=True, exist_ok=True)
@@ -45,16 +45,16 @@ def test_a_poll_is_answered_counted_and_revealed(browser, servers):
         says(projection, STAGE, "1 of 3 right")
         revealed = projection.inner_text(STAGE)
         assert "1 × 0.1385" in revealed and "is the weight α(2,1)" in revealed  # the mistake, counted by name
-        projection.wait_for_selector(f"{STAGE} [data-testid='stVegaLiteChart'] svg", timeout=20_000)
+        projection.wait_for_selector(f"{STAGE} [data-testid='stVegaLiteChart'] svg", timeout=PATIENT_MS)
         wait_idle(projection)
         projection.screenshot(path=str(SHOTS / "poll-revealed.png"))
         console.screenshot(path=str(SHOTS / "poll-console.png"))
         says(other, ASKED, "The answers are on the projection.")
 
         box.get_by_role("button", name="Close the poll").click()
-        projection.wait_for_selector(STAGE, state="detached", timeout=20_000)
+        projection.wait_for_selector(STAGE, state="detached", timeout=PATIENT_MS)
         wait_step(projection, 4)
-        right.wait_for_selector(ASKED, state="detached", timeout=20_000)
+        right.wait_for_selector(ASKED, state="detached", timeout=PATIENT_MS)
         print("students' clicks", clicks)  # 2: a student's first Send was dropped (see click_until)
         assert clicks.count(2) <= 1, clicks
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.harness import ROOT, choose_option, sized_page, wait_idle
+from tests.browser.harness import PATIENT_MS, ROOT, choose_option, sized_page, wait_idle
 from tests.browser.lecture import open_console, open_projection, step_of, wait_keys, wait_step
 from ui.lecture.walkthrough import load_bundled
 from ui.words.content import page_text
@@ -78,7 +78,7 @@ def both_at(projection, console, k: int) -> float:
     start = time.monotonic()
     wait_step(projection, k)
     console.wait_for_function("(k) => document.querySelector('[data-testid=\"stMain\"]').innerText"
-                              ".includes('Step ' + k + ' of')", arg=k, timeout=20_000, polling="raf")
+                              ".includes('Step ' + k + ' of')", arg=k, timeout=PATIENT_MS, polling="raf")
     return time.monotonic() - start
 
 
@@ -107,9 +107,9 @@ def test_the_console_drives_the_projection_and_follows_it(browser, app_server):
         assert max(delays) < 3.0, delays
         assert walk.steps[10].note in console.inner_text('[data-testid="stMain"]')
         console.get_by_role("button", name="Start the clock").click()
-        console.wait_for_selector(".talk-clock .pace[data-pace]", timeout=20_000)
+        console.wait_for_selector(".talk-clock .pace[data-pace]", timeout=PATIENT_MS)
         console.wait_for_function("() => document.querySelector('.talk-clock .elapsed').textContent !== '00:00'",
-                                  timeout=5_000)
+                                  timeout=PATIENT_MS)
         wait_idle(console)
         assert step_of(projection) == 11  # the clock does not move the projection
         if os.environ.get("UPDATE_SCREENSHOTS"):
@@ -142,7 +142,7 @@ def test_a_control_changed_in_the_console_changes_the_projection(browser, app_se
         choose_option(console, query, "x(5) “one”")  # the step's own control, not the poll's question
         projection.wait_for_function(
             "(b) => { const t = document.querySelector('.st-key-projection-stage .printed-tensor');"
-            " return t && t.innerText !== b; }", arg=before, timeout=20_000)
+            " return t && t.innerText !== b; }", arg=before, timeout=PATIENT_MS)
         after = projection.inner_text('.st-key-projection-stage .printed-tensor')
         assert "0.9544" not in after
     finally:
@@ -182,7 +182,7 @@ def test_the_console_on_another_replica_drives_the_projection_through_redis(brow
             wait_step(projection, 5)
             projection.keyboard.press("PageDown")
             console.wait_for_function("() => document.querySelector('[data-testid=\"stMain\"]').innerText"
-                                      ".includes('Step 6 of')", timeout=20_000)
+                                      ".includes('Step 6 of')", timeout=PATIENT_MS)
         finally:
             context.close()
             if console is not None:

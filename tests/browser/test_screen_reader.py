@@ -10,7 +10,7 @@ import re
 
 from attention import AttentionConfig, book_inputs, causal_attention_step_by_step, simple_attention_for_query
 from attention.explore import RunOptions, stacking_heads
-from tests.browser.harness import LISTEN_JS, MOUSE_JS, described, heard, settled, tab_to, wait_idle
+from tests.browser.harness import LISTEN_JS, MOUSE_JS, PATIENT_MS, described, heard, settled, tab_to, wait_idle
 from ui.announce import heads_sentence, mask_sentence, step_sentence, weights_sentence
 from ui.chapter import page_title
 from ui.words import content
@@ -40,7 +40,7 @@ def open_at(page, url: str, page_id: str) -> None:
     wait_idle(page)
     page.evaluate(LISTEN_JS)
     title = in_indonesian(lambda: app_text("page_title_of", page=page_title(page_id, LANG)))
-    page.wait_for_function("(t) => document.title === t", arg=title, timeout=20_000)
+    page.wait_for_function("(t) => document.title === t", arg=title, timeout=PATIENT_MS)
 
 
 def test_a_screen_reader_hears_the_query_the_mask_the_matrix_each_step_and_the_heads_in_indonesian(browser, app_server):
@@ -79,10 +79,10 @@ def test_a_screen_reader_hears_the_query_the_mask_the_matrix_each_step_and_the_h
             limit=200)
         page.keyboard.press("Enter")
         page.wait_for_url("**/stacking-heads**")
-        page.wait_for_function("(t) => document.title === t", timeout=20_000,
+        page.wait_for_function("(t) => document.title === t", timeout=PATIENT_MS,
                                arg=in_indonesian(lambda: app_text("page_title_of", page=title)))
         page.wait_for_function("(t) => document.activeElement.tagName === 'H1' && document.activeElement"
-                               ".textContent === t", arg=title, timeout=20_000)
+                               ".textContent === t", arg=title, timeout=PATIENT_MS)
         heard(page, settle_ms=0)
         heads = page.locator('[class*="st-key-w-stacking-heads-num_heads"] input')
         heads.focus()
@@ -160,7 +160,7 @@ def _mask_matrix_and_steps(page) -> None:
     page.wait_for_timeout(200)
     for key in ("ArrowDown", "ArrowRight", "Enter"):  # "journey", d1; Enter opens the cell's editor
         page.keyboard.press(key)
-    page.locator("input.gdg-input, textarea.gdg-input").first.wait_for(state="visible", timeout=5_000)
+    page.locator("input.gdg-input, textarea.gdg-input").first.wait_for(state="visible", timeout=PATIENT_MS)
     page.keyboard.press("Control+a")
     page.keyboard.type("0,99")
     page.wait_for_timeout(100)
@@ -168,7 +168,7 @@ def _mask_matrix_and_steps(page) -> None:
     wait_idle(page)
     inputs[1, 0] = 0.99
     result = causal_attention_step_by_step(inputs, causal=False)
-    page.wait_for_function("(t) => window.__heard.length > 0", timeout=20_000)
+    page.wait_for_function("(t) => window.__heard.length > 0", timeout=PATIENT_MS)
     assert heard(page) == [in_indonesian(lambda: weights_sentence(result, LABELS, {}))]
 
     where = tab_to(page, lambda f: (f["key"] or "").startswith("st-key-step_mode") and f["role"] == "switch")
@@ -189,7 +189,7 @@ def _mask_matrix_and_steps(page) -> None:
         assert len(said) == 1 and any(said[0] == in_indonesian(lambda c=c, k=k: step_sentence(k, total, c))
                                       for c in captions), (k, said)
     # Next is disabled at the last step: the focus goes to the step's heading, which says where the learner is.
-    page.wait_for_function("() => document.activeElement.classList.contains('step-heading')", timeout=5_000)
+    page.wait_for_function("() => document.activeElement.classList.contains('step-heading')", timeout=PATIENT_MS)
     assert page.evaluate("() => document.activeElement.tagName") == "H2"
     page.keyboard.press("Shift+Tab")
     assert "step_back" in active(page)["key"]

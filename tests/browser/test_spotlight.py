@@ -13,7 +13,7 @@ from contextlib import ExitStack
 
 from playwright.sync_api import expect
 
-from tests.browser.harness import axe_run, chart_texts, not_upstream, wait_idle
+from tests.browser.harness import PATIENT_MS, axe_run, chart_texts, not_upstream, wait_idle
 from tests.browser.lecture import CLASS_BAR, open_console, open_projection, open_student, says, wait_step
 
 BANNER = ".st-key-spotlight-banner"
@@ -106,7 +106,7 @@ def test_two_students_send_the_lecturer_projects_one_and_everyone_comes_back(bro
         set_number(two, "d_out", "3")
         send(two, '<img src=x onerror="window.__xss=1"> d_out 3?', "Sent. The lecturer sees it as Student 2.")
 
-        console.locator(PROJECT).nth(1).wait_for(timeout=20_000)  # the list is read again every 2 s
+        console.locator(PROJECT).nth(1).wait_for(timeout=PATIENT_MS)  # the list is read again every 2 s
         listed = console.locator(".st-key-spotlight-console").inner_text()
         assert listed.index("Student 2") < listed.index("Student 1")  # newest first
         assert "<img src=x" in listed  # the note as text
@@ -123,7 +123,7 @@ def test_two_students_send_the_lecturer_projects_one_and_everyone_comes_back(bro
             no_axe_violation([projection, watcher, console, two])
         console.get_by_role("button", name="Back to the lecture").click()
         for window in (projection, watcher):
-            window.wait_for_selector(BANNER, state="detached", timeout=20_000)
+            window.wait_for_selector(BANNER, state="detached", timeout=PATIENT_MS)
             wait_step(window, 19, selector=CLASS_BAR if window is watcher else ".st-key-projection-bar")
             assert numbers(window) == lecture  # the lecture's step and values, as they were
 
@@ -135,7 +135,7 @@ def test_two_students_send_the_lecturer_projects_one_and_everyone_comes_back(bro
         projection.bring_to_front()
         projection.keyboard.press("b")
         for window in (projection, watcher):
-            window.wait_for_selector(BANNER, state="detached", timeout=20_000)
+            window.wait_for_selector(BANNER, state="detached", timeout=PATIENT_MS)
             assert numbers(window) == lecture
 
         for k in range(2):  # a few a minute (three): then the student is told to wait, and nothing else happens
