@@ -111,7 +111,6 @@ def _words(lang: str) -> dict[str, str]:
         "poll": app_text("follow_poll", lang=lang, prompt="{prompt}"),
         "poll_heading": app_text("poll_asks", lang=lang),
         "explore": app_text("follow_explore", lang=lang),
-        "new_tab": app_text("follow_new_tab", lang=lang),
         "tensor": app_text("follow_tensor", lang=lang),
         "chart": app_text("follow_chart", lang=lang),
         "formula": app_text("follow_formula", lang=lang),
