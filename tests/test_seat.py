@@ -100,10 +100,10 @@ def test_a_seat_that_does_not_drive_the_room_is_no_seat(kept, wrong):
     projection, room = lecture()
     kept[room] = wrong
     reloaded = walk_app(lecture="1", room=room)
-    assert isinstance(reloaded.session_state[Key.ROOM].record, Student)  # it follows the room, a student's way
+    assert isinstance(reloaded.session_state[Key.ROOM].record, Student)  # a student of the room, who drives nothing
     assert not reloaded.warning and not reloaded.info  # and says nothing about it on the screen
     shown = [m.value for m in reloaded.markdown] + [b.label for b in reloaded.button]  # nor a student's line
-    assert not any(app_text(k) in t for t in shown for k in ("class_following", "class_exploring", "class_rejoin"))
+    assert not any(app_text(k) in t for t in shown for k in ("class_exploring", "class_rejoin"))
 
 
 @pytest.mark.parametrize("cookie", [None, "x" * 32])  # none sent (blocked, another browser), or one that is void
