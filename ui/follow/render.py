@@ -22,7 +22,7 @@ from ..check.questions import NUMBER, SHAPE
 from ..draw import charts, stepchart
 from ..draw.printed import tensor_text
 from ..draw.show import READER_NUMBERS
-from ..lecture.classroom import AWAY_PARAM, ROOM_PARAM
+from ..lecture.address import AWAY_PARAM, ROOM_PARAM
 from ..lecture.deck import Deck, Poll
 from ..lecture.picture import Picture
 from ..lecture.poll import option_names, question_of

@@ -8,7 +8,8 @@ The state machine (no Streamlit; tested as a table, tests/test_protocol.py):
 - ``deck``: the state a lecture's windows share (small, serialisable, checked on the way in), and a class
   ``Poll`` (the question put to the class); ``picture``: the step the projection drew, as numbers the deck carries
   to the class's light pages (ui/follow); ``right``: a revealed poll's right answer, for those pages' verdicts;
-- ``walkthrough``: reads and checks walkthrough files;
+- ``walkthrough``: reads and checks walkthrough files; ``address``: how an address names a room (its parameters,
+  the light page's path, its student cookie);
 - ``explorations``: a student's exploration as sent, and the one on the projector (a ``Spotlight``), checked like
   a link.
 

@@ -25,18 +25,15 @@ import streamlit as st
 
 from .. import state
 from ..chapter import PAGES
-from ..follow.page import ROUTE as FOLLOW_ROUTE
 from ..state import Key
 from ..words.content import app_text
 from . import spotlight, window
+from .address import AWAY_PARAM, NEW_ROOM, ROOM_PARAM, follow_path
 from .records import WALK_PAGE, Student
 
 __all__ = ["AWAY_PARAM", "COUNT_SECONDS", "NEW_ROOM", "ROOM_PARAM", "class_count", "join_link", "join_panel",
            "status_bar", "write_address"]
 
-ROOM_PARAM = "room"  # ?room=<id>: a student of the room (on the light page, unless away=1); ?room=new: open one
-AWAY_PARAM = "away"  # ?away=1 beside ?room=: a student who explores in the app (the light page's Explore)
-NEW_ROOM = "new"
 PUBLIC_URL = "ATTENTION_PUBLIC_URL"  # the address students reach the app at, when the lecturer's differs
 _PAGE_IDS = frozenset(p.page_id for p in PAGES)
 COUNT_SECONDS = 2  # the projection's count of the class (its line, the join panel) is read again this often
@@ -60,7 +57,7 @@ def status_bar(page_id: str) -> None:
 
 def follow_address(room: str, lang: str) -> str:
     """The light page of ``room`` in ``lang``, as a path from this app's root (which may sit under a base path)."""
-    return f"{_base(urlsplit(st.context.url or '/').path)}{FOLLOW_ROUTE.replace('{room}', room)}?lang={lang}"
+    return f"{_base(urlsplit(st.context.url or '/').path)}{follow_path(room)}?lang={lang}"
 
 
 def _base(path: str) -> str:
@@ -87,7 +84,7 @@ def write_address() -> None:
 def join_link(room: str) -> str:
     """The address a student opens: the room's light page, ``/follow/<id>``, at this app's address (or
     ATTENTION_PUBLIC_URL)."""
-    follow = FOLLOW_ROUTE.replace("{room}", room)
+    follow = follow_path(room)
     public = os.environ.get(PUBLIC_URL, "").strip().rstrip("/")
     if public:
         return f"{public}{follow}"

@@ -22,11 +22,10 @@ import time
 import streamlit as st
 
 from .. import state
-from ..follow.student import cookie_name
 from ..words.content import app_text
 from . import classroom, seat, window
 from . import state as walk_state
-from .classroom import AWAY_PARAM, NEW_ROOM, ROOM_PARAM
+from .address import AWAY_PARAM, NEW_ROOM, ROOM_PARAM, student_cookie
 from .records import WALK_PAGE, Joined, Lecturer, Moment, Student
 from .rooms import RoomError, RoomsFull, RoomsUnavailable, is_room_id, is_student_id
 
@@ -188,7 +187,7 @@ def _light_id(room: str) -> str | None:
     """The id the light page gave this browser for ``room`` (its cookie, ui/follow/student.py), if it looks like one:
     a student who explores from it is counted once, and what they send is theirs."""
     try:
-        found = st.context.cookies.get(cookie_name(room))
+        found = st.context.cookies.get(student_cookie(room))
     except (AttributeError, RuntimeError):  # no browser behind this session (a test's run)
         return None
     return found if is_student_id(found) else None

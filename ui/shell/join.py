@@ -18,8 +18,7 @@ from urllib.parse import parse_qs, urlencode
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..chapter import PAGES
-from ..follow.page import ROUTE as FOLLOW_ROUTE
-from ..lecture.classroom import AWAY_PARAM, ROOM_PARAM
+from ..lecture.address import AWAY_PARAM, ROOM_PARAM, follow_path
 from ..lecture.rooms import is_room_id, is_secret
 from ..lecture.seat import CONSOLE_SEAT, COOKIE_PREFIX, SEAT_PARAM
 from ..sharing.link import LANG_PARAM, LECTURE_PARAM
@@ -63,7 +62,7 @@ def follow_target(scope: Scope) -> str | None:
         return None  # a lecturer's window: the app decides whether it drives the room
     lang = params.get(LANG_PARAM, [])
     query = f"?{urlencode({LANG_PARAM: lang[0]})}" if len(lang) == 1 and lang[0] in LANGUAGES else ""
-    return f"{base}{FOLLOW_ROUTE.replace('{room}', room)}{query}"
+    return f"{base}{follow_path(room)}{query}"
 
 
 def _page_base(path: str) -> str | None:
