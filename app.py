@@ -4,11 +4,12 @@ The entry point is a frame around every page: it declares the pages with
 st.navigation, grouped by the chapter's headings, restores a shared link's state
 once per session, draws the shared input-matrix panel in the sidebar, runs the page as a
 fragment (its own controls rerun it alone: ui/shell/frame.py), and keeps the URL up to date so
-the address bar is always a shareable link. A following student's run first waits its turn in
-the process's queue of the class's runs (ui/lecture/turns.py).
+the address bar is always a shareable link. Beside it, the app's own routes, and the class's link
+sent to the light page that follows a lecture (ui/shell/join.py).
 """
 
 import streamlit as st
+from starlette.middleware import Middleware
 
 from ui import announce
 from ui.chapter import PAGES, PageInfo, group_title
@@ -26,6 +27,7 @@ from ui.sharing.link import choose_language_once, lecture_requested, load_link_o
 from ui.sharing.state import share_note
 from ui.shell import downloads, push
 from ui.shell.frame import run_page, run_whole_page
+from ui.shell.join import JoinRedirect
 from ui.shell.process import prepare_process, slowed_run
 from ui.shell.reconnect import rerun_after_reconnect
 from ui.shell.style import apply_style
@@ -48,11 +50,11 @@ def build_pages(titles: tuple[str, ...]) -> tuple[dict[str, list], dict[str, Pag
 def frame_view() -> tuple:
     """What the frame shows that a page could change: if a page run changes it, the whole app reruns."""
     return (get_matrix(), language(), lecture_mode(), done_by_page(),  # every ✓, and what the browser keeps of it
-            lecture.shown())  # a heartbeat starts; a student's line follows their mode
+            lecture.shown())  # a lecturer's heartbeat starts; a student's line is drawn
 
 
 def after_page(page_id: str) -> None:
-    write_link(room_link_only=lecture.room_link_only())  # a following student's address: the room's link
+    write_link()
     lecture.after_page(page_id)  # the lecture, after the page: what it changed goes to the room
     announce.draw(page_id)  # what changed, for a screen reader
 
@@ -76,19 +78,17 @@ def frame() -> None:
     set_current_page(shown.page_id)
     st.set_page_config(page_title=app_text("page_title_of", page=shown.title))  # each page its own document title
     load_link_once()
-    # The lecture, before the page: a room the address names is entered, the room is seen and this window's
-    # mode decided (a student follows or explores) before anything is drawn; its heartbeat and a student's line.
-    if (target := lecture.before_page(shown.page_id)) is not None:  # joined, rejoined, back: that page first
+    # The lecture, before the page: a room the address names is entered and seen before anything is drawn; a
+    # lecturer's heartbeat, or a student's line.
+    if (target := lecture.before_page(shown.page_id)) is not None:  # a room just opened: the walkthrough first
         st.switch_page(page_by_id[target], query_params=st.query_params.to_dict())
-    if not lecture.students_device():  # a student's heartbeat is a timed fragment already: no other one needed
-        rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once
-    apply_style(get_matrix().dim, lecture=lecture_mode(), lang=language(), view=lecture.style(shown.page_id),
-                one_element=lecture.students_device())
+    rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once
+    apply_style(get_matrix().dim, lecture=lecture_mode(), lang=language(), view=lecture.style(shown.page_id))
     plain = lecture.view(shown.page_id) in (None, "plain")  # not the walkthrough's projection or console
     # On a phone the sidebar is a drawer over the page: the matrix is edited on the page, above what it changes.
-    inline = narrow_screen() and not lecture.following() and plain
-    input_panel(link_note=share_note(), link_tools=copy_link_button, following=lecture.following(), inline=inline)
-    if not lecture.students_device() and plain:
+    inline = narrow_screen() and plain
+    input_panel(link_note=share_note(), link_tools=copy_link_button, inline=inline)
+    if plain:
         with st.sidebar:
             progress.mount()  # the browser keeps the ✓ through a reload (ui/check/progress.py)
 
@@ -107,9 +107,8 @@ def frame() -> None:
 
 
 if __name__ == "__main__":  # Streamlit runs this file as the app's script: once per run of a session
-    # A following student's run waits its turn in the process's queue of the class's runs (ui/lecture/turns.py).
-    with lecture.turn():
-        frame()
+    frame()
 else:  # `streamlit run app.py` imports it for the server: Streamlit, and the app's own routes beside it
-    # the downloads; a room's event stream; a following student's light page
-    app = st.App(__file__, routes=[*downloads.routes(), *push.routes(), *follow_page.routes()])
+    # the downloads; a room's event stream; a following student's light page, where the class's link leads
+    app = st.App(__file__, routes=[*downloads.routes(), *push.routes(), *follow_page.routes()],
+                 middleware=[Middleware(JoinRedirect)])

@@ -7,13 +7,11 @@ would. Test modules import these helpers from here, never from one another.
 
 from __future__ import annotations
 
-import re
-
 from streamlit.testing.v1 import AppTest
 
 from tests.apptest import APP, BY_ID
 from ui.lecture.walkthrough import encode
-from ui.state import Key, fold_key
+from ui.state import Key
 from ui.words.content import app_text
 
 # ----- the walkthrough and its presenter console ---------------------------------------------------
@@ -56,11 +54,7 @@ def texts(at: AppTest) -> str:
 
 
 def step_on(at: AppTest) -> str:
-    """The walkthrough step the session is on (1-based): as a following student's line says it (their address is
-    the room's link, ui/lecture/classroom.py), else as the address says it."""
-    for markdown in at.markdown:
-        if found := re.search(rf'class="{Key.CLASS_STEP}" data-step="(\d+)"', markdown.value):
-            return found.group(1)
+    """The walkthrough step the session is on (1-based), as its address says it."""
     return at.query_params["walk"]
 
 
@@ -76,9 +70,11 @@ def lecture(**params: str) -> tuple[AppTest, str]:
 
 
 def student(room: str, page: str | None = None, **params: str) -> AppTest:
-    """A student's device opening the join link (the home page, or ``page``)."""
+    """A student's device in the app as a student of ``room`` who explores (the light page's "Explore this step",
+    ``away=1``: the server sends ``?room=`` without it to the light page), on the home page or ``page``."""
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params["room"] = room
+    at.query_params["away"] = "1"
     for key, value in params.items():
         at.query_params[key] = value
     if page is not None:
@@ -93,12 +89,6 @@ def press_next(at: AppTest) -> None:
     (button,) = [b for b in at.button if (b.key or "").startswith("step_next:")]
     button.click().run()
     assert not at.exception, at.exception
-
-
-def open_controls(at: AppTest) -> None:
-    """A following student opens the step's controls, folded under the step on their device."""
-    at.session_state[fold_key("follower_controls")] = True
-    at.run()
 
 
 def send(at: AppTest, note: str = "", step: str | None = None) -> str:

@@ -33,7 +33,6 @@ plant "a poll answer from an absent student kept" ui/lecture/memory_rooms.py \
   "or found.present.get(student, -1.0) < since:" ":" tests/test_rooms.py
 plant "Deck.merged letting this window's part always win" ui/lecture/deck.py \
   "if mine_changed and not theirs_changed:" "if mine_changed:" tests/test_protocol.py
-plant "a follower's replayed step keyed by the step's name in its trace" ui/steps/stepper.py \
-  "key = _drawn_from(slide, labels, key_labels) if shared else None" \
-  "key = repr((slide.step, tuple(labels))) if shared else None" tests/test_follower_numbers.py
+plant "a connected student no longer said present" ui/lecture/subscription.py \
+  "            rooms.attend(room, student)" "            pass" tests/test_feed.py
 exit $missed

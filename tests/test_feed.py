@@ -246,7 +246,8 @@ def test_a_state_is_rendered_once_per_language_and_a_render_overtaken_by_a_move_
     calls: list[tuple[int, str]] = []
     release = asyncio.Event()
 
-    async def render(document: str, version: int, lang: str) -> str:
+    async def render(in_room: str, document: str, version: int, lang: str) -> str:
+        assert in_room == room  # the room's own view (its explore link names it)
         calls.append((version, lang))
         if version == 1:
             await release.wait()  # the first render is slow: the lecturer moves meanwhile
@@ -279,3 +280,67 @@ def test_a_rooms_cap_on_streams_holds_its_whole_class_and_the_lecturers_windows(
     from ui.settings import ROOM_STREAMS
 
     assert ROOM_STREAMS >= MAX_STUDENTS + 8
+
+
+def test_a_student_counts_as_present_while_their_stream_is_open_and_no_longer_once_it_closed():
+    """A light page's stream says its student is there every few seconds: the class's count is who has the page
+    open, long after the page's load (the room forgets a student PRESENCE_SECONDS after they were last heard)."""
+    from ui.lecture.rooms import PRESENCE_SECONDS
+
+    now = [1000.0]
+    rooms = MemoryRooms(clock=lambda: now[0])
+    room, _ = made_room(rooms)
+    said = threading.Event()
+    real = rooms.attend
+
+    def attend(in_room: str, student: str) -> bool:
+        said.set()
+        return real(in_room, student)
+
+    rooms.attend = attend
+
+    async def heard() -> None:
+        said.clear()
+        while not said.is_set():
+            await asyncio.sleep(0.001)
+
+    async def work():
+        feed = Feed(rooms, attend_seconds=0.001)
+        raw = await feed.subscribe(room)  # a tool's raw stream: no one's, counts no one
+        first = await feed.subscribe(room, "en", "abcdefghijkl")
+        await feed.subscribe(room, "en", "mnopqrstuvwx")
+        for _ in range(3):  # the clock runs on: each round says them present again
+            now[0] += PRESENCE_SECONDS - 1
+            await heard()
+            await heard()  # a whole round after the clock moved
+            assert rooms.attendance(room) == 2
+        first.close()
+        for _ in range(3):  # a round under way when it closed (two calls at most) has ended
+            await heard()
+        now[0] += PRESENCE_SECONDS + 1  # the closed one was last heard more than PRESENCE_SECONDS ago
+        await heard()
+        await heard()
+        assert rooms.attendance(room) == 1
+        raw.close()
+        await feed.close()
+
+    run(work)
+
+
+def test_a_full_class_keeps_a_connected_newcomer_out_of_the_count(monkeypatch):
+    from ui.lecture import rooms as contract
+
+    monkeypatch.setattr(contract, "MAX_STUDENTS", 1)
+    rooms = MemoryRooms()
+    room, _ = made_room(rooms)
+    rooms.attend(room, "abcdefghijkl")
+
+    async def work():
+        feed = Feed(rooms, attend_seconds=0.001)
+        await feed.subscribe(room, "en", "mnopqrstuvwx")
+        for _ in range(20):
+            await asyncio.sleep(0.002)
+        assert rooms.attendance(room) == 1  # the room's cap holds, whatever the streams
+        await feed.close()
+
+    run(work)

@@ -20,7 +20,7 @@ from ui.words.i18n import LANGUAGES
 ROOM = "AbC-12_xyZ09"
 MAX_FIRST_LOAD = 25_000  # bytes of HTML + JS + CSS, uncompressed: the follower's whole first load
 # Every word the page shows or says, by its key (templates with their fields left for the script to fill).
-KEYS = ("follow_title", "follow_reconnecting", "follow_waiting", "follow_explore", "follow_new_tab", "follow_tensor",
+KEYS = ("follow_title", "follow_reconnecting", "follow_waiting", "follow_explore", "follow_tensor",
         "follow_chart", "follow_formula", "follow_table", "poll_asks", "code_that_ran", "poll_send", "follow_sending",
         "follow_offline")
 TEMPLATES = {"follow_line": {"line": "{line}"}, "follow_poll": {"prompt": "{prompt}"}}
@@ -119,3 +119,10 @@ def test_the_first_load_is_small(client, lang):
 def test_the_app_serves_the_page_beside_streamlit():
     source = (Path(__file__).resolve().parents[1] / "app.py").read_text()
     assert "follow_page.routes()" in source.split('if __name__ == "__main__":')[1]
+
+
+def test_explore_opens_in_the_same_tab():
+    """The light page's "Explore this step" takes this tab to the app (its Rejoin link brings the tab back)."""
+    html = follow.render("abcdefghijkl", "en")
+    (link,) = [line for line in html.splitlines() if 'id="explore"' in line]
+    assert "target=" not in link and "noopener" not in link

@@ -6,6 +6,7 @@ import json
 import re
 from dataclasses import replace
 from html import unescape
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -22,6 +23,8 @@ from ui.lecture.picture import picture_of
 from ui.lecture.walkthrough import load_bundled
 from ui.words.content import app_text, page_text
 from ui.words.i18n import decimal_comma
+
+ROOM = "abcdefghijkl"  # a room's id, as the feed hands it to the render
 
 
 def _room_deck(room: str) -> tuple[int, str]:
@@ -40,7 +43,7 @@ def test_the_projection_publishes_the_step_it_drew_and_the_view_prints_the_same_
         assert deck.shown and deck.position == walk - 1
         assert deck.picture is not None and deck.picture.page == "self-attention-classes"
         assert deck.picture.name == load_bundled().steps[walk - 1].step
-        shown = render.view(document, version, "en")
+        shown = render.view(document, version, "en", ROOM)
         assert shown["picture"] is True
         assert printed_tensors(projection) == [shown["tensor"]]
         if walk == first:
@@ -62,13 +65,25 @@ def _causal_deck(position: int, step: str) -> str:
                    picture=picture).to_json()
 
 
+
+def test_explore_opens_the_app_at_the_step_as_a_student_of_the_room_who_explores():
+    """The light page's "Explore this step": the walkthrough at the step, the lecture's state, and the room with
+    away=1 (the server sends ?room= without it back to the light page), each room its own link."""
+    document = _causal_deck(21, "masked_weights")
+    params = parse_qs(urlsplit(render.view(document, 9, "ko", ROOM)["explore"]).query)
+    assert params["room"] == [ROOM] and params["away"] == ["1"] and params["lang"] == ["ko"]
+    assert params["walk"] == ["22"] and params["s"]
+    other = parse_qs(urlsplit(render.view(document, 9, "ko", "mnopqrstuvwx")["explore"]).query)
+    assert other["room"] == ["mnopqrstuvwx"]  # the same deck in another room: that room's link
+
+
 def _svg_words(svg: str) -> list[str]:
     return [unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
 
 
 def test_a_heatmap_step_is_an_svg_chart_with_its_table_and_the_tensor_as_the_app_prints_it():
     document = _causal_deck(21, "masked_weights")
-    shown = render.view(document, 9, "en")
+    shown = render.view(document, 9, "en", ROOM)
     assert shown["picture"] is True and shown["index"] == 21 and shown["total"] == 33
     assert shown["chart"].startswith("<svg") and "masked" in _svg_words(shown["chart"])
     trace = causal_attention_step_by_step(book_inputs())
@@ -77,7 +92,7 @@ def test_a_heatmap_step_is_an_svg_chart_with_its_table_and_the_tensor_as_the_app
     assert table["columns"] == [table["columns"][0], *TOKENS] and [r[0] for r in table["rows"]] == TOKENS
     assert table["rows"][0][1:] == ["1.0000"] + ["masked"] * 5
     assert shown["formula"].startswith("<math") and shown["code"] and shown["poll"] is None
-    assert shown["explore"].startswith("./?walk=22&s=") and shown["explore"].endswith("&lang=en")
+    assert shown["explore"].startswith("./?walk=22&s=") and shown["explore"].endswith(f"&lang=en&room={ROOM}&away=1")
     assert set(shown) == {"version", "lang", "index", "total", "line", "section", "caption", "formula", "tensor",
                           "chart", "table", "code", "explore", "poll", "picture"}
     json.dumps(shown, allow_nan=False)  # what the stream sends
@@ -86,7 +101,7 @@ def test_a_heatmap_step_is_an_svg_chart_with_its_table_and_the_tensor_as_the_app
 @pytest.mark.parametrize("lang", LANGS[1:])
 def test_the_view_speaks_the_students_language_wherever_the_catalog_has_a_translation(lang):
     document = _causal_deck(20, "masked_scores")
-    en, shown = render.view(document, 3, "en"), render.view(document, 3, lang)
+    en, shown = render.view(document, 3, "en", ROOM), render.view(document, 3, lang, ROOM)
     assert shown["tensor"] == en["tensor"] and shown["lang"] == lang  # the numbers are the projection's
     step = next(s for s in page_text("causal-mask", lang).steps if s.name == "masked_scores")
     assert shown["section"] == page_text("causal-mask", lang).title and shown["caption"] == step.caption
@@ -105,7 +120,7 @@ def test_the_view_speaks_the_students_language_wherever_the_catalog_has_a_transl
     assert set(_svg_words(en["chart"])) != set(_svg_words(shown["chart"]))
     if decimal_comma(lang):  # the chart's numbers as this language writes them, as the app's chart does
         assert "0,4656" in _svg_words(shown["chart"]) and "0,4656" in shown["table"]["rows"][1]
-    assert shown["explore"].endswith(f"&lang={lang}")
+    assert shown["explore"].endswith(f"&lang={lang}&room={ROOM}&away=1")
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -113,7 +128,7 @@ def test_the_question_put_to_the_class_is_worded_in_the_students_language_and_a_
     fields = {"q": 2, "token": "journey", "first": "Your"}
     asked = Poll(1, 5, "one-query", "score", fields=tuple(fields.items()))
     deck = replace(Deck.of(5, 5, book_matrix(), {}, None, None, 50), poll=asked)
-    shown = render.view(deck.to_json(), 2, lang)
+    shown = render.view(deck.to_json(), 2, lang, ROOM)
     prompt = page_text("one-query", lang).questions["score"]("prompt", **fields)
     assert shown["poll"] == {"number": 1, "prompt": prompt, "revealed": False, "kind": "number", "options": [],
                              "label": app_text("your_answer", lang),
@@ -122,7 +137,7 @@ def test_the_question_put_to_the_class_is_worded_in_the_students_language_and_a_
     assert shown["section"] == page_text("one-query", lang).title and shown["index"] == 5
 
     broken = replace(deck, poll=replace(asked, fields=()))  # fields that do not fill the prompt: no question shown
-    assert render.view(broken.to_json(), 3, lang)["poll"] is None
+    assert render.view(broken.to_json(), 3, lang, ROOM)["poll"] is None
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
@@ -133,9 +148,9 @@ def test_a_choice_polls_view_names_its_options_and_never_carries_the_answer(lang
     asked = Poll(1, 5, "one-query", "top_key", fields=(("q", 2), ("token", "journey")), options=("0", "1"),
                  labels=labels)
     deck = replace(Deck.of(5, 5, book_matrix(), {}, None, None, 50), poll=asked)
-    shown = render.view(deck.to_json(), 4, lang)["poll"]
+    shown = render.view(deck.to_json(), 4, lang, ROOM)["poll"]
     assert shown["kind"] == "choice" and shown["placeholder"] == app_text("choose", lang)
     assert shown["options"] == [{"value": "0", "label": "x(1) “Your”"}, {"value": "1", "label": "x(2) “journey”"}]
     revealed = replace(deck, poll=replace(asked, revealed=True, right=Right("1", (("self", "1"),))))
-    view = render.view(revealed.to_json(), 5, lang)
+    view = render.view(revealed.to_json(), 5, lang, ROOM)
     assert view["poll"]["revealed"] is True and "right" not in json.dumps(view)

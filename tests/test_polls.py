@@ -1,9 +1,9 @@
-"""Class polls in a lecture's room: the console asks, students answer on their devices, the projection shows
+"""Class polls in a lecture's room: the console asks, students answer on their light pages, the projection shows
 only a count until the reveal, then the spread, the right answer and the known mistakes by name.
 
-AppTest sessions of one process stand for the projection, its console and three students, sharing the
-process's rooms as browsers on one server would (tests/test_class.py). The right answer and the known
-mistakes come from the console's own live result (the page computed it, as the book's values are tested
+AppTest sessions of one process stand for the projection and its console, and the light page's routes on the same
+process's rooms (Starlette's TestClient) for three students, as browsers on one server would. The right answer and
+the known mistakes come from the console's own live result (the page computed it, as the book's values are tested
 in tests/test_tally.py): the poll must be judged on the room's state, whatever that is.
 """
 
@@ -12,12 +12,15 @@ from __future__ import annotations
 import re
 
 import pytest
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
 from streamlit.testing.v1 import AppTest
 
-from tests.apptest import printed_tensors
 from tests.lecture_apptest import lecture, open_console, poll, student, texts, token_of
 from ui.check.questions import QUESTIONS, Answer
+from ui.follow import page as follow
 from ui.inputs.matrix import random_matrix
+from ui.lecture import store
 from ui.lecture.rooms import MAX_POLLS
 from ui.state import Key
 from ui.words.content import app_text, page_text
@@ -37,28 +40,35 @@ def live_answer(at: AppTest) -> Answer:
     return SCORE.answer(live)
 
 
-def classroom(n: int = 3) -> tuple[AppTest, AppTest, list[AppTest]]:
+class Pupil:
+    """A student's light page on the process's rooms: loaded (which gives them an id), and their answers."""
+
+    def __init__(self, room: str, lang: str = "en") -> None:
+        self.room, self.lang = room, lang
+        self.client = TestClient(Starlette(routes=follow.routes(store.rooms)))
+        assert self.client.get(f"/follow/{room}?lang={lang}").status_code == 200
+        self.said = ""
+
+    def send(self, number: int, typed: str) -> None:
+        answer = self.client.post(f"/room/{self.room}/answer?lang={self.lang}", json={"poll": number, "text": typed})
+        self.said = answer.text
+
+
+def classroom(n: int = 3) -> tuple[AppTest, AppTest, list[Pupil]]:
     projection, room = lecture(walk="4")
     token = token_of(projection)
     projection.button(key=Key.CONSOLE_OPENED).click().run()  # the opener's script presses it: it follows now
     console = open_console(token)
-    return projection, console, [student(room) for _ in range(n)]
+    return projection, console, [Pupil(room) for _ in range(n)]
 
 
-def ask(console: AppTest, projection: AppTest, students: list[AppTest]) -> None:
+def ask(console: AppTest, projection: AppTest) -> int:
+    """The console asks the score question; its number."""
     console.selectbox(key=Key.POLL_QUESTION).set_value("score").run()
     console.button(key=Key.POLL_ASK).click().run()
     assert not console.exception, console.exception
     poll(projection)
-    for at in students:
-        poll(at)
-
-
-def send(at: AppTest, typed: str) -> None:
-    member = at.session_state[Key.ROOM].record
-    at.text_input(key=f"{Key.POLL_ANSWER_PREFIX}{member.poll.number}").set_value(typed)
-    at.button(key=Key.POLL_SEND).click().run()
-    assert not at.exception, at.exception
+    return console.session_state[Key.ROOM].record.poll.number
 
 
 def reveal(console: AppTest, projection: AppTest) -> str:
@@ -69,18 +79,15 @@ def reveal(console: AppTest, projection: AppTest) -> str:
 
 def test_a_poll_is_answered_on_devices_counted_and_revealed_with_its_mistakes_by_name():
     projection, console, (right, mistaken, other) = classroom()
-    ask(console, projection, [right, mistaken, other])
+    number = ask(console, projection)
     prompt = page_text("one-query").questions["score"]("prompt", **live_answer(console).fields)
-    for at in (right, mistaken, other, projection):
-        assert prompt in texts(at)
-    for at in (right, mistaken, other):  # the step's charts and tensors show the answer: held back until the reveal
-        assert not printed_tensors(at) and not at.get("vega_lite_chart") and app_text("poll_step_held") in texts(at)
+    assert prompt in texts(projection)
     answer = live_answer(console)
     assert f"{answer.value:.4f}" == "0.9544"  # the book's ω(2,1) at step 4's query "journey"
-    send(right, f"{answer.value:.4f}")
-    send(mistaken, f"{answer.mistakes['weight']:.4f}")  # the weight for the score: a known mistake
-    send(other, "0.5")
-    assert app_text("poll_sent", answer="0.5") in texts(other)
+    right.send(number, f"{answer.value:.4f}")
+    mistaken.send(number, f"{answer.mistakes['weight']:.4f}")  # the weight for the score: a known mistake
+    other.send(number, "0.5")
+    assert app_text("poll_sent", answer="0.5") in other.said
     poll(projection)
     shown = texts(projection)
     assert app_text("poll_answers", n=3) in shown  # a count, and nothing of the answers
@@ -95,10 +102,8 @@ def test_a_poll_is_answered_on_devices_counted_and_revealed_with_its_mistakes_by
     explanation = feedback.removeprefix("Not yet: ")
     assert app_text("poll_mistake", n=1, answer=f"{answer.mistakes['weight']:.4f}", explanation=explanation) in shown
     assert len(answer_charts(projection)) == 1  # the spread
-    send(other, "0.9544")  # too late: revealed polls take no more answers
-    assert app_text("poll_closed") in texts(other) and app_text("poll_revealed") in texts(other)
-    poll(right)
-    assert printed_tensors(right) and app_text("poll_step_held") not in texts(right)  # the step is back
+    other.send(number, "0.9544")  # too late: revealed polls take no more answers
+    assert app_text("poll_closed") in other.said
     console.button(key=Key.POLL_CLOSE).click().run()
     poll(projection)
     assert prompt not in texts(projection) and app_text("poll_answers", n=3) not in texts(projection)
@@ -106,10 +111,10 @@ def test_a_poll_is_answered_on_devices_counted_and_revealed_with_its_mistakes_by
 
 def test_a_poll_is_judged_on_the_rooms_state_when_counted_not_when_asked():
     projection, console, students = classroom(2)
-    ask(console, projection, students)
+    number = ask(console, projection)
     before = live_answer(console)
-    for at in students:
-        send(at, f"{before.value:.4f}")
+    for pupil in students:
+        pupil.send(number, f"{before.value:.4f}")
     console.session_state[Key.MATRIX] = random_matrix(6, 3, 11)  # the lecturer loads another matrix meanwhile
     console.run()
     poll(projection)
@@ -126,26 +131,15 @@ def test_a_student_answers_in_their_own_language_and_convention(lang, typed):
     token = token_of(projection)
     projection.button(key=Key.CONSOLE_OPENED).click().run()
     console = open_console(token)
-    at = student(room, lang=lang)
-    ask(console, projection, [at])
-    assert page_text("one-query", lang).questions["score"]("prompt", **live_answer(console).fields) in texts(at)
-    send(at, typed)
+    pupil = Pupil(room, lang)
+    pupil.send(ask(console, projection), typed)
+    assert app_text("poll_sent", lang, answer=typed) in pupil.said
     assert app_text("poll_right_count", n=1, total=1) in reveal(console, projection)
 
 
-def test_a_student_exploring_on_their_own_gets_the_question_folded_and_can_answer():
-    projection, console, (at,) = classroom(1)
-    at.switch_page("pages/352_dropout.py").run()  # another page: exploring now
-    ask(console, projection, [at])
-    (fold,) = [e for e in at.expander if e.label == app_text("poll_asks_exploring")]
-    assert at.session_state[Key.ROOM].record.following is False
-    send(at, "1")
-    console.run()
-    assert app_text("poll_answered", n=1, of=1) in texts(console)
-
-
 def test_only_a_pollable_question_is_offered_and_a_students_device_cannot_ask():
-    projection, console, (at,) = classroom(1)
+    projection, console, _ = classroom(1)
+    at = student(console.session_state[Key.ROOM].record.room, page="walkthrough", walk="4")  # exploring in the app
     offered = console.selectbox(key=Key.POLL_QUESTION).options
     assert len(offered) == len([q for q in QUESTIONS["one-query"] if q.kind in ("number", "choice", "shape",
                                                                                    "predict")])
@@ -156,11 +150,10 @@ def test_only_a_pollable_question_is_offered_and_a_students_device_cannot_ask():
 
 
 def test_answers_never_enter_a_link_and_a_room_out_of_polls_says_so():
-    projection, console, (at,) = classroom(1)
-    ask(console, projection, [at])
-    send(at, "0.9544")
-    assert all("0.9544" not in value for value in at.query_params.values())  # the address: a share link
-    assert set(at.query_params) <= {"room", "walk", "s", "lang", "away"}
+    projection, console, (pupil,) = classroom(1)
+    pupil.send(ask(console, projection), "0.9544")
+    for window in (projection, console):  # an address is a share link
+        assert all("0.9544" not in value for value in window.query_params.values())
     from ui.lecture.window import rooms
 
     member = console.session_state[Key.ROOM].record
@@ -173,34 +166,27 @@ def test_answers_never_enter_a_link_and_a_room_out_of_polls_says_so():
 
 def test_a_windows_beat_and_page_say_the_same_question_so_a_lost_one_can_be_healed():
     """The watchdog (ui/lecture/watchdog.js) heals a page whose question differs from the one the beat says the
-    session's last full run drew: the two marks must agree whenever nothing was lost, on a following student's
-    device (a bench class of 60 had a student or two in some polls whose page never showed the question) and on
-    the projection (a reveal under load once left it on "Answers: 4" while the class was told to look up) and on
-    the console (under load, a console showed Close for a minute after its Close had closed the poll)."""
+    session's last full run drew: the two marks must agree whenever nothing was lost, on the projection (a reveal
+    under load once left it on "Answers: 4" while the class was told to look up) and on the console (under load, a
+    console showed Close for a minute after its Close had closed the poll)."""
 
     def marks(at: AppTest) -> tuple[list[str], list[str]]:
         """What the beat says, and what the page shows. The projection's beat says the question its last full run
         drew on its timed beats only (a beat inside a full run is drawn before the page): its session's value."""
         bodies = "".join(h.proto.body for h in at.get("html"))
         shown = re.findall(r'class="[^"]*poll-drawn" data-poll="([0-9-]*)"', bodies)
-        if at is not pupil:
-            return [at.session_state[Key.WALK_POSITION].question], shown
-        return re.findall(r'data-beat="\d+"[^>]*?(?: data-poll="([0-9-]*)")', bodies), shown
+        return [at.session_state[Key.WALK_POSITION].question], shown
 
-    projection, console, (pupil,) = classroom(1)
+    projection, console, _ = classroom(1)
     assert marks(console) == ([""], [""])  # the console's box says "none" as a mark of its own
-    for window in (pupil, projection):
-        assert marks(window) == ([""], [])  # no question: the beat says none, and the page shows none
-    ask(console, projection, [pupil])
-    number = pupil.session_state[Key.ROOM].record.poll.number
-    for window in (pupil, projection, console):
+    assert marks(projection) == ([""], [])  # no question: the beat says none, and the page shows none
+    number = ask(console, projection)
+    for window in (projection, console):
         assert marks(window) == ([f"{number}-0"], [f"{number}-0"])
     reveal(console, projection)
-    poll(pupil)
-    for window in (pupil, projection, console):
+    for window in (projection, console):
         assert marks(window) == ([f"{number}-1"], [f"{number}-1"])
     console.button(key=Key.POLL_CLOSE).click().run()
-    for window in (projection, pupil):  # a student takes a move once the projection has drawn it
-        poll(window)
-        assert marks(window) == ([""], [])
+    poll(projection)
+    assert marks(projection) == ([""], [])
     assert marks(console) == ([""], [""])

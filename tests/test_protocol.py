@@ -14,22 +14,18 @@ from ui.lecture.deck import Deck, Poll
 from ui.lecture.explorations import Spotlight
 from ui.lecture.protocol import transition
 from ui.lecture.records import (
+    ATTEND_SECONDS,
     Attend,
-    BackToExploration,
     ConsoleOpened,
     Event,
     Gone,
-    Goto,
     Joined,
-    Kept,
     Leave,
     Lecturer,
     Moment,
     Publish,
     Published,
-    Rejoin,
     Rerun,
-    Restore,
     Room,
     Runs,
     Seen,
@@ -57,8 +53,7 @@ SPOT = Spotlight(3, 7, 7, "one-query", None, "theirs", "equal tokens, equal weig
 D7, D8, D8_SHOWN = deck(7), deck(8), deck(8, shown=True)
 MINE_EDITED = deck(7, "edited")  # the student's (or a lecturer's) own change to the matrix on step 7
 
-FOLLOWING = Student("room", "s1", seen=7, last=D7, eager=False, heard=100.0, runs=Runs(None, 7, 7))
-EXPLORING = replace(FOLLOWING, following=False)
+STUDENT = Student("room", "s1", heard=100.0)  # a student exploring in the app (the light page follows)
 PROJECTION = Lecturer("room", "secret", seen=7, last=D7, announced=True, runs=Runs(None, 7, 7))
 CONSOLE = replace(PROJECTION, console=True, following=True, announced=False)
 
@@ -70,68 +65,23 @@ def seen(moment: Moment, mine: Deck | None, version: int | None, room_deck: Deck
 
 # (name, window, event, what the window becomes (fields, or None: it leaves its room), the actions)
 CASES = [
-    # --- a student joins, follows, explores, rejoins --------------------------------------------------
-    ("join on the walkthrough", None, Joined("room", student="s1", now=5.0),
-     dict(following=True, eager=True, goto=None, heard=5.0), ()),
-    ("join on another page: the lecture's page first", None, Joined("room", student="s1", page=OTHER),
-     dict(goto=WALK), ()),
-    ("the switch to the lecture's page", replace(FOLLOWING, goto=WALK), seen(BEFORE, D7, 7, page=OTHER),
-     dict(goto=None), (Goto(WALK),)),
-    ("late join: the lecture as it stands, drawn by the projection or not", Student("room", "s1", heard=101.0),
-     seen(BEFORE, deck(0), 9, deck(12)), dict(seen=9, last=deck(12), eager=False), (Take(deck(12)),)),
-    ("follow: the heartbeat sees a drawn move and reruns the app", FOLLOWING, seen(BEAT, D7, 8, D8_SHOWN),
-     dict(seen=7), (Rerun(),)),
-    ("follow: the full run takes it before drawing", FOLLOWING, seen(BEFORE, D7, 8, D8_SHOWN),
-     dict(seen=8, last=D8_SHOWN, lecture_at=8, runs=Runs(101.0, 8, 7)), (Take(D8_SHOWN),)),
-    ("follow: the run ends having drawn it", replace(FOLLOWING, seen=8, last=D8, runs=Runs(101.0, 8, 7)),
-     seen(AFTER, D8, 8), dict(runs=Runs(None, 8, 8)), ()),
-    ("a move the projection has not drawn waits", FOLLOWING, seen(BEAT, D7, 8, D8, now=101.0),
-     dict(waiting=(8, 101.0), seen=7), ()),
-    ("... and is taken once overdue (no projection open)", replace(FOLLOWING, waiting=(8, 101.0)),
-     seen(BEAT, D7, 8, D8, now=102.5), dict(seen=7), (Rerun(),)),
-    ("the projection announces the deck a student took when it was overdue: nothing to draw", FOLLOWING,
-     seen(BEAT, D7, 8, deck(7, shown=True)), dict(seen=8, last=D7, waiting=None), ()),
-    ("a student's own change: exploring, decided before drawing", FOLLOWING, seen(BEFORE, MINE_EDITED, 7),
-     dict(following=False), ()),
-    ("a student's own change in a page-only run: the line must be redrawn", FOLLOWING, seen(AFTER, MINE_EDITED, 7),
-     dict(following=False), (Rerun(),)),
-    ("another page: exploring", FOLLOWING, seen(BEFORE, D7, 7, page=OTHER), dict(following=False), ()),
-    ("the lecturer moves while a student explores: nothing of theirs changes", EXPLORING,
-     seen(BEFORE, MINE_EDITED, 8, D8_SHOWN), dict(following=False, seen=8, last=D7, lecture_at=8), ()),
-    ("the lecturer moves while a student explores: their heartbeat reruns, their line says where the lecture is",
-     replace(EXPLORING, lecture_at=7), seen(BEAT, MINE_EDITED, 8, D8), dict(following=False, seen=8, lecture_at=8),
-     (Rerun(),)),
-    ("... the lecture's new deck on the same step (a matrix edit): nothing to redraw", replace(EXPLORING, lecture_at=8),
-     seen(BEAT, MINE_EDITED, 9, deck(8, "edited")), dict(following=False, seen=9, lecture_at=8), ()),
-    ("Rejoin: the exploration kept, the lecture taken at once", EXPLORING, Rejoin(OTHER, MINE_EDITED),
-     dict(following=True, own=Kept(OTHER, MINE_EDITED), seen=0, last=None, eager=True, goto=WALK), ()),
-    ("... the rejoined run takes the lecture's deck", replace(EXPLORING, following=True, seen=0, last=None, eager=True),
-     seen(BEFORE, MINE_EDITED, 8, D8), dict(following=True, seen=8, last=D8), (Take(D8),)),
-    ("Back to my exploration", replace(FOLLOWING, own=Kept(OTHER, MINE_EDITED)), BackToExploration(),
-     dict(following=False, own=None, goto=OTHER), (Restore(MINE_EDITED),)),
-    ("Back with nothing kept does nothing", FOLLOWING, BackToExploration(), dict(following=True), ()),
-    ("what the student's session holds after a take", FOLLOWING, Took(deck(8, "re-encoded")),
-     dict(last=deck(8, "re-encoded")), ()),
-    ("a student reconnects after a failover, following", None, Joined("room", student="s2"),
-     dict(following=True, eager=True), ()),
-    ("a student reconnects after a failover, exploring (away=1)", None, Joined("room", student="s2", away=True),
-     dict(following=False, goto=None), ()),
+    # --- a student, exploring in the app ------------------------------------------------------------------
+    ("a student joins: counted from now", None, Joined("room", student="s1", now=5.0), dict(heard=5.0), ()),
+    ("a student's run: the room is there, and they were said present a moment ago", STUDENT,
+     seen(BEFORE, None, 8, page=OTHER, now=100.0 + ATTEND_SECONDS / 2), dict(heard=100.0), ()),
+    ("a student's run a while later says they are still there", STUDENT,
+     seen(BEFORE, None, 8, page=OTHER, now=100.0 + ATTEND_SECONDS), dict(heard=100.0 + ATTEND_SECONDS), (Attend(),)),
+    ("the lecture moves while a student explores: nothing of theirs changes", STUDENT,
+     seen(BEFORE, None, 9, D8_SHOWN), dict(heard=100.0), ()),
+    ("a student's page-only run asks nothing of the room", STUDENT, seen(AFTER, MINE_EDITED, None, now=200.0),
+     dict(heard=100.0), ()),
+    ("a question put to the class changes nothing in the app (the light page answers it)", STUDENT,
+     seen(BEFORE, None, 9, deck(5, shown=True, poll=QUESTION)), dict(heard=100.0), ()),
+    ("the room is gone: the student's run goes on alone", STUDENT, seen(BEFORE, None, None), None, (Leave(),)),
+    ("the store refused an attendance: the room is gone", STUDENT, Gone(), None, (Leave(),)),
+    ("the store is out of reach: a student stays as they are", STUDENT, seen(BEFORE, None, None, reachable=False),
+     dict(heard=100.0), ()),
     # --- a class poll -----------------------------------------------------------------------------------
-    ("a poll opens: a following student takes it with the step", FOLLOWING,
-     seen(BEFORE, D7, 8, deck(5, shown=True, poll=QUESTION)), dict(poll=QUESTION, seen=8),
-     (Take(deck(5, poll=QUESTION)),)),
-    ("a poll opens: an exploring student's heartbeat takes the question and reruns to show it, folded", EXPLORING,
-     seen(BEAT, MINE_EDITED, 8, deck(5, poll=QUESTION)), dict(poll=QUESTION, seen=8), (Rerun(),)),
-    ("... a full run takes it without a rerun", EXPLORING, seen(BEFORE, MINE_EDITED, 8, deck(5, poll=QUESTION)),
-     dict(poll=QUESTION, seen=8), ()),
-    ("a student answered (the answer is in the room): the question stays, nothing to do",
-     replace(FOLLOWING, seen=8, last=deck(5, poll=QUESTION), poll=QUESTION, runs=Runs(None, 8, 8)),
-     seen(BEAT, deck(5, poll=QUESTION), 8), dict(poll=QUESTION, following=True), ()),
-    ("the poll is revealed", replace(FOLLOWING, seen=8, last=deck(5, poll=QUESTION), poll=QUESTION),
-     seen(BEFORE, deck(5, poll=QUESTION), 9, deck(5, shown=True, poll=replace(QUESTION, revealed=True))),
-     dict(poll=replace(QUESTION, revealed=True)), (Take(deck(5, poll=replace(QUESTION, revealed=True))),)),
-    ("the poll closes", replace(FOLLOWING, seen=8, last=deck(5, poll=QUESTION), poll=QUESTION),
-     seen(BEFORE, deck(5, poll=QUESTION), 9, deck(5, shown=True)), dict(poll=None), (Take(deck(5)),)),
     ("the lecturer asks", PROJECTION, SetPoll(QUESTION), dict(poll=QUESTION), ()),
     ("the lecturer reveals", replace(PROJECTION, poll=QUESTION), SetPoll(replace(QUESTION, revealed=True)),
      dict(poll=replace(QUESTION, revealed=True)), ()),
@@ -185,30 +135,16 @@ CASES = [
      (Take(replace(D7, spotlight=SPOT)), Rerun())),
     ("back to the lecture (B): the spotlight goes", replace(PROJECTION, spotlight=SPOT), SetSpotlight(None),
      dict(spotlight=None, last=D7), ()),
-    ("a following student takes the projected exploration with the deck", replace(FOLLOWING, waiting=None),
-     seen(BEFORE, D7, 8, replace(D7, spotlight=SPOT, shown=True)),
-     dict(seen=8, last=replace(D7, spotlight=SPOT), following=True), (Take(replace(D7, spotlight=SPOT)),)),
     ("a lecturer's session after a take", PROJECTION, Took(deck(8, "x")), dict(last=deck(8, "x")), ()),
+    ("a deck this app cannot read is skipped", PROJECTION, seen(BEFORE, D7, 8, None), dict(seen=8, last=D7), ()),
     # --- the store and the runs ------------------------------------------------------------------------------
     ("the store is out of reach: a lecturer publishes nothing, changes nothing", PROJECTION,
      seen(BEFORE, D8, None, reachable=False), dict(seen=7, last=D7), ()),
     ("... its publish did not arrive", PROJECTION, Published(D8, None, reachable=False), dict(seen=7, last=D7), ()),
-    ("the store is out of reach: a student stays as they are", FOLLOWING, seen(BEAT, D7, None, reachable=False),
-     dict(following=True, seen=7), ()),
     ("the room is gone: a lecturer goes on alone", PROJECTION, seen(BEFORE, D7, None), None, (Leave(),)),
     ("the store refused a publish: the room is gone", CONSOLE, Gone(), None, (Leave(),)),
-    ("the store refused an attendance: the room is gone", FOLLOWING, Gone(), None, (Leave(),)),
-    ("the room is gone: a student's heartbeat says so", FOLLOWING, seen(BEAT, D7, None), None, (Leave(), Rerun())),
-    ("a student's quiet heartbeat reads no deck of its own", FOLLOWING, seen(BEAT, None, 7), dict(following=True), ()),
-    ("a full run cut short is redrawn", replace(FOLLOWING, runs=Runs(97.0, 7, 6)), seen(BEAT, None, 7, now=101.0),
-     dict(), (Rerun(),)),
     ("a lecturer's run cut short is redrawn", replace(CONSOLE, runs=Runs(97.0, 7, 6)), seen(BEAT, D7, 7, now=101.0),
      dict(), (Rerun(),)),
-    ("a deck taken but never drawn (its run merged away) is drawn", replace(FOLLOWING, seen=8, last=D8),
-     seen(BEAT, D8, 8), dict(), (Rerun(),)),
-    ("a student says they are still there", replace(FOLLOWING, heard=90.0), seen(BEAT, None, 7, now=101.0),
-     dict(heard=101.0), (Attend(),)),
-    ("a deck this app cannot read is skipped", FOLLOWING, seen(BEFORE, D7, 8, None), dict(seen=8, last=D7), ()),
 ]
 
 
@@ -227,7 +163,7 @@ def test_transition(name, window, event, after, actions):
 def test_every_event_is_met_by_both_kinds_of_window():
     """The table is complete: each event a window of each kind can meet has a row (Joined has no window)."""
     met = {(type(w).__name__, type(e).__name__) for _, w, e, _, _ in CASES if w is not None}
-    student_events = {"Seen", "Took", "Rejoin", "BackToExploration", "Gone"}
+    student_events = {"Seen", "Gone"}
     lecturer_events = {"Seen", "Published", "Took", "ConsoleOpened", "SetPoll", "StartClock", "SetBudget", "ShareNotes",
                        "SetSpotlight", "Gone"}
     assert {("Student", e) for e in student_events} <= met
@@ -236,19 +172,23 @@ def test_every_event_is_met_by_both_kinds_of_window():
     assert student_events | lecturer_events | {"Joined"} == every
 
 
+def test_a_student_has_no_following_state():
+    """Following is the light page's: a student's record in the app holds no mode, no deck and no step."""
+    assert {f for f in Student.__dataclass_fields__} == {"room", "student", "heard"}
+    assert not {"Rejoin", "BackToExploration", "Goto", "Restore", "Kept"} & {t.__name__ for t in get_args(Event)}
+
+
 def test_a_window_is_replaced_not_changed():
-    before = FOLLOWING
-    new, _ = transition(before, seen(BEFORE, MINE_EDITED, 7))
-    assert new is not before and before.following and not new.following
+    before = STUDENT
+    new, _ = transition(before, seen(BEFORE, None, 7, now=200.0))
+    assert new is not before and before.heard == 100.0 and new.heard == 200.0
     with pytest.raises(AttributeError):
-        new.following = True  # frozen
+        new.heard = 0.0  # frozen
 
 
 def test_an_event_a_window_does_not_meet_changes_nothing():
-    assert transition(FOLLOWING, SetPoll(QUESTION)) == (FOLLOWING, ())
-    for student in (FOLLOWING, EXPLORING):  # a student's window never projects: the event changes nothing
-        assert transition(student, SetSpotlight(SPOT)) == (student, ())
-    assert transition(PROJECTION, Rejoin(OTHER, D7)) == (PROJECTION, ())
+    for event in (SetPoll(QUESTION), SetSpotlight(SPOT), Took(D7), Published(D8, 8), ConsoleOpened()):
+        assert transition(STUDENT, event) == (STUDENT, ())  # a student's window never drives nor takes a deck
     assert transition(None, seen(BEAT, D7, 7)) == (None, ())
 
 

@@ -155,16 +155,39 @@ def test_a_stream_in_a_language_sends_the_steps_view_in_it_and_refuses_a_languag
         room, secret = rooms.create(decks[0].to_json())
         first, second = Stream(app, f"/room/{room}/events?lang=vi"), Stream(app, f"/room/{room}/events?lang=vi")
         assert (await first.start())[0] == 200 and (await second.start())[0] == 200
-        expected = encode(1, json.dumps(view(decks[0].to_json(), 1, "vi"), ensure_ascii=False, separators=(",", ":")))
+        shown = view(decks[0].to_json(), 1, "vi", room)
+        expected = encode(1, json.dumps(shown, ensure_ascii=False, separators=(",", ":")))
         assert await first.event() == expected and await second.event() == expected
         version = rooms.publish(room, secret, decks[1].to_json())
         shown = json.loads((await first.event()).split(b"data: ", 1)[1])
         assert shown["version"] == version and shown["lang"] == "vi" and shown["index"] == 8
-        assert shown["line"] == view(decks[1].to_json(), version, "vi")["line"] != view(decks[1].to_json(), version,
-                                                                                        "en")["line"]
+        worded = [view(decks[1].to_json(), version, lang, room)["line"] for lang in ("vi", "en")]
+        assert shown["line"] == worded[0] != worded[1]
         refused = Stream(app, f"/room/{room}/events?lang=xx")
         assert (await refused.start())[0] == 400
         for stream in (first, second):
             await stream.leave()
 
     run(work)
+
+
+def test_a_light_pages_stream_says_its_student_present_and_a_forged_cookie_or_a_raw_stream_counts_no_one():
+    """The light page's cookie names its student (ui/follow/student.py): their stream says them present while it is
+    open. A cookie that is not an id this app makes, or a raw stream, is no one's."""
+    async def work(rooms, app):
+        room, _ = rooms.create(DECK % 1)
+        said: list[tuple[str, str]] = []
+        real = rooms.attend
+        rooms.attend = lambda r, s: said.append((r, s)) or real(r, s)
+        streams = [Stream(app, f"/room/{room}/events?lang=en", {"cookie": f"attention_student_{room}=abcdefghijkl"}),
+                   Stream(app, f"/room/{room}/events?lang=en", {"cookie": f"attention_student_{room}=<script>"}),
+                   Stream(app, f"/room/{room}/events?raw=1", {"cookie": f"attention_student_{room}=mnopqrstuvwx"})]
+        for stream in streams:
+            assert (await stream.start())[0] == 200
+        while not said:
+            await asyncio.sleep(0.001)
+        assert set(said) == {(room, "abcdefghijkl")} and rooms.attendance(room) == 1
+        for stream in streams:
+            await stream.leave()
+
+    run(work, attend_seconds=0.001)

@@ -1,5 +1,5 @@
-"""How many full runs of the app a lecture's interactions cost: one each. A window's mode is decided before the
-page is drawn (ui/lecture/protocol.py), so nothing has to be drawn twice.
+"""How many full runs of the app a lecture's interactions cost: one each. A window sees its room before the page is
+drawn (ui/lecture/protocol.py), so nothing has to be drawn twice.
 
 A full run is counted where app.py asks the lecture before its page (``lecture.before_page``: once per run
 of app.py); AppTest carries out a ``st.rerun`` inside the same ``run()`` call, so a second run shows here.
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.lecture_apptest import lecture, step_on, student, texts
+from tests.lecture_apptest import lecture, student, texts
 from ui.inputs.matrix import InputMatrix, book_matrix
 from ui.lecture import lecture as lecture_module
 from ui.state import Key
@@ -44,25 +44,15 @@ def _edited() -> InputMatrix:
     return InputMatrix(m.tokens, values)
 
 
-def test_a_following_students_cell_edit_takes_one_full_run(runs):
+def test_an_exploring_students_cell_edit_takes_one_full_run(runs):
     projection, room = lecture(walk="9")
     pupil = student(room)
-    assert app_text("class_following") in texts(pupil)
+    assert app_text("class_exploring") in texts(pupil)
     runs.clear()
     pupil.session_state[Key.MATRIX] = _edited()  # what the data editor's callback does before the run
     pupil.run()
     assert not pupil.exception
-    assert app_text("class_exploring") in texts(pupil)  # the line already says so, in that one run
-    assert len(runs) == 1, runs
-
-
-def test_a_follow_takes_one_full_run(runs):
-    projection, room = lecture(walk="9")
-    pupil = student(room)
-    _next(projection)  # the lecturer's PageDown: the projection draws step 10 and tells the class
-    runs.clear()
-    pupil.run()  # what the student's heartbeat asks for, once it sees the new version
-    assert step_on(pupil) == "10"
+    assert app_text("class_exploring") in texts(pupil)
     assert len(runs) == 1, runs
 
 

@@ -8,8 +8,6 @@ words come from the page's content file (:mod:`ui.words.content`).
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
@@ -82,10 +80,7 @@ class Driver:
     projection: bool = False  # drawn on the projection: a slim line, the step, the rest folded
     details: bool = False  # the projection shows its explanation and controls too
     log: state.WalkLog = field(default_factory=state.WalkLog)
-    # new: a following student's device: the controls take the lecture's values without a widget (a widget is
-    # most of a run's cost, and every move of the lecture reruns every student: benchmarks/PROFILE-ROOM.md)
-    quiet: bool = False
-    stage: Any = None  # where the step goes, made by the walkthrough (above a follower's folded controls)
+    quiet: bool = False  # the controls take their values without a widget (a student's exploration, projected)
     fixed: Fixed | None = None  # new: a state of its own (a student's exploration on the projector), not the session's
 
 
@@ -120,7 +115,6 @@ class Page:
     driver: Driver | None = None  # a walkthrough step drives the page: its controls and its step
     live: Live | None = field(default=None, repr=False)  # the questions' live state (set by step_through)
     _computations: int = field(default=0, repr=False)
-    _shared: tuple | None = field(default=None, repr=False)  # what the last computation depends on, if shared
     _exported: list[tuple[int, str, Trace]] = field(default_factory=list, repr=False)  # (computation, prefix, trace)
     _download: Any = field(default=None, repr=False)  # where the one download button is drawn
     _departed: bool = field(default=False, repr=False)  # a control read so far is not at its default (the book's)
@@ -315,11 +309,11 @@ class Page:
         position = None
         if self.driver is not None:  # the walkthrough decides which step is shown, and → goes on to its next
             position = self.driver.position
-            if self.driver.projection or position.follower:  # the section, in the step's slim line
+            if self.driver.projection:  # the section, in the step's slim line
                 position = replace(position, title=self.text.title)
         with self.stage:
             shown = stepper.step_through(self.page_id, self.text.steps, result, labels or self.labels, position,
-                                         key_labels, shared=self._shared is not None and position is not None)
+                                         key_labels)
             if shown and self.driver is None and has_notebook(self.page_id):  # the walkthrough offers the whole walk
                 names = [s.text.name for s in stepper.slides(self.text.steps, result)]
                 current = step_state.current_step(self.page_id)
@@ -356,13 +350,8 @@ class Page:
         When there is nothing to show at all, the rest of the page is not drawn.
         """
         slot, self._computations = self._computations, self._computations + 1
-        shared = self._shared = self._shared_key(slot)
         try:
-            result = _shared_results().get(shared) if shared is not None else None
-            if result is None:
-                result = run()
-                if shared is not None:
-                    _shared_results().put(shared, result)
+            result = run()
         except (ValueError, TypeError) as exc:
             st.error(app_text("cannot_compute", error=explain(exc, state.language())), icon="⚠️")
             result = None if self._fixed else self._last_good(slot)  # never the session's own under a student's
@@ -374,19 +363,6 @@ class Page:
         if self.stage is None:  # a step-through shows the steps, not a download
             self._offer_download(result)
         return result
-
-    def _shared_key(self, slot: int) -> tuple | None:
-        """What a following student's computation depends on (the page, the matrix, the lecture's control values):
-        a class shares one state, so one computation serves every follower of the process. None: not shared."""
-        if not self.quiet or self.matrix.num_tokens * self.matrix.dim > REMEMBER_UP_TO:
-            return None
-        controls = self.stored()
-        key = (self.page_id, slot, self.matrix.tokens, self.matrix.values.tobytes(), tuple(sorted(controls.items())))
-        try:
-            hash(key)
-            return key
-        except TypeError:  # a value that is not hashable: computed for this student alone
-            return None
 
     def _last_good(self, slot: int) -> Any:
         previous = state.last_good(self.page_id, slot)
@@ -486,31 +462,6 @@ def draw_flash(opened: bool = True) -> None:
             st.success(app_text("link_opened"))
 
 
-class SharedResults:
-    """The last computations of following students, shared by every session of the process (a lock: each
-    session runs in its own thread). A result is only read after it is made: drawing computes nothing."""
-
-    def __init__(self, size: int = 64) -> None:
-        self._size, self._lock, self._results = size, threading.Lock(), OrderedDict()
-
-    def get(self, key: tuple) -> Any:
-        with self._lock:
-            if key in self._results:
-                self._results.move_to_end(key)
-            return self._results.get(key)
-
-    def put(self, key: tuple, result: Any) -> None:
-        with self._lock:
-            self._results[key] = result
-            while len(self._results) > self._size:
-                self._results.popitem(last=False)
-
-
-@st.cache_resource
-def _shared_results() -> SharedResults:
-    return SharedResults()
-
-
 @st.cache_resource
 def _book_lives() -> dict[str, Live]:
     """Each page's questions' live state at the book's matrix and settings, once a session ran it
@@ -531,16 +482,14 @@ def start_page(page_id: str) -> Page:
     walk = _driver.get()  # handed over by the walkthrough running this page (driven_by), else None
     projection = walk is not None and walk.projection
     text = page_text(page_id)
-    if walk is not None and not projection and not walk.position.follower:  # a follower's is in the step's line
+    if walk is not None and not projection:
         st.subheader(text.title)
     draw_flash(opened=walk is not None)  # one the header did not draw (a walkthrough view has no header)
     stage = None
     if text.steps:
         if walk is None:
             _step_mode_toggle(page_id)
-        if walk is not None and walk.stage is not None:  # made by the walkthrough, above the controls' fold
-            stage = walk.stage
-        elif step_state.step_mode(page_id, walk is not None):  # the step goes here, above the page's controls
+        if step_state.step_mode(page_id, walk is not None):  # the step goes here, above the page's controls
             stage = st.container(key=_stage_key(walk, projection))
     matrix = walk.fixed.matrix if walk is not None and walk.fixed is not None else matrix_state.get_matrix()
     return Page(page_id, matrix, text, stage, driver=walk)

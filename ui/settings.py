@@ -46,8 +46,6 @@ class Limits:
     max_upload_bytes: int
     max_url_chars: int
     heartbeat_ms: int  # how often a lecturer's window reads its room's version (ui/lecture/window.py)
-    class_heartbeat_ms: int  # how often a student's window does
-    class_slots: int  # how many following students' runs a server process runs at once (ui/lecture/turns.py)
     streams: int  # rooms' event streams open at once in a server process (ui/shell/push.py)
     room_streams: int  # of them, of one room (a hall larger than MAX_STUDENTS raises it)
 
@@ -64,8 +62,6 @@ def limits() -> Limits:
         max_upload_bytes=_env_int("ATTENTION_MAX_UPLOAD_BYTES", 2_000_000),
         max_url_chars=_env_int("ATTENTION_MAX_URL_CHARS", 8000),
         heartbeat_ms=_env_int("ATTENTION_HEARTBEAT_MS", 250),
-        class_heartbeat_ms=_env_int("ATTENTION_CLASS_HEARTBEAT_MS", 500),
-        class_slots=_env_int("ATTENTION_CLASS_SLOTS", 1),
         streams=_env_int("ATTENTION_STREAMS", STREAMS),
         room_streams=_env_int("ATTENTION_ROOM_STREAMS", ROOM_STREAMS),
     )

@@ -110,19 +110,12 @@ class Key:
     CONSOLE_BUDGET = "console_budget"
     CONSOLE_CLOCK = "console_clock"
     CONSOLE_SHARE_NOTES = "console_share_notes"  # the console's "Share notes with the class"
-    FOLLOWER_BAR = "follower-bar"  # a following student's step line: the section, Back/Next (ui/steps/stepper.py)
-    CLASS_NOTE = "class-note"  # the speaker note on a student's device, when the lecturer shares the notes
     JOIN_BUTTON = "projection_join"  # the projection's J: the join panel
     JOIN_PANEL = "join-panel"
     CLASS_COUNT = "class-count"  # the projection's live count of the class, alone in its box (a timed fragment)
-    # ui/lecture/classroom.py: a student's line (following or exploring) and its buttons
+    # ui/lecture/classroom.py: a student's line (exploring on their own) and its link back to the lecture
     CLASS_BAR = "class-bar"
-    # Classes of the parts of a following student's line (one element: ui/lecture/classroom.py, class.css)
-    CLASS_FOLLOWING = "class-following"  # "Following the lecture"; hidden while the window is behind
-    CLASS_STEP = "class-step"  # "Step k of n", with data-step="<k>"
-    CLASS_CATCHING_UP = "class-catching-up"  # "Catching up": shown instead (ui/lecture/watchdog.js)
-    CLASS_REJOIN = "class_rejoin"
-    CLASS_BACK = "class_back"
+    CLASS_REJOIN = "class-rejoin"  # the class of "Rejoin the lecture", a link to the light page
     # ui/lecture/poll.py: a class poll's widgets and boxes
     POLL_QUESTION = "poll_question"  # the console's choice of question
     POLL_ASK = "poll_ask"
@@ -131,12 +124,6 @@ class Key:
     POLL_DELETE = "poll_delete"
     POLL_CONSOLE = "poll-console"  # the console's poll box
     POLL_STAGE = "poll-stage"  # the projection's poll, in place of the step
-    POLL_STUDENT = "poll-student"  # a student's question box
-    POLL_VERDICT = "poll-verdict"  # after the reveal: the student's own answer judged, in that box
-    POLL_ANSWER_PREFIX = "poll_answer:"  # a student's answer input, per poll: poll_answer:<number>
-    POLL_SEND = "poll_send"
-    POLL_SENT = "_poll_sent"  # a student: (poll, what they sent) (ui/lecture/answers.py)
-    POLL_NOTE = "_poll_note"  # a student: (poll, kind, message) said about their last send
     # ui/lecture/spotlight.py: a student's exploration sent, listed on the console, put on the projector
     SPOTLIGHT_NOTE = "spotlight_note"  # a student's one-line note, in the send form
     SPOTLIGHT_STEP = "spotlight_step"  # the step to show, in the send form (None: the one on screen)

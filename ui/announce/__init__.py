@@ -1,13 +1,12 @@
 """What a screen reader hears when the page changes: one polite live region per tab, fed by each run.
 
 A page run notes what it shows, by kind (:func:`note`): the step on screen, the mask, the heads, the query's
-weights, a lecture's move, a question's feedback. At the run's end :func:`draw` compares with what the page
+weights, a question's feedback. At the run's end :func:`draw` compares with what the page
 showed last and puts the sentences that changed in a hidden marker, with a count. ``ui/shell/page.js`` keeps one
 ``role="status"`` region in the document from the start (a region inserted already filled is seldom spoken), and
 once the run has drawn, it speaks a marker whose count moved. A run longer than a moment says "Updating…" first.
 
 A page's first run says nothing of its own: the new title and the focus on its heading say where the learner is.
-A lecture's move is said even then, since the lecture moved the student there.
 """
 
 from __future__ import annotations
@@ -21,13 +20,12 @@ from ..state import helps
 from ..words.content import app_text
 from . import said
 from . import state as say_state
-from .said import heads_sentence, lecture_sentence, mask_sentence, step_sentence, weights_sentence
+from .said import heads_sentence, mask_sentence, step_sentence, weights_sentence
 
-__all__ = ["begin", "draw", "heads_sentence", "lecture_sentence", "mask_sentence", "note", "note_result", "said",
-           "step_sentence", "weights_sentence"]
+__all__ = ["begin", "draw", "heads_sentence", "mask_sentence", "note", "note_result", "said", "step_sentence",
+           "weights_sentence"]
 
-ORDER = ("lecture", "step", "mask", "heads", "result")  # the order in which changes are said
-ALWAYS = ("lecture",)  # said on a page's first run too
+ORDER = ("step", "mask", "heads", "result")  # the order in which changes are said
 
 begin = say_state.begin
 note = say_state.note
@@ -42,18 +40,16 @@ def note_result(result: object, labels: list[str], given: dict) -> None:
 
 
 def draw(page_id: str) -> None:
-    """The hidden marker page.js reads: the sentences that changed since this page's last run, whether the lecture
-    moved, and the word for a slow run, in the page's language."""
+    """The hidden marker page.js reads: the sentences that changed since this page's last run, and the word for a
+    slow run, in the page's language."""
     now = say_state.noted()
     before = say_state.heard(page_id)
     say_state.set_heard(page_id, now)
     kinds = [*ORDER, *sorted(k for k in now if k not in ORDER)]  # then each question's feedback
-    changed = [now[kind] for kind in kinds if kind in now and (before or {}).get(kind) != now[kind]
-               and (before is not None or kind in ALWAYS)]
+    changed = [now[kind] for kind in kinds if kind in now and before is not None and before.get(kind) != now[kind]]
     if changed:
         say_state.spoken(_plain(" ".join(changed)))
-    moved = int(bool(changed) and "lecture" in now and (before or {}).get("lecture") != now["lecture"])
-    data = {"n": say_state.count(), "moved": moved, "page": page_id, "say": say_state.last_text(),
+    data = {"n": say_state.count(), "page": page_id, "say": say_state.last_text(),
             "updating": app_text("say_updating"), "cell": app_text("a11y_cell_editor"),
             "skip": app_text("a11y_skip_results")}
     attributes = " ".join(f'data-{name}="{escape(str(value))}"' for name, value in data.items())

@@ -13,7 +13,7 @@ from attention.trace import traces_in
 
 from ..words.content import app_text, label_number
 
-__all__ = ["heads_sentence", "lecture_sentence", "mask_sentence", "step_sentence", "weights_sentence"]
+__all__ = ["heads_sentence", "mask_sentence", "step_sentence", "weights_sentence"]
 
 
 def _trace(result: Any) -> Trace | None:
@@ -56,7 +56,3 @@ def heads_sentence(result: Any, given: Mapping[str, Any]) -> str | None:
 
 def step_sentence(index: int, total: int, caption: str) -> str:
     return app_text("say_step", k=index + 1, n=total, caption=caption.rstrip("."))
-
-
-def lecture_sentence(index: int, total: int, page: str, caption: str) -> str:
-    return app_text("say_lecture", k=index + 1, n=total, page=page, caption=caption.rstrip("."))

@@ -34,6 +34,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from ..lecture.address import FOLLOW_ROUTE
 from ..lecture.rooms import RoomError, Rooms, is_room_id
 from ..words.content import app_text
 from . import answer
@@ -41,7 +42,7 @@ from .student import give_id, language, new_id, student_of
 
 __all__ = ["ASSETS", "ROUTE", "STATIC", "Asset", "language", "render", "routes"]
 
-ROUTE = "/follow/{room}"
+ROUTE = FOLLOW_ROUTE
 STATIC = "/follow-static"
 _DIR = Path(__file__).with_name("static")
 _YEAR = "public, max-age=31536000, immutable"
@@ -111,7 +112,6 @@ def _words(lang: str) -> dict[str, str]:
         "poll": app_text("follow_poll", lang=lang, prompt="{prompt}"),
         "poll_heading": app_text("poll_asks", lang=lang),
         "explore": app_text("follow_explore", lang=lang),
-        "new_tab": app_text("follow_new_tab", lang=lang),
         "tensor": app_text("follow_tensor", lang=lang),
         "chart": app_text("follow_chart", lang=lang),
         "formula": app_text("follow_formula", lang=lang),

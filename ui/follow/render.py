@@ -22,6 +22,7 @@ from ..check.questions import NUMBER, SHAPE
 from ..draw import charts, stepchart
 from ..draw.printed import tensor_text
 from ..draw.show import READER_NUMBERS
+from ..lecture.address import AWAY_PARAM, ROOM_PARAM
 from ..lecture.deck import Deck, Poll
 from ..lecture.picture import Picture
 from ..lecture.poll import option_names, question_of
@@ -37,20 +38,20 @@ VEGA_LITE = "6.4"  # the schema ui/draw/charts.py writes (v6), as vl-convert nam
 CACHED_VIEWS = 64  # a few rooms' newest versions in four languages
 
 
-def view(deck_json: str, version: int, lang: str) -> dict[str, Any]:
-    """What a following student's light page shows of a room's deck (``version``), in ``lang``: a JSON-able dict
+def view(deck_json: str, version: int, lang: str, room: str) -> dict[str, Any]:
+    """What a following student's light page shows of ``room``'s deck (``version``), in ``lang``: a JSON-able dict
     whose keys are the page's contract. The deck is read with every check a room's document gets (DeckError)."""
-    return dict(_view(deck_json, version, lang))  # a copy: the cached one is every subscriber's
+    return dict(_view(deck_json, version, lang, room))  # a copy: the cached one is every subscriber's
 
 
-# Keyed by the document too, not only (version, lang): two rooms share version numbers.
+# Keyed by the room and the document too, not only (version, lang): two rooms share version numbers.
 @functools.lru_cache(maxsize=CACHED_VIEWS)
-def _view(deck_json: str, version: int, lang: str) -> dict[str, Any]:
+def _view(deck_json: str, version: int, lang: str, room: str) -> dict[str, Any]:
     with speaking(lang):  # every word below, the walkthrough's check of its steps' names included, on this thread
-        return _worded(Deck.from_json(deck_json), version, lang)
+        return _worded(Deck.from_json(deck_json), version, lang, room)
 
 
-def _worded(deck: Deck, version: int, lang: str) -> dict[str, Any]:
+def _worded(deck: Deck, version: int, lang: str, room: str) -> dict[str, Any]:
     steps = _walk_steps(deck.walkthrough)
     index, picture = deck.position, deck.picture
     total = len(steps) if steps else (picture.total if picture is not None else index + 1)
@@ -68,7 +69,7 @@ def _worded(deck: Deck, version: int, lang: str) -> dict[str, Any]:
             "tensor": tensor_text(picture.tensor()) if picture is not None else None,
             "chart": None if chart is None else chart[0], "table": None if chart is None else chart[1],
             "code": picture.code if picture is not None else None,
-            "explore": _explore(deck, lang),
+            "explore": _explore(deck, lang, room),
             "poll": _poll(deck, lang),
             "picture": picture is not None}
 
@@ -120,13 +121,14 @@ def _table(tables: list[charts.Table]) -> dict | None:
     return {"caption": caption, "columns": [first.corner, *first.columns], "rows": rows}
 
 
-def _explore(deck: Deck, lang: str) -> str:
+def _explore(deck: Deck, lang: str, room: str) -> str:
     """The full app at this step's state: the walkthrough (the app's first page) at the step, with the lecture's
-    matrix and controls (?s=) and its own walkthrough if the lecturer's (?wt=), in the student's language."""
+    matrix and controls (?s=) and its own walkthrough if the lecturer's (?wt=), in the student's language, as a
+    student of ``room`` who explores (``away=1``: the app joins them so, and they may send what they find)."""
     params = {"walk": deck.position + 1, PARAM: deck.shared}
     if deck.walkthrough is not None:
         params[FILE_PARAM] = deck.walkthrough
-    return "./?" + urlencode({**params, "lang": lang})
+    return "./?" + urlencode({**params, "lang": lang, ROOM_PARAM: room, AWAY_PARAM: "1"})
 
 
 def _poll(deck: Deck, lang: str) -> dict | None:

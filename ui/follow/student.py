@@ -17,12 +17,13 @@ from collections.abc import Callable, Hashable
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ..lecture.address import STUDENT_COOKIE
 from ..lecture.rooms import ROOM_SECONDS, is_student_id
 from ..words.i18n import DEFAULT_LANG, LANGUAGES, negotiate
 
 __all__ = ["ANSWERS_PER_MINUTE", "COOKIE", "RateCap", "cookie_name", "give_id", "language", "new_id", "student_of"]
 
-COOKIE = "attention_student_"  # + the room's id
+COOKIE = STUDENT_COOKIE  # + the room's id
 ANSWERS_PER_MINUTE = 10  # a student changing their mind a few times; a script sending in a loop is stopped
 
 

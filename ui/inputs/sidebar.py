@@ -31,34 +31,21 @@ def sidebar_px(dim: int) -> int:
     return max(DEFAULT_PX, needed)
 
 
-def input_panel(link_note: str = "", link_tools: Callable[[], None] | None = None, following: bool = False,
-                inline: bool = False) -> None:
+def input_panel(link_note: str = "", link_tools: Callable[[], None] | None = None, inline: bool = False) -> None:
     """The sidebar: the matrix editor, its width, presets, and sharing.
 
     ``link_note`` says what the link left out; ``link_tools`` draws the sharing part's own controls
     (the copy-link button) at the top of the share panel: app.py hands them in, as sharing sits
-    above the inputs. ``following``: a student's device following a lecture, whose matrix is the lecture's:
-    the editor is folded, drawn only once the student opens it (every move of the lecture reruns every
-    student's app, and the editor was about a fifth of that run's server CPU: benchmarks/PROFILE-ROOM.md).
-    Editing it there makes the student explore on their own, as any change of theirs does. Presets, sharing,
-    files and the lecture switch are an explorer's: a follower's sidebar has none of them.
-    ``inline``: a phone, where the sidebar covers the page: the editor is on the page instead (:func:`inline_matrix`).
+    above the inputs. ``inline``: a phone, where the sidebar covers the page: the editor is on the page instead
+    (:func:`inline_matrix`).
     """
     lim = limits()
     matrix = matrix_state.get_matrix()
     with st.sidebar:
         _language_selector()
-        if not following:
-            _lecture_toggle()
+        _lecture_toggle()
         st.subheader(app_text("inputs_heading"))
         st.caption(app_text("inputs_caption", n=matrix.num_tokens, d=matrix.dim))
-        if following:  # the lecture's matrix, and nothing else to set: presets, links and files are an explorer's
-            with folded(app_text("lecture_matrix_fold"), "lecture_matrix") as shown:
-                if shown:
-                    _editor_and_width(matrix, lim)
-            if not shown:
-                _flash()
-            return
         if not inline:
             _editor_and_width(matrix, lim)
         _presets(lim)

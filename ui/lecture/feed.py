@@ -17,9 +17,12 @@ the document once. Versions only grow, so the same move heard both ways, or late
 :data:`KEEPALIVE_SECONDS` the feed also looks at each followed room's version in the store (a move lost with a
 connection, a room that is gone) and gives every subscriber a keep-alive comment, so that proxies keep the stream.
 
+A student's stream (its id from the light page's cookie, ui/shell/push.py) says them present every
+:data:`ATTEND_SECONDS` while it is open (the room forgets them PRESENCE_SECONDS after), within the room's cap.
+
 A subscriber in a language (a following student's light page) is handed the state's view instead: the feed's
-``render`` words it once per (version, language), outside the event loop, and the same bytes go to every subscriber
-of that language; a render under way when the lecturer moves again goes on to the newest state.
+``render`` words it once per (room, version, language), outside the event loop, and the same bytes go to every
+subscriber of that language; a render under way when the lecturer moves again goes on to the newest state.
 
 No Streamlit here: the feed lives in the server's event loop, beside Streamlit.
 """
@@ -33,17 +36,18 @@ from collections.abc import Awaitable, Callable
 
 from ..settings import ROOM_STREAMS, STREAMS
 from .rooms import Rooms, RoomsUnavailable
-from .subscription import KEEPALIVE, Subscription, encode
+from .subscription import KEEPALIVE, Subscription, attend_all, encode
 
-__all__ = ["KEEPALIVE", "KEEPALIVE_SECONDS", "MAX_CONNECTIONS", "MAX_PER_ROOM", "Feed", "FeedFull", "NoSuchRoom",
-           "Subscription", "encode"]
+__all__ = ["ATTEND_SECONDS", "KEEPALIVE", "KEEPALIVE_SECONDS", "MAX_CONNECTIONS", "MAX_PER_ROOM", "Feed", "FeedFull",
+           "NoSuchRoom", "Subscription", "encode"]
 
 KEEPALIVE_SECONDS = 15.0  # under the idle timeouts of common proxies (30-60 s)
+ATTEND_SECONDS = 5.0  # a connected student is said present this often (well within the room's PRESENCE_SECONDS)
 MAX_CONNECTIONS = STREAMS  # event streams open in one process
 MAX_PER_ROOM = ROOM_STREAMS  # the class, the lecturer's windows, and streams a reconnect overlaps
 
 _log = logging.getLogger("attention_app")
-Render = Callable[[str, int, str], Awaitable[str]]  # (document, version, lang) -> the view's JSON
+Render = Callable[[str, str, int, str], Awaitable[str]]  # (room, document, version, lang) -> the view's JSON
 
 
 class FeedFull(Exception):
@@ -72,11 +76,12 @@ class Feed:
     :meth:`notify`, which any thread may call."""
 
     def __init__(self, rooms: Rooms, *, max_connections: int = MAX_CONNECTIONS, max_per_room: int = MAX_PER_ROOM,
-                 keepalive_seconds: float = KEEPALIVE_SECONDS, render: Render | None = None) -> None:
+                 keepalive_seconds: float = KEEPALIVE_SECONDS, attend_seconds: float = ATTEND_SECONDS,
+                 render: Render | None = None) -> None:
         self._rooms = rooms
         self._render = render  # a state's view in a language (ui/shell/push.py: ui/follow/render.py, in a worker)
         self._max_connections, self._max_per_room = max_connections, max_per_room
-        self._keepalive_seconds = keepalive_seconds
+        self._keepalive_seconds, self._attend_seconds = keepalive_seconds, attend_seconds
         self._followed: dict[str, _Followed] = {}
         self._count = 0
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -92,10 +97,10 @@ class Feed:
         followed = self._followed.get(room)
         return 0 if followed is None else len(followed.subscribers)
 
-    async def subscribe(self, room: str, lang: str | None = None) -> Subscription:
+    async def subscribe(self, room: str, lang: str | None = None, student: str | None = None) -> Subscription:
         """A new subscriber of ``room``, its slot already holding the room's current state (in ``lang``: its view,
-        as soon as it is rendered; None: the raw deck). FeedFull at a cap; NoSuchRoom; RoomsUnavailable if the store
-        cannot be reached."""
+        as soon as it is rendered; None: the raw deck); ``student``: the room's student it is, said present while it
+        is connected. FeedFull at a cap; NoSuchRoom; RoomsUnavailable if the store cannot be reached."""
         self._start()
         self._check_caps(room)
         followed = self._followed.get(room)
@@ -112,7 +117,7 @@ class Feed:
                 raise NoSuchRoom(room)
             self._advance(room, *found)
             self._check_caps(room)  # others may have come while the store answered
-        subscription = Subscription(self, room, lang)
+        subscription = Subscription(self, room, lang, student)
         followed.subscribers.add(subscription)
         self._count += 1
         if lang is None:
@@ -160,6 +165,7 @@ class Feed:
             return
         self._loop = asyncio.get_running_loop()
         self._spawn(self._tick())
+        self._spawn(self._attend())
         if (heard := self._rooms.announcements()) is not None:
             self._spawn(self._listen(heard))
 
@@ -204,7 +210,7 @@ class Feed:
             while self._followed.get(room) is followed and any(s.lang == lang for s in followed.subscribers):
                 version, document = followed.version, followed.document
                 try:
-                    text = await self._render(document, version, lang)
+                    text = await self._render(room, document, version, lang)
                 except Exception:  # a deck the view cannot word: logged, the raw stream and the next move go on
                     _log.exception("room %s version %d could not be rendered in %s", room, version, lang)
                     text = None
@@ -272,6 +278,12 @@ class Feed:
                 for subscription in followed.subscribers:
                     subscription.keepalive()
             await self._look()
+
+    async def _attend(self) -> None:
+        while True:  # in a worker thread, whatever the store: a file's store may write the room's touch
+            await asyncio.sleep(self._attend_seconds)
+            await asyncio.to_thread(attend_all, self._rooms, [(room, s.student) for room, f in self._followed.items()
+                                                              for s in f.subscribers if s.student and not s.closed])
 
     async def _look(self) -> None:
         """Each followed room's version in the store: a newer one is read, a room gone ends its streams."""

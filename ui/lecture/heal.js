@@ -1,4 +1,4 @@
-// The watchdog's Heal, kept as state (ui/lecture/watchdog.py). Mounted in every full run of a window in a room;
+// The watchdog's Heal, kept as state (ui/lecture/watchdog.py). Mounted in every full run of a lecturer's window;
 // `data` is {s: the server session's token}. watchdog.js calls `attentionWatchdog.ask()` when the window stopped
 // following; the state sent is {n, s}: how many times it asked. The browser keeps that value and sends it with
 // every request, the heartbeat's included, so an ask whose own request Streamlit dropped (a one-shot request that

@@ -1,21 +1,20 @@
 """What app.py's frame asks of the lecture: twice a run, before the page and after it, and nowhere else.
 
 **Before the page** (a full run): a window that the address sends into a room enters it (``?console=<token>``:
-the projection's presenter console; ``?room=new``: a room driven by this window; ``?room=<id>``: a student,
-unless the window is the room's projection or console, reloaded, and its browser kept the seat (ui/lecture/seat.py):
-a console that lost its seat is told so and left out of the room, never a student; the projection opens a room
-on its first run). Then the window sees its room once, and the protocol decides,
-before anything is drawn, whether a student follows or explores and which page the window must be on. Last,
-the window's heartbeat, its seat (a lecturer's) and a student's line are drawn. What is said about entering (no
-such room, a used console link, a student's welcome) is said above the page, never on the projection.
+the projection's presenter console; ``?room=new``: a room driven by this window; ``?room=<id>``: a student who
+explores on their own (a student who follows has the light page, ui/follow: the server sends the class's link
+there, ui/shell/join.py), unless the window is the room's projection or console, reloaded, and its browser kept the
+seat (ui/lecture/seat.py): a console that lost its seat is told so and left out of the room, never a student; the
+projection opens a room on its first run). Then the window sees its room once (a lecturer takes the room's deck
+before anything is drawn). Last, a lecturer's heartbeat and seat, or a student's line, are drawn. What is said about
+entering (no such room, a used console link) is said above the page, never on the projection.
 
 **After the page** (a full run, or the page's own run): what the page changed is published (a lecturer's
-window), or noted as the student's own change; and the address bar keeps the room.
+window); and the address bar keeps the room.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import secrets
 import time
@@ -26,33 +25,25 @@ from .. import state
 from ..words.content import app_text
 from . import classroom, seat, window
 from . import state as walk_state
-from .classroom import AWAY_PARAM, NEW_ROOM, ROOM_PARAM
+from .address import AWAY_PARAM, NEW_ROOM, ROOM_PARAM, student_cookie
 from .records import WALK_PAGE, Joined, Lecturer, Moment, Student
-from .rooms import RoomError, RoomsFull, RoomsUnavailable, is_room_id
+from .rooms import RoomError, RoomsFull, RoomsUnavailable, is_room_id, is_student_id
 
-__all__ = ["CONSOLE_PARAM", "after_page", "before_page", "drives", "following", "refusal", "room_link_only",
-           "shown", "students_device", "style", "turn", "view"]
+__all__ = ["CONSOLE_PARAM", "after_page", "before_page", "drives", "refusal", "shown", "style", "view"]
 
 CONSOLE_PARAM = "console"  # ?console=<one-time token>: this window becomes the room's presenter console
 _log = logging.getLogger("attention_app")
 
 
-def turn() -> contextlib.AbstractContextManager:
-    """A student's whole run waits its turn in the process's queue of the class's runs (ui/lecture/turns.py)."""
-    return window.turn()
-
-
 def before_page(page_id: str) -> str | None:
-    """Enter a room the address names, decide this window's mode, draw its heartbeat and a student's line.
-    Returns the page this window must switch to first, if any."""
+    """Enter a room the address names, see it, draw a lecturer's heartbeat or a student's line. Returns the page
+    this window must switch to first, if any (a room just opened: the walkthrough)."""
     if page_id == WALK_PAGE:  # a clicker press not taken yet, before the room is seen (a lecturer publishes it)
         walk_state.take_press()
     goto = _enter(page_id)
     if goto not in (None, page_id):
         return goto
-    goto = window.see(Moment.BEFORE, page_id)
-    if goto is not None:
-        return goto
+    window.see(Moment.BEFORE, page_id)
     window.heartbeat(page_id)
     seat.keep()
     if not state.lecture_mode():  # a keyless projection follows as a student; the room sees no student's line
@@ -61,8 +52,8 @@ def before_page(page_id: str) -> str | None:
 
 
 def after_page(page_id: str) -> None:
-    """The page has run: publish what it changed (or note a student's own change), and keep the room in the
-    address (a reload, or a reconnect to another replica, comes back to it)."""
+    """The page has run: publish what it changed (a lecturer's window), and keep the room in the address (a reload,
+    or a reconnect to another replica, comes back to it)."""
     window.see(Moment.AFTER, page_id)
     classroom.write_address()
 
@@ -71,27 +62,8 @@ def shown() -> tuple:
     """What the frame shows of the lecture (a page run that changes it reruns the app)."""
     member = window.current()
     if isinstance(member, Student):
-        return "student", member.following, member.own is not None, member.poll
+        return ("student",)
     return ("lecturer", member.follows) if isinstance(member, Lecturer) else ()
-
-
-def following() -> bool:
-    """This window is a student's that follows the lecture (not one exploring on their own)."""
-    member = window.current()
-    return isinstance(member, Student) and member.following
-
-
-def students_device() -> bool:
-    """This window is a student's device in a room (following or exploring; not a keyless projection that follows
-    its room as a student would). Its heartbeat, a timed fragment, is drawn on every page (window.heartbeat)."""
-    return isinstance(window.current(), Student) and not state.lecture_mode()
-
-
-def room_link_only() -> bool:
-    """A student's device that follows: its address is the room's link (the room and its language), since what it
-    shows is the room's, which a reload or another replica takes from the room. Every change of the address is a
-    message of the run, and a follower's runs are the class's (benchmarks/PROFILE-ROOM.md)."""
-    return following() and students_device()
 
 
 def drives(page_id: str) -> bool:
@@ -101,15 +73,12 @@ def drives(page_id: str) -> bool:
 
 
 def view(page_id: str) -> str | None:
-    """The walkthrough's view in this window ("projection", "console", "follower": a following student's, or
-    "plain"); None on another page."""
+    """The walkthrough's view in this window ("projection", "console", or "plain"); None on another page."""
     if page_id != WALK_PAGE:
         return None
     if state.lecture_mode():
         return "projection"
     member = window.current()
-    if isinstance(member, Student) and member.following:
-        return "follower"
     return "console" if isinstance(member, Lecturer) and member.console else "plain"
 
 
@@ -142,9 +111,10 @@ def _enter(page_id: str) -> str | None:
             if name in st.query_params:
                 del st.query_params[name]
         return None
-    # The projection without its seat follows its room as a student would (what the class sees, it shows);
-    # nothing about keys or rooms is projected (_say), nor a student's line (before_page).
-    _join(raw[:64], page_id)
+    # The projection without its seat (a cookie kept but void: without one the server sends it to the light page,
+    # ui/shell/join.py) is a student of its room; nothing about keys or rooms is projected (_say), nor a student's
+    # line (before_page).
+    _join(raw[:64])
     return None
 
 
@@ -175,8 +145,8 @@ def _open_room() -> str | None:
     return WALK_PAGE
 
 
-def _join(room: str, page_id: str) -> None:
-    """Join ``room`` as a student; anything wrong is said, and the address loses the broken link."""
+def _join(room: str) -> None:
+    """Join ``room`` as a student who explores; anything wrong is said, and the address loses the broken link."""
     student, problem = _admit(room)
     if problem is not None:
         _say("warning", problem)
@@ -184,10 +154,7 @@ def _join(room: str, page_id: str) -> None:
             if name in st.query_params:
                 del st.query_params[name]
         return
-    away = st.query_params.get(AWAY_PARAM) == "1"  # a reconnected window that was exploring stays so
-    window.dispatch(Joined(room, student=student, away=away, page=page_id, now=time.time()))
-    if not away:
-        _say("info", app_text("room_joined"))
+    window.dispatch(Joined(room, student=student, now=time.time()))
 
 
 def _say(kind: str, message: str) -> None:
@@ -203,7 +170,7 @@ def _admit(room: str) -> tuple[str, str | None]:
     """Ask the store to count this window in ``room``: its anonymous id, and None or why it was refused."""
     if not is_room_id(room):
         return "", app_text("room_malformed")
-    student = secrets.token_urlsafe(9)  # anonymous: a random id per window, for the attendance and its cap
+    student = _light_id(room) or secrets.token_urlsafe(9)  # anonymous: for the attendance and its cap
     try:
         if window.rooms().version(room) is None:
             return student, app_text("room_unknown", room=room)
@@ -214,3 +181,13 @@ def _admit(room: str) -> tuple[str, str | None]:
     except RoomError:
         return student, app_text("room_unknown", room=room)
     return student, None
+
+
+def _light_id(room: str) -> str | None:
+    """The id the light page gave this browser for ``room`` (its cookie, ui/follow/student.py), if it looks like one:
+    a student who explores from it is counted once, and what they send is theirs."""
+    try:
+        found = st.context.cookies.get(student_cookie(room))
+    except (AttributeError, RuntimeError):  # no browser behind this session (a test's run)
+        return None
+    return found if is_student_id(found) else None

@@ -34,7 +34,7 @@ from ..words.plain import plain_text
 from . import lesson, window
 from . import state as walk_state
 from .deck import Poll, Right
-from .records import Lecturer, SetPoll, Student
+from .records import Lecturer, SetPoll
 from .rooms import MAX_POLLS, RoomError, RoomsUnavailable
 
 __all__ = ["RADIO_UP_TO", "asked", "console_panel", "live_answer", "option_names", "pollable", "projection_panel",
@@ -51,12 +51,10 @@ def pollable(page_id: str) -> tuple[Question, ...]:
 
 
 def asked() -> Poll | None:
-    """The question put to the class on the step this window shows, if any. A student exploring on their
-    own sees the question the lecturer asks now, wherever they are."""
+    """The question a lecturer's window put to the class on the step it shows, if any (a student answers on the
+    light page)."""
     member = window.current()
-    if isinstance(member, Student):  # the room's question now: on the step on screen while they follow
-        return member.poll
-    if member is None or member.poll is None:
+    if not isinstance(member, Lecturer) or member.poll is None:
         return None
     return member.poll if member.poll.position == walk_state.walk_position() else None
 

@@ -1,15 +1,16 @@
 """A lecture window as a small state machine: what it is, and what it does next. No Streamlit here.
 
 A window in a room is one frozen record: a :class:`Lecturer` (the projection that opened the room, or
-its presenter console; both hold the room's secret and drive) or a :class:`Student` (no secret: they
-follow the lecture or explore on their own). :func:`transition` is the only place a window changes:
-from the window and one :data:`Event` (what a run saw, or what a person asked for) to the next window
-and the :data:`Action` list its caller carries out (ui/lecture/window.py does the input and output).
+its presenter console; both hold the room's secret and drive) or a :class:`Student` (no secret: one exploring
+on their own; following the lecture is the light page's, ui/follow, which needs no state machine).
+:func:`transition` is the only place a window changes: from the window and one :data:`Event` (what a run saw,
+or what a person asked for) to the next window and the :data:`Action` list its caller carries out
+(ui/lecture/window.py does the input and output).
 
 What a run sees (:class:`Seen`) is taken at one of three moments: ``BEFORE`` the page is drawn (a full
-run: the mode is decided here, before anything shows it), ``AFTER`` the page ran (a full or a page-only
-run: what the page changed is published), and ``BEAT``, the heartbeat: a timed fragment that reads the
-room's version and reruns the app only when there is something to draw.
+run: a room that is gone is left here), ``AFTER`` the page ran (a full or a page-only run: what the page
+changed is published), and ``BEAT``, a lecturer's heartbeat: a timed fragment that reads the room's version and
+reruns the app only when there is something to draw.
 """
 
 from __future__ import annotations
@@ -19,25 +20,18 @@ from dataclasses import replace
 from .records import (
     ATTEND_SECONDS,
     REPAIR_SECONDS,
-    UNSHOWN_SECONDS,
-    WALK_PAGE,
     Action,
     Attend,
-    BackToExploration,
     ConsoleOpened,
     Event,
     Gone,
-    Goto,
     Joined,
-    Kept,
     Leave,
     Lecturer,
     Moment,
     Publish,
     Published,
-    Rejoin,
     Rerun,
-    Restore,
     Runs,
     Seen,
     SetBudget,
@@ -74,8 +68,7 @@ def _joined(event: Joined) -> tuple[Window, tuple[Action, ...]]:
         if event.console:  # a console comes in following: it takes the room's deck on its first run
             return Lecturer(event.room, event.secret, console=True, following=True), ()
         return Lecturer(event.room, event.secret, seen=1, last=event.mine), ()  # the projection made the room
-    goto = None if event.away or event.page == WALK_PAGE else WALK_PAGE
-    return Student(event.room, event.student, following=not event.away, heard=event.now, goto=goto), ()
+    return Student(event.room, event.student, heard=event.now), ()
 
 
 def started(runs: Runs, seen: Seen, version: int) -> Runs:
@@ -160,65 +153,11 @@ def _runs(runs: Runs, seen: Seen, version: int) -> Runs:
 # ----- a student's window ---------------------------------------------------------------------------
 
 def _student(s: Student, event: Event) -> tuple[Window | None, tuple[Action, ...]]:
-    match event:
-        case Seen():
-            return _student_saw(s, event)
-        case Took():
-            return replace(s, last=event.mine), ()
-        case Rejoin():  # the exploration is kept one click away; the lecture is taken at once
-            return replace(s, own=Kept(event.page, event.mine), following=True, seen=0, last=None, eager=True,
-                           goto=WALK_PAGE), ()
-        case BackToExploration() if s.own is not None:
-            return replace(s, own=None, following=False, goto=s.own.page), (Restore(s.own.deck),)
+    """A student explores: their run leaves a room that is gone, and says they are there every few seconds."""
+    if not isinstance(event, Seen) or event.moment is not Moment.BEFORE:
+        return s, ()
+    if event.room.reachable and event.room.version is None:
+        return None, (Leave(),)
+    if event.now - s.heard >= ATTEND_SECONDS:
+        return replace(s, heard=event.now), (Attend(),)
     return s, ()
-
-
-def _student_saw(s: Student, seen: Seen) -> tuple[Window | None, tuple[Action, ...]]:
-    """Decide follow or explore before anything is drawn; take the lecture's deck once the projection drew it."""
-    room, moment = seen.room, seen.moment
-    if room.reachable and room.version is None:
-        return None, (Leave(), Rerun()) if moment is Moment.BEAT else (Leave(),)
-    if moment is Moment.BEFORE and s.goto is not None:
-        if s.goto != seen.page:
-            return replace(s, goto=None), (Goto(s.goto),)
-        s = replace(s, goto=None)
-    acts: list[Action] = []
-    if seen.now - s.heard >= ATTEND_SECONDS:
-        s, acts = replace(s, heard=seen.now), [Attend()]
-    own = seen.mine is not None and s.last is not None and seen.mine != s.last
-    if s.following and (seen.page != WALK_PAGE or own):
-        s = replace(s, following=False)  # another page, or their own change: from now on they explore
-        if moment is Moment.AFTER:
-            acts.append(Rerun())  # the line above the page says so
-    if room.reachable and room.version != s.seen:
-        s, acts = _student_moved(s, seen, acts)
-    elif moment is Moment.BEAT and (_undrawn(s) or cut_short(s.runs, seen.now)):
-        acts.append(Rerun())
-    return replace(s, runs=_runs(s.runs, seen, s.seen)), tuple(acts)
-
-
-def _student_moved(s: Student, seen: Seen, acts: list[Action]) -> tuple[Student, list[Action]]:
-    """The room's deck changed: a following student takes it (before drawing); one exploring takes its question."""
-    deck, version, moment = seen.room.deck, seen.room.version, seen.moment
-    if deck is None:
-        return replace(s, seen=version), acts
-    if not s.following:  # their line says where the lecture is, and its question is folded under it
-        asked = deck.asked()
-        if (asked != s.poll or deck.position != s.lecture_at) and moment is not Moment.BEFORE:
-            acts.append(Rerun())
-        return replace(s, seen=version, poll=asked, lecture_at=deck.position), acts
-    if deck == s.last:  # the same deck again (the projection announcing what the student already took)
-        return replace(s, seen=version, waiting=None), acts
-    waiting = s.waiting if s.waiting is not None and s.waiting[0] == version else (version, seen.now)
-    if not (s.eager or deck.shown or seen.now - waiting[1] >= UNSHOWN_SECONDS):
-        return replace(s, waiting=waiting), acts  # the projection is still drawing it
-    if moment is not Moment.BEFORE:
-        return replace(s, waiting=waiting), [*acts, Rerun()]  # the next full run takes it, before drawing
-    return replace(s, seen=version, last=deck, eager=False, waiting=None, poll=deck.asked(),
-                   lecture_at=deck.position), [*acts, Take(deck)]
-
-
-def _undrawn(s: Student) -> bool:
-    """A following student holds a deck no full run has drawn to its end (the run that should have was cut)."""
-    drawn = s.runs.starting_version if s.runs.started is not None else s.runs.drawn
-    return s.following and s.seen != drawn

@@ -11,22 +11,19 @@ from enum import Enum
 from .deck import DEFAULT_BUDGET_MIN, Deck, Poll
 from .explorations import Spotlight
 
-__all__ = ["ATTEND_SECONDS", "REPAIR_SECONDS", "UNSHOWN_SECONDS", "WALK_PAGE", "Action", "Attend",
-           "BackToExploration", "ConsoleOpened", "Event", "Gone", "Goto", "Joined", "Kept", "Leave", "Lecturer",
-           "Moment",
-           "Publish", "Published", "Rejoin", "Rerun", "Restore", "Room", "Runs", "Seen", "SetBudget", "SetPoll",
-           "SetSpotlight", "ShareNotes", "StartClock", "Student", "Take", "Took", "Window"]
+__all__ = ["ATTEND_SECONDS", "REPAIR_SECONDS", "WALK_PAGE", "Action", "Attend", "ConsoleOpened", "Event", "Gone",
+           "Joined", "Leave", "Lecturer", "Moment", "Publish", "Published", "Rerun", "Room", "Runs", "Seen",
+           "SetBudget", "SetPoll", "SetSpotlight", "ShareNotes", "StartClock", "Student", "Take", "Took", "Window"]
 
 WALK_PAGE = "walkthrough"
-UNSHOWN_SECONDS = 1.0  # a deck no projection has drawn reaches the class after this (no projection open)
 REPAIR_SECONDS = 2.0  # a full run not finished after this was cut short: the heartbeat redraws the page
-ATTEND_SECONDS = 5.0  # a student's window says it is still there this often (the room forgets it after 15 s)
+ATTEND_SECONDS = 5.0  # a student's run says it is still there at most this often (the room forgets it after 15 s)
 
 
 class Moment(Enum):
     BEFORE = "before"  # a full run, before the page is drawn
     AFTER = "after"  # the page has run (a full run, or the page's own run)
-    BEAT = "beat"  # the heartbeat, between runs
+    BEAT = "beat"  # a lecturer's heartbeat, between runs
 
 
 # ----- windows ------------------------------------------------------------------------------------
@@ -63,28 +60,13 @@ class Lecturer:
 
 
 @dataclass(frozen=True)
-class Kept:
-    """A student's own exploration, kept one click away while they follow again."""
-
-    page: str
-    deck: Deck
-
-
-@dataclass(frozen=True)
 class Student:
+    """A student exploring on their own in the app (following is the light page's, ui/follow): the room counts them
+    and takes what they send the lecturer; nothing of the room is drawn on their screen."""
+
     room: str
     student: str  # an anonymous id in the room's attendance
-    following: bool = True
-    seen: int = 0
-    last: Deck | None = None  # the deck on this window's screen, as taken: any other is the student's own change
-    eager: bool = True  # take the next deck at once, drawn by the projection or not (joining, rejoining)
-    waiting: tuple[int, float] | None = None  # a version the projection has not drawn yet, and since when
     heard: float = 0.0  # when the room last heard this student is there
-    own: Kept | None = None
-    poll: Poll | None = None  # the question the room asks now
-    lecture_at: int | None = None  # the lecture's step as this window last heard it (said while exploring)
-    goto: str | None = None  # the page to switch to before anything is drawn
-    runs: Runs = Runs()
 
 
 Window = Lecturer | Student
@@ -131,28 +113,14 @@ class Took:
 
 @dataclass(frozen=True)
 class Joined:
-    """Entry: the store admitted this window. A lecturer has ``secret``; a student comes ``away`` (exploring)
-    when the window was exploring before it reconnected."""
+    """Entry: the store admitted this window. A lecturer has ``secret``; a student has none."""
 
     room: str
     secret: str = ""
     student: str = ""
     console: bool = False
-    away: bool = False
-    page: str = WALK_PAGE
     now: float = 0.0
     mine: Deck | None = None
-
-
-@dataclass(frozen=True)
-class Rejoin:
-    page: str
-    mine: Deck
-
-
-@dataclass(frozen=True)
-class BackToExploration:
-    pass
 
 
 @dataclass(frozen=True)
@@ -190,8 +158,8 @@ class SetBudget:
     minutes: int
 
 
-Event = Seen | Published | Took | Joined | Rejoin | BackToExploration | ConsoleOpened | SetPoll | StartClock \
-    | SetBudget | ShareNotes | SetSpotlight | Gone
+Event = Seen | Published | Took | Joined | ConsoleOpened | SetPoll | StartClock | SetBudget | ShareNotes \
+    | SetSpotlight | Gone
 
 
 # ----- what the caller does ------------------------------------------------------------------------
@@ -210,16 +178,6 @@ class Take:
 
 
 @dataclass(frozen=True)
-class Restore:
-    deck: Deck  # a student's own exploration, back on screen
-
-
-@dataclass(frozen=True)
-class Goto:
-    page: str
-
-
-@dataclass(frozen=True)
 class Attend:
     pass
 
@@ -234,6 +192,6 @@ class Leave:
     pass  # the room is gone: this window goes on alone
 
 
-Action = Publish | Take | Restore | Goto | Attend | Rerun | Leave
+Action = Publish | Take | Attend | Rerun | Leave
 
 

@@ -47,8 +47,8 @@ MAX_DOCUMENT = 64_000  # characters of a room's document (a deck is about 1 kB w
 MAX_ROOMS = 1_000  # open rooms per server (per Redis when replicas share one); then a new room is refused
 ROOM_SECONDS = 4 * 3600  # a room no window touched for this long is gone
 MAX_STUDENTS = 300  # students present in one room at once; one more is told the class is full
-PRESENCE_SECONDS = 15  # a student's window that has not said it is there for this long has left (its heartbeat
-# stopped: the watchdog heals it, or the device is gone)
+PRESENCE_SECONDS = 15  # a student not said to be there for this long has left (their light page's stream closed,
+# or no run of their exploring window since)
 TOKEN_SECONDS = 3600  # a one-time token not redeemed within this is void
 MAX_POLLS = 200  # polls one room may open (a lecture asks a few dozen at most)
 MAX_ANSWER = 64  # characters of an answer as a window sends it (a number, a shape, a choice's id)
@@ -88,7 +88,7 @@ class SendRefused(RoomError):
 class Rooms(ABC):
     """The rooms of the app: create, hand over the right to drive, publish, follow."""
 
-    remote = False  # True: a call waits on the network (a run gives its class turn back meanwhile)
+    remote = False  # True: a call waits on the network (the event feed calls it from a worker thread)
     _listeners: tuple[Callable[[str, int, str], None], ...] = ()
 
     def watch(self, listener: Callable[[str, int, str], None]) -> None:
@@ -146,7 +146,7 @@ class Rooms(ABC):
 
     @abstractmethod
     def attend(self, room: str, student: str) -> bool:
-        """A student's window says it is in the room (now, and every few seconds while it stays). False if
+        """A student says they are in the room (now, and every few seconds while they stay). False if
         the class is full and this student was not in it; raises RoomError if there is no such room."""
 
     @abstractmethod

@@ -5,10 +5,11 @@
   (ui/lecture/explorations.py) and kept in the room's inbox (``Rooms.send``: a few a minute, a cap per room).
 - **The console's list** (:func:`console_panel`): what the class sent, newest first and anonymous ("Student 7"),
   each with its picture and **Project**; what is on the projector now, and **Back to the lecture**.
-- **Projected** (:func:`driver`, :func:`banner`): the projection and the following students run the student's page
-  on the student's state, held apart from the session's (``ui.page.Fixed``), under a banner that says whose it is.
-  The lecture's own step, matrix and controls stay in the deck as they were: Back (B on the projection) only takes
-  the spotlight away. A move of the lecture takes it away too (the spotlight shows on the step it was put on).
+- **Projected** (:func:`driver`, :func:`banner`): the projection runs the student's page on the student's state
+  (the light page shows the picture the projection drew), held apart from the session's (``ui.page.Fixed``), under a
+  banner that says whose it is. The lecture's own step, matrix and controls stay in the deck as they were: Back (B on
+  the projection) only takes the spotlight away. A move of the lecture takes it away too (the spotlight shows on the
+  step it was put on).
 
 Only a lecturer's window projects (it holds the room's secret: the deck is written with it); a student's window only
 sends, and a send changes nothing on anyone's screen.
@@ -92,7 +93,8 @@ def _send(page_id: str) -> None:
     except ExplorationError as exc:
         state.flash("warning", app_text("spotlight_cannot", error=explain(exc, state.language())), where="spotlight")
         return
-    try:
+    try:  # said present first: an explorer's runs say so, and a while may have passed since the last one
+        window.rooms().attend(member.room, member.student)
         _, student = window.rooms().send(member.room, member.student, exploration.to_json())
     except SendRefused as exc:
         said = app_text("spotlight_refused_busy") if exc.reason == "busy" else app_text("spotlight_refused_full") \
@@ -235,24 +237,22 @@ def back() -> None:
 # ----- projected ---------------------------------------------------------------------------------------------
 
 def shown_now(member: Window | None, index: int) -> Spotlight | None:
-    """The exploration this window shows at the lecture's step ``index``: a lecturer's own, a following student's
-    from the deck they took. A lecturer's window finds one put on another step gone: the lecture moved on."""
-    if isinstance(member, Lecturer):
-        if member.spotlight is not None and member.spotlight.at != index:
-            window.dispatch(SetSpotlight(None))
-            return None
-        return member.spotlight
-    if isinstance(member, Student) and member.following and member.last is not None:
-        return member.last.spotlit()
-    return None
+    """The exploration a lecturer's window shows at the lecture's step ``index``. One put on another step is gone:
+    the lecture moved on."""
+    if not isinstance(member, Lecturer):
+        return None
+    if member.spotlight is not None and member.spotlight.at != index:
+        window.dispatch(SetSpotlight(None))
+        return None
+    return member.spotlight
 
 
-def driver(spotlight: Spotlight, position: Position, projection: bool) -> Driver:
+def driver(spotlight: Spotlight, position: Position) -> Driver:
     """The walkthrough's driver for the student's page: their step, on their state (held apart: ui.page.Fixed)."""
     found = spotlight.state()
     fixed = Fixed(found.matrix, dict(found.controls.get(spotlight.page, {})))
-    return Driver(replace(position, current=spotlight.step, cover=None, under=None), projection=projection,
-                  quiet=True, fixed=fixed)
+    return Driver(replace(position, current=spotlight.step, cover=None), projection=True, quiet=True,
+                  fixed=fixed)
 
 
 def banner(spotlight: Spotlight, ends: bool = False) -> None:

@@ -262,13 +262,3 @@ def console_token() -> str | None:
 
 def set_console_token(token: str | None) -> None:
     st.session_state[Key.CONSOLE_TOKEN] = token
-
-
-def poll_said(kind: str) -> tuple | None:
-    """A student's last send to a class poll: ``"sent"`` (poll, what they sent as typed, as sent) or ``"note"``
-    (poll, kind, message said about it) (ui/lecture/answers.py)."""
-    return st.session_state.get(Key.POLL_SENT if kind == "sent" else Key.POLL_NOTE)
-
-
-def set_poll_said(kind: str, value: tuple | None) -> None:
-    st.session_state[Key.POLL_SENT if kind == "sent" else Key.POLL_NOTE] = value

@@ -3,28 +3,24 @@
 A look is what every moment of a window's run does first (ui/lecture/window.py). It asks the store for the room's
 version, and for its deck only when the version is new to the window. The decks are shared: every window of a
 room on one replica reads the same new deck, so the process keeps each room's newest deck it read (:class:`Latest`)
-and a class of thirty reads it from the store once, and checks it once (:func:`_parse`).
+and reads it from the store once, and checks it once (:func:`_parse`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import logging
 import threading
-import time
-from collections.abc import Iterator
 
 import streamlit as st
 
-from ..settings import limits, rooms_url
+from ..settings import rooms_url
 from .deck import Deck, DeckError
 from .memory_rooms import MemoryRooms
-from .records import Moment, Room, Student, Window
+from .records import Room, Student, Window
 from .rooms import Rooms, RoomsUnavailable
-from .turns import Turns
 
-__all__ = ["Latest", "StoreDelay", "look", "rooms", "turns", "waiting_on_store"]
+__all__ = ["Latest", "look", "rooms"]
 
 _log = logging.getLogger("attention_app")
 
@@ -71,68 +67,23 @@ def _latest() -> Latest:
     return Latest()
 
 
-@st.cache_resource
-def turns() -> Turns:
-    """The process's line of following students' runs (ui/lecture/turns.py)."""
-    return Turns(limits().class_slots)
-
-
-class StoreDelay:
-    """How long the store's answers take, as a moving average of the last few calls (seconds)."""
-
-    SLOW = 0.02  # above this, a run waiting on the store gives its class turn back (a handoff costs far less)
-
-    def __init__(self):
-        self.seconds = 0.0
-
-    def note(self, seconds: float) -> None:
-        self.seconds += (seconds - self.seconds) / 8
-
-    @property
-    def slow(self) -> bool:
-        return self.seconds > self.SLOW
-
-
-@st.cache_resource
-def _delay() -> StoreDelay:
-    return StoreDelay()
-
-
-@contextlib.contextmanager
-def waiting_on_store() -> Iterator[None]:
-    """Around a call to the store. A run keeps its class turn through a quick answer (Redis on the same network:
-    a millisecond); while the store is slow, it gives the turn back meanwhile, and the next run goes."""
-    delay, started = _delay(), time.perf_counter()
-    aside = turns().aside() if rooms().remote and delay.slow else contextlib.nullcontext()
-    with aside:  # the answer's time, not the wait for the turn after it
-        try:
-            yield
-        finally:
-            delay.note(time.perf_counter() - started)
-
-
 @functools.lru_cache(maxsize=16)
 def _parse(document: str) -> Deck:
     """A room's document as a deck, checked once per document (every window of a room reads the same one)."""
     return Deck.from_json(document)
 
 
-def look(window: Window, moment: Moment) -> Room:
-    """The room as this window sees it now: its version, and its deck when the version is new to the window.
-    A student's AFTER moment asks the store nothing: its BEFORE moment has just looked, and a move made since
-    is seen by the next beat."""
-    if moment is Moment.AFTER and isinstance(window, Student):
-        return Room(window.seen)
+def look(window: Window) -> Room:
+    """The room as this window sees it now: its version, and (a lecturer's) its deck when the version is new to
+    the window. A student exploring needs only to know the room is still there."""
     try:
-        with waiting_on_store():
-            version = rooms().version(window.room)
-        if version is None or version == window.seen:
+        version = rooms().version(window.room)
+        if version is None or isinstance(window, Student) or version == window.seen:
             return Room(version)
-        deck = _latest().get(window.room, version)  # the class of a replica reads each new deck once
+        deck = _latest().get(window.room, version)  # the windows of a replica read each new deck once
         if deck is not None:
             return Room(version, deck)
-        with waiting_on_store():
-            found = rooms().read(window.room)
+        found = rooms().read(window.room)
     except RoomsUnavailable:
         return Room(None, reachable=False)
     if found is None:

@@ -7,9 +7,14 @@ step as a following student's light page shows it, ui/follow/render.py); the fee
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
-__all__ = ["KEEPALIVE", "Subscription", "encode"]
+from .rooms import RoomError, Rooms, RoomsUnavailable
+
+__all__ = ["KEEPALIVE", "Subscription", "attend_all", "encode"]
+
+_log = logging.getLogger("attention_app")
 
 KEEPALIVE = b": keep-alive\n\n"
 
@@ -24,11 +29,12 @@ def encode(version: int, document: str) -> bytes:
 class Subscription:
     """One subscriber's slot: the newest state it has not taken yet."""
 
-    __slots__ = ("_event", "_feed", "_pending", "closed", "lang", "room", "version")
+    __slots__ = ("_event", "_feed", "_pending", "closed", "lang", "room", "student", "version")
 
-    def __init__(self, feed: Any, room: str, lang: str | None = None) -> None:
+    def __init__(self, feed: Any, room: str, lang: str | None = None, student: str | None = None) -> None:
         self._feed, self.room = feed, room
         self.lang = lang  # None: the raw deck; else the language its views are worded in
+        self.student = student  # the room's student this stream is (said present while it is open), if any
         self.version = 0  # the newest version put in the slot
         self._pending: bytes | None = None
         self._event = asyncio.Event()
@@ -59,3 +65,16 @@ class Subscription:
             self.closed = True
             self._event.set()
             self._feed._drop(self)
+
+
+def attend_all(rooms: Rooms, present: list[tuple[str, str]]) -> None:
+    """Tell the store each connected student (room, student) is there. A full class keeps a newcomer out (its cap);
+    a room that is gone ends its streams at the feed's next look; a store out of reach waits for the next round."""
+    for room, student in dict.fromkeys(present):  # a student's two tabs: said once
+        try:
+            rooms.attend(room, student)
+        except RoomsUnavailable as exc:
+            _log.warning("the connected students could not be said present (%s): the next round tries again", exc)
+            return
+        except RoomError:
+            continue

@@ -4,22 +4,20 @@ The walkthrough page runs the step's own page script inside itself, with the wal
 own control values and the step on screen set by the walkthrough; the page's Back/Next (and
 ← → PageUp PageDown) then move through the walkthrough, across pages.
 
-It has four views of one deck (ui/lecture/deck.py):
+It has three views of one deck (ui/lecture/deck.py):
 - the **projection** (lecture mode): one slim line, then the step's visual filling the screen; no
   speaker note, and the explanation and controls one key (D) away; P opens the console;
 - the **presenter console** (ui/lecture/console.py): the note, the next step, the clock, the list of
   steps, and the same live step with its controls;
-- a **following student's** device: their line (ui/lecture/classroom.py), then at once the step, its section in
-  one slim line, and the page under it; the speaker note only when the lecturer shares the notes (the
-  console's switch), under the step; PageDown and PageUp scroll the page (the lecturer moves the step);
-- the **plain** walkthrough, for reading alone (and a student exploring): the note and the page under it.
+- the **plain** walkthrough, for reading alone (and a student exploring, who has no speaker notes): the note and
+  the page under it.
+A student who follows the lecture has the light page (ui/follow), not this one.
 The projection and its console share a room (ui/lecture/window.py): each follows the other.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import nullcontext
 from dataclasses import replace
 from pathlib import Path
 
@@ -27,7 +25,6 @@ import streamlit as st
 
 from .. import state
 from ..chapter import PAGES
-from ..draw import folded
 from ..inputs import state as matrix_state
 from ..page import Driver, Page, draw_explanation, driven_by
 from ..script import PageEnded, run_script
@@ -35,7 +32,7 @@ from ..state import Key, WalkLog
 from ..steps import stepper
 from ..words.content import app_text, page_text
 from ..words.i18n import WALK_CONTEXT, explain, translate
-from . import answers, classroom, console, files, lecture, poll, spotlight, window
+from . import classroom, console, files, lecture, poll, spotlight, window
 from . import state as walk_state
 from .explorations import Spotlight
 from .records import WALK_PAGE, Lecturer, Student, Window
@@ -53,7 +50,7 @@ def walkthrough(page: Page) -> None:
     seen before this page ran, and what it changes is published after it: ui/lecture/lecture.py.)"""
     walk, custom = _walkthrough()
     member = window.current()
-    following = (isinstance(member, Lecturer) and member.console) or (isinstance(member, Student) and member.following)
+    following = isinstance(member, Lecturer) and member.console
     if walk_state.first_run_of_walkthrough() and not following:  # ?walk= is this window's own step
         walk_state.set_walk_position(_requested_position(len(walk.steps)))
     # Taken here too, not only before the page (ui/lecture/lecture.py): a window that drives no lecture (the plain
@@ -76,44 +73,36 @@ def walkthrough(page: Page) -> None:
         drift_box = st.container()  # filled once the step's page has run: whether its values are the step's
         poll_box = st.container()  # filled once the step's page has run: its live result judges the answers
         driver = Driver(position)
-    else:  # a following student's (the step first, under their line), or the plain walkthrough
-        driver = _follower_driver(walk, position, step, member) if shown == "follower" else \
-            Driver(replace(position, cover=_plain_view(walk, step, index, member)))
-    if not lecture.room_link_only():  # a following student's address is the room's link: the room holds the step
-        _write_params(index, custom)
+    else:  # the plain walkthrough
+        _plain_view(walk, step, index, member)
+        driver = Driver(position)
+    _write_params(index, custom)
     walk_state.arrive_at_walk_step(index, step.page, step.controls)
-    spot = spotlight.shown_now(member, index) if shown in ("projection", "follower") else None
+    spot = spotlight.shown_now(member, index) if shown == "projection" else None
     if spot is not None:  # a student's exploration on the projector, in place of the step
-        _run_spotlight(spot, position, shown == "projection", member)
+        _run_spotlight(spot, position, member)
         return
-    _run_step(walk, step, index, driver, shown == "follower", (drift_box, poll_box))
+    _run_step(walk, step, index, driver, (drift_box, poll_box))
 
 
-def _run_spotlight(spot: Spotlight, position: stepper.Position, projection: bool, member: Window | None) -> None:
-    """The student's page on the student's state, under a banner that says whose it is; the projection that drives
-    the room has Back to the lecture (B) in it. The lecture's step and its values are left as they were."""
+def _run_spotlight(spot: Spotlight, position: stepper.Position, member: Window | None) -> None:
+    """On the projection, the student's page on the student's state, under a banner that says whose it is; the
+    projection that drives the room has Back to the lecture (B) in it. The lecture's step and its values are left as
+    they were."""
     hosting = isinstance(member, Lecturer) and not member.console
-    spotlight.banner(spot, ends=projection and hosting)
-    cover = classroom.join_panel if projection and hosting and walk_state.join_shown() else None
-    position = replace(position, tools=_projection_tools if projection else None, follower=not projection)
-    driver = spotlight.driver(spot, position, projection)
-    driver = replace(driver, position=replace(driver.position, cover=cover),
-                     details=projection and walk_state.details_shown())
+    spotlight.banner(spot, ends=hosting)
+    cover = classroom.join_panel if hosting and walk_state.join_shown() else None
+    driver = spotlight.driver(spot, replace(position, tools=_projection_tools))
+    driver = replace(driver, position=replace(driver.position, cover=cover), details=walk_state.details_shown())
     with driven_by(driver):
         run_script(str(ROOT / FILES[spot.page]))
 
 
-def _run_step(walk: Walkthrough, step: WalkStep, index: int, driver: Driver, follower: bool, boxes: tuple) -> None:
-    """Run the step's page under ``driver``; then (on the console) what the page's run tells the lecturer. On a
-    following student's device the step comes first, and the page's controls are folded under it, drawn only once
-    the student opens them (they take the lecture's values meanwhile)."""
-    fold = nullcontext(True)
-    if follower:
-        driver = replace(driver, stage=st.container())
-        fold = folded(app_text("follower_controls_fold"), "follower_controls")
+def _run_step(walk: Walkthrough, step: WalkStep, index: int, driver: Driver, boxes: tuple) -> None:
+    """Run the step's page under ``driver``; then (on the console) what the page's run tells the lecturer."""
     drift_box, poll_box = boxes
     try:
-        with fold as opened, driven_by(replace(driver, quiet=not opened)):
+        with driven_by(driver):
             run_script(str(ROOT / FILES[step.page]))
     except PageEnded:  # the page ends after its step: say what of the step's controls it could not take
         report_refused(step, index, driver.log)
@@ -134,19 +123,16 @@ def _mover(index: int, total: int) -> Callable[[int], None]:
     return move
 
 
-def _plain_view(walk: Walkthrough, step: WalkStep, index: int, member: Window | None) -> Callable[[], None] | None:
-    """The plain walkthrough's top (where we are, the note); returns what covers the step, if anything."""
+def _plain_view(walk: Walkthrough, step: WalkStep, index: int, member: Window | None) -> None:
+    """The plain walkthrough's top: where we are, the note, the notebook."""
     lang = state.language()  # the bundled walkthrough's words are in the catalogs; a lecturer's own stay as written
-    if not isinstance(member, Student):  # a student follows the lecturer's walkthrough
+    if not isinstance(member, Student):  # a student explores the lecture's walkthrough, not one of their own
         _own_file_panel()
     st.caption(app_text("walk_where", k=index + 1, n=len(walk.steps), title=translate(walk.title, lang, WALK_CONTEXT),
                         page=page_text(step.page).title, controls=_controls_text(step)))
-    held = answers.holds_step()  # a question is open: the step (and the note) would give its answer away
-    if step.note and not held and _notes_for(member):
+    if step.note and not isinstance(member, Student):  # the speaker notes are the lecturer's
         st.markdown(f":material/record_voice_over: *{translate(step.note, lang, WALK_CONTEXT)}*")
-    if not held:
-        _notebook(index)
-    return answers.step_held if held else None
+    _notebook(index)
 
 
 def _notebook(index: int) -> None:
@@ -164,41 +150,8 @@ def _packed() -> str | None:
     return raw[:20_000] if raw else None
 
 
-def _follower_driver(walk: Walkthrough, position: stepper.Position, step: WalkStep, member: Window | None) -> Driver:
-    """A following student's device: the step at once, its section in one slim line, no clicker keys (PageDown
-    scrolls their page); under the step, the note while shared, and the lecture as a notebook."""
-    held = answers.holds_step()  # while a question is open, neither the note nor the notebook: they would answer it
-    note = _shared_note(step, member)
-
-    def under() -> None:
-        if note is not None:
-            note()
-        _notebook(position.index)
-    return Driver(replace(position, follower=True, cover=answers.step_held if held else None,
-                          under=None if held else under))
-
-
-def _notes_for(member: Window | None) -> bool:
-    """The speaker notes are the lecturer's: a student's device shows them only while the lecturer shares them."""
-    return not isinstance(member, Student) or (member.last is not None and member.last.notes_shared)
-
-
-def _shared_note(step: WalkStep, member: Window | None) -> Callable[[], None] | None:
-    """Under the step on a following student's device: the step's note, when the lecturer shares the notes."""
-    if not step.note or not _notes_for(member):
-        return None
-    note = translate(step.note, state.language(), WALK_CONTEXT)
-
-    def draw() -> None:
-        with st.container(key=Key.CLASS_NOTE):
-            st.markdown(f":material/record_voice_over: *{note}*")
-    return draw
-
-
 def _cover(member: Window | None) -> Callable[[], None] | None:
-    """What the projection shows in place of the step: the join panel (J), or the question put to the class.
-    A projection opened from its address in a browser that kept no key (ui/lecture/seat.py) follows that room as a
-    student does, and says nothing about it: the room sees what is projected."""
+    """What the projection shows in place of the step: the join panel (J), or the question put to the class."""
     if isinstance(member, Lecturer) and walk_state.join_shown():
         return classroom.join_panel
     return poll.projection_panel if poll.asked() is not None else None

@@ -1,18 +1,18 @@
-"""A lecture window's watchdog, in the browser: it notices when the window stopped following, says so, and heals it.
+"""A lecturer's window's watchdog, in the browser: it notices when the window stopped following its room, and heals it.
 
-Streamlit pushes nothing from the server to a session: a window learns of the lecture's moves only from its
-heartbeat (a timed fragment, ui/lecture/window.py), and a browser whose timer stopped would otherwise sit on an
-old step for ever while its line still says "Following the lecture". Nothing on the server can see that. So each
-window in a room also carries a small script (``watchdog.js``) that watches what the window shows:
-- the heartbeat's marker, redrawn on every beat, and the element the window must show (a student's line, the
-  projection's bar, the console's note);
-- when either stops for :data:`STALE_MS`, the window is behind: a student's line says "Catching up"; after
-  :data:`HEAL_MS` it asks for a full run (which draws the heartbeat again), each further try later than the one
-  before, and a reload follows if three fail;
-- a blank window (the main area empty, or no app) is reloaded: its address holds the room;
-- a following student's line showing another step, or a following student's page, the projection or the console
-  another question (or none), than their session's last full run drew (that run's output never reached the
-  browser: Streamlit drops a run's unsent messages when the next run starts) is healed.
+Streamlit pushes nothing from the server to a session: the projection and its console learn of each other's moves
+only from their heartbeat (a timed fragment, ui/lecture/window.py), and a browser whose timer stopped would otherwise
+sit on an old step for ever. Nothing on the server can see that. So a lecturer's window on the walkthrough also
+carries a small script (``watchdog.js``) that watches what the window shows (the class follows on the light page,
+ui/follow, which reconnects by itself):
+- the heartbeat's marker, redrawn on every beat, and the element the window must show (the projection's bar, the
+  console's note);
+- when either stops for :data:`HEAL_MS`, it asks for a full run (which draws the heartbeat again), each further try
+  later than the one before, and a reload follows if three fail;
+- a blank window (the main area empty, or no app) is reloaded after :data:`STALE_MS`: its address holds the room;
+- a line showing another step, or a projection or console showing another question (or none), than the session's
+  last full run drew (that run's output never reached the browser: Streamlit drops a run's unsent messages when the
+  next run starts) is healed.
 
 An ask for a full run is kept as state, as the clicker's presses are (ui/steps/clicker.py): a small component
 (``heal.js``) counts the asks, and the browser sends that count with every request, a heartbeat's included. A
@@ -33,7 +33,7 @@ from . import state as walk_state
 
 __all__ = ["HEAL_MS", "STALE_MS", "asked", "beat", "draw", "parse"]
 
-STALE_MS = 1_500  # "Catching up" after this long without a beat: a student's beat is every 0.5 s, a lecturer's 0.25 s
+STALE_MS = 1_500  # a blank page, or another step or question than drawn, for this long: healed (a beat is 0.25 s)
 HEAL_MS = 4_000  # a rerun after this long (plus up to half again, at random: a class does not press at once)
 _MAX_COUNT = 2**31
 
@@ -81,11 +81,10 @@ def parse(value: object, token: str) -> int | None:
     return count if type(count) is int and 0 < count < _MAX_COUNT else None
 
 
-def beat(count: int, behind: bool = False, step: int | None = None, poll: str | None = None) -> None:
-    """The heartbeat's marker, drawn on each beat: the watchdog sees the window is alive, whether the
-    heartbeat knows it is behind the lecture (a move it cannot take yet), and (a following student's) the step and
-    the question (``poll``: its box's mark, "" for none) the session's last full run drew: a line on another step,
-    or another question on the page, lost that run's output on the way, and is healed."""
+def beat(count: int, step: int | None = None, poll: str | None = None) -> None:
+    """The heartbeat's marker, drawn on each beat: the watchdog sees the window is alive, and the step and the
+    question (``poll``: its box's mark, "" for none) the session's last full run drew: a line on another step, or
+    another question on the page, lost that run's output on the way, and is healed."""
     drawn = "" if step is None else f' data-step="{step}"'
     drawn += "" if poll is None else f' data-poll="{poll}"'
-    st.html(f'<span data-beat="{count}" data-behind="{int(behind)}"{drawn}></span>')
+    st.html(f'<span data-beat="{count}"{drawn}></span>')

@@ -1,19 +1,18 @@
 """This window in a lecture's room, on the Streamlit side: the window's one record in the session, what a
 run sees of the room, and the actions the state machine (ui/lecture/protocol.py) decides, carried out.
 
-Streamlit pushes nothing from one session to another, so a window in a room has a **heartbeat**: a fragment
-that reruns every :data:`HEARTBEAT_SECONDS` (a student's every :data:`CLASS_HEARTBEAT_SECONDS`), reads the
-room's version (a dictionary lookup, or one Redis call) and reruns the app only when the protocol says so.
-The deck itself is taken in the full run that follows, before anything is drawn. A heartbeat drawn inside a
-full run does not look again (the run's BEFORE moment has just looked), and a student's AFTER moment does not
-ask the store (ui/lecture/store.py): a following student's update asks the store once.
+Streamlit pushes nothing from one session to another, so a lecturer's window on the walkthrough has a
+**heartbeat**: a fragment that reruns every :data:`HEARTBEAT_SECONDS`, reads the room's version (a dictionary
+lookup, or one Redis call) and reruns the app only when the protocol says so. The deck itself is taken in the full
+run that follows, before anything is drawn. A heartbeat drawn inside a full run does not look again (the run's
+BEFORE moment has just looked). A student's window (one exploring: following is the light page's, ui/follow) has
+no heartbeat: its full runs look at the room's version only, to leave a room that is gone and to stay counted.
 
 Every change to the window goes through :func:`dispatch`: the record is replaced whole, never changed in place.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import threading
 import time
@@ -21,7 +20,6 @@ from dataclasses import replace
 
 import streamlit as st
 
-from .. import state
 from ..inputs import state as matrix_state
 from ..settings import limits
 from ..state import Key
@@ -29,17 +27,16 @@ from . import protocol, watchdog
 from . import state as walk_state
 from .deck import DEFAULT_BUDGET_MIN, Deck
 from .records import (
+    WALK_PAGE,
     Action,
     Attend,
     Event,
     Gone,
-    Goto,
     Lecturer,
     Moment,
     Publish,
     Published,
     Rerun,
-    Restore,
     Seen,
     Student,
     Take,
@@ -47,26 +44,14 @@ from .records import (
     Window,
 )
 from .rooms import RoomError, RoomsUnavailable
-from .store import look, rooms, turns, waiting_on_store
+from .store import look, rooms
 from .walkthrough import FILE_PARAM, WalkthroughError, decode_text, encode
 
-__all__ = ["CLASS_HEARTBEAT_SECONDS", "HEARTBEAT_SECONDS", "act", "attendance", "current", "dispatch", "heartbeat",
-           "rooms", "see", "snapshot", "turn"]
+__all__ = ["HEARTBEAT_SECONDS", "attendance", "current", "dispatch", "heartbeat", "rooms", "see", "snapshot"]
 
 HEARTBEAT_SECONDS = limits().heartbeat_ms / 1000  # a lecturer's window: half of it on average is added to a move
-CLASS_HEARTBEAT_SECONDS = limits().class_heartbeat_ms / 1000  # a student's
 _log = logging.getLogger("attention_app")
 _inline = threading.local()  # full_run: this thread is drawing a heartbeat inside a full run, not beating
-
-
-def turn() -> contextlib.AbstractContextManager:
-    """This run's turn in the process's queue of following students' runs (ui/lecture/turns.py). A lecturer's
-    window, an exploring student's and a lone learner's never wait there; a lecturer's run goes ahead of it."""
-    window = current()
-    if isinstance(window, Lecturer):
-        return turns().ahead()
-    following = isinstance(window, Student) and window.following
-    return turns().turn(window.student) if following else contextlib.nullcontext()
 
 
 def current() -> Window | None:
@@ -89,79 +74,55 @@ def snapshot(window: Window | None = None) -> Deck:
     custom = walk_state.custom_walkthrough()
     linked = st.query_params.get(FILE_PARAM)
     walk = encode(custom) if custom is not None else linked or None
-    talk = window if isinstance(window, Lecturer) else window.last if isinstance(window, Student) else None
+    talk = window if isinstance(window, Lecturer) else None
     return Deck.of(walk_state.walk_position(), walk_state.arrived_at(), matrix_state.get_matrix(),
                    walk_state.walk_controls(), walk, talk.clock_start if talk else None,
                    talk.budget_min if talk else DEFAULT_BUDGET_MIN, talk.poll if talk else None,
                    talk.notes_shared if talk else False, talk.spotlight if talk else None)
 
 
-def see(moment: Moment, page: str) -> str | None:
-    """One moment of this window's run: what it sees goes through the protocol, and its actions are carried out.
-    Returns the page to switch to, if the protocol says so (before anything is drawn)."""
+def see(moment: Moment, page: str) -> None:
+    """One moment of this window's run: what it sees goes through the protocol, and its actions are carried out."""
     slot, lock = walk_state.window_slot(), walk_state.lecture_lock()
     if slot is None:  # held from here: the record is set in it, not written to the session again
-        return None
+        return
+    if isinstance(slot.record, Student) and moment is not Moment.BEFORE:  # an explorer's page changes no one
+        return
     with lock:  # another run of this session, overlapping this one, sees the room after this one's moment
-        return _see(slot, moment, page)
+        _see(slot, moment, page)
 
 
-def _see(slot: walk_state.Slot, moment: Moment, page: str) -> str | None:
+def _see(slot: walk_state.Slot, moment: Moment, page: str) -> None:
     if slot.pending is not None:  # the last moment's take was stopped half-way: finished first
         _take(slot, *slot.pending)
     window = slot.record
-    room = look(window, moment)
-    quiet = isinstance(window, Student) and moment is Moment.BEAT and (room.version == window.seen
-                                                                       or not room.reachable)
-    mine = None if quiet else snapshot(window)  # a student's heartbeat that finds nothing new encodes nothing
+    room = look(window)
+    mine = None if isinstance(window, Student) else snapshot(window)  # an explorer's own state is no one else's
     after, actions = protocol.transition(window, Seen(moment, page, mine, room, time.time()))
-    goto = carry_out(actions, slot, after, drawn=mine if moment is Moment.AFTER else None)
-    if isinstance(window, Student) and window.following and not getattr(slot.record, "following", True):
-        mine_now = mine.__dict__ if mine else {}
-        changed = sorted(k for k, v in mine_now.items() if v != getattr(window.last, k, None))
-        _log.info("a student explores (%s on %s): their own %s", moment.name, page, changed)
+    carry_out(actions, slot, after, drawn=mine if moment is Moment.AFTER else None)
     if any(isinstance(a, Rerun) for a in actions):
-        if moment is Moment.BEAT and isinstance(window, Student) and window.following:
-            watchdog.beat(time.monotonic_ns(), behind=True)  # the run this starts draws the lecture's step: say so
-            turns().hand_over(window.student)  # and goes first in the class's line: this beat has waited there
         st.rerun(scope="app")
-    return goto
 
 
-def act(event: Event) -> None:
-    """A person's request that puts a deck on screen (Back to my exploration), carried out as a moment's actions:
-    the deck taken first, then the record (:func:`_take`)."""
-    slot, lock = walk_state.window_slot(), walk_state.lecture_lock()
-    if slot is None:
-        return
-    with lock:
-        after, actions = protocol.transition(slot.record, event)
-        carry_out(actions, slot, after)
-
-
-def carry_out(actions: tuple[Action, ...], slot: walk_state.Slot, after: Window | None, drawn: Deck | None = None):
+def carry_out(actions: tuple[Action, ...], slot: walk_state.Slot, after: Window | None,
+              drawn: Deck | None = None) -> None:
     """Carry out a transition's actions but a Rerun (the caller's): ``slot`` is held since before it, ``after`` the
     record it gave, ``drawn`` the deck the page drew (its picture goes with a shown publish); takes go first."""
-    goto = None
-    _take(slot, after, tuple((a.deck, isinstance(a, Restore) or a.whole) for a in actions
-                             if isinstance(a, Take | Restore)))
+    _take(slot, after, tuple((a.deck, a.whole) for a in actions if isinstance(a, Take)))
     for action in actions:
         if isinstance(action, Publish):
             _publish(action, slot, drawn)
         elif isinstance(action, Attend):
             _attend(slot)
-        elif isinstance(action, Goto):
-            goto = action.page
         # Leave: nothing to carry out; the window's record is already gone, and the address's room= leads a
         # reload to the room's "no such room" message. Rerun: the caller's, once all else is done.
-    return goto
 
 
 def _take(slot: walk_state.Slot, after: Window | None, decks: tuple[tuple[Deck, bool], ...]) -> None:
     """Put ``decks`` on screen, then set the record to ``after``. Any session write is a point where Streamlit may
     stop the run (for the rerun a browser asked for): the take is noted as pending first, and done again by the
     next moment if it was stopped. Set before it, the record would say the deck was taken, and a half-taken screen
-    would read as the window's own change (a student then explores, a lecturer publishes it)."""
+    would read as the window's own change (a lecturer would publish it)."""
     slot.pending = (after, decks)
     for deck, whole in decks:
         _apply(deck)
@@ -201,8 +162,7 @@ def _publish(action: Publish, slot: walk_state.Slot, drawn: Deck | None = None) 
 def _attend(slot: walk_state.Slot) -> None:
     window = slot.record
     try:
-        with waiting_on_store():  # a following student's run gives its turn back while the store answers
-            rooms().attend(window.room, window.student)  # False (the class filled up meanwhile): they still follow
+        rooms().attend(window.room, window.student)  # False (the class filled up meanwhile): they go on exploring
     except RoomsUnavailable:
         return
     except RoomError:  # the room is gone: the lecture has ended
@@ -237,17 +197,13 @@ def attendance() -> int:
 
 
 def heartbeat(page: str) -> None:
-    """Draw this window's heartbeat and its watchdog (neither is visible): a student's on every page, a
-    lecturer's on the walkthrough (its heartbeat once it follows the room: the console always, the projection
-    once a console is open)."""
+    """Draw this window's heartbeat and its watchdog (neither is visible): a lecturer's, on the walkthrough (its
+    heartbeat once it follows the room: the console always, the projection once a console is open)."""
     window = current()
-    if isinstance(window, Student):
-        beat, expect = _class_heartbeat, f".st-key-{Key.CLASS_BAR}"
-    elif isinstance(window, Lecturer) and page == protocol.WALK_PAGE:
-        beat = _lecturer_heartbeat if window.follows else None
-        expect = f".st-key-{Key.CONSOLE_NOTE if window.console else Key.PROJECTION_BAR}"
-    else:
+    if not isinstance(window, Lecturer) or page != WALK_PAGE:
         return
+    beat = _lecturer_heartbeat if window.follows else None
+    expect = f".st-key-{Key.CONSOLE_NOTE if window.console else Key.PROJECTION_BAR}"
     watchdog.asked()  # a full run is what the watchdog asks for: its asks so far are taken
     with st.container(key=Key.HEARTBEAT):  # alone in its box: nothing the full run draws comes after it there
         watchdog.draw(expect, beats=beat is not None)
@@ -276,25 +232,3 @@ def _lecturer_heartbeat(page: str) -> None:
     see(Moment.BEAT, page)
     if moved or watchdog.asked():  # (or the watchdog's ask for a full run, whose own request was dropped)
         st.rerun(scope="app")  # and drawn by the run this starts
-
-
-@st.fragment(run_every=CLASS_HEARTBEAT_SECONDS)
-def _class_heartbeat(page: str) -> None:
-    with turn():
-        _class_beat(page)
-
-
-def _class_beat(page: str) -> None:
-    if not _inside_full_run():
-        see(Moment.BEAT, page)  # a move to take reruns the app here (and the full run draws the new step)
-    student = current()
-    following = isinstance(student, Student) and student.following
-    if not _inside_full_run() and watchdog.asked():  # the watchdog's ask for a full run, its own request dropped
-        if following:
-            turns().hand_over(student.student)  # first in the class's line, as for a move
-        st.rerun(scope="app")
-    behind = following and student.waiting is not None  # waiting for the projection to draw the lecture's new step
-    drawn = walk_state.walk_position() + 1 if following and page == protocol.WALK_PAGE else None
-    # The question a following student's page shows (its box is under their line, drawn outside lecture mode).
-    question = (student.poll.mark if student.poll else "") if following and not state.lecture_mode() else None
-    watchdog.beat(time.monotonic_ns(), behind, drawn, question)

@@ -87,14 +87,8 @@ def link_opened() -> bool:
     return True
 
 
-def write_link(room_link_only: bool = False) -> None:
-    """Keep the address bar equal to the current state: ``?s=``, ``lang``, ``lecture`` and ``step``.
-
-    ``room_link_only``: a following student's device, whose address is the room's link (ui/lecture/lecture.py
-    ``room_link_only``): only their language is written."""
-    if room_link_only:
-        _set_param(LANG_PARAM, state.language())
-        return
+def write_link() -> None:
+    """Keep the address bar equal to the current state: ``?s=``, ``lang``, ``lecture`` and ``step``."""
     _write_view()
     matrix = matrix_state.get_matrix()
     encoded, note = encode_state(matrix, state.controls())

@@ -76,7 +76,7 @@
   // What a screen reader hears (ui/announce): one polite status region, in the document from the start (a region
   // inserted already filled is seldom spoken). Each run leaves a hidden marker: once the run has drawn, a marker
   // whose count moved is spoken, once; a run longer than a moment says "Updating…" first. After a page change
-  // focus goes to the page's heading, and after a lecture's move to the step's.
+  // focus goes to the page's heading.
   const live = document.createElement('div');
   live.className = 'attention-live';
   live.setAttribute('role', 'status');
@@ -175,7 +175,6 @@
       heard = marker.dataset.n;
       updating = false;
       speak(marker.dataset.say);
-      if (marker.dataset.moved === '1') focus(document.querySelector('.step-heading'));
     } else if (updating) {
       updating = false;
     }

@@ -12,6 +12,9 @@ A plain ASGI response rather than Starlette's StreamingResponse (or sse-starlett
 send of bytes the feed encoded once for every subscriber, and one small task per stream notices a browser that left
 (uvicorn's h11 ignores a send to a closed connection, so a stream would otherwise wait for its next send to end).
 
+A light page's stream carries its student's cookie (ui/follow/student.py): while it is open, the feed says that
+student is present in the room (ui/lecture/feed.py), so the class's count is who has the page open.
+
 Refusals: a malformed or unknown room 404, a process or room at its cap of streams 503 (``Retry-After``; the caps are
 ``ATTENTION_STREAMS`` and ``ATTENTION_ROOM_STREAMS``, ui/settings.py), and the store out of reach 503.
 
@@ -32,6 +35,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
+from ..follow.student import student_of
 from ..lecture import store
 from ..lecture.feed import Feed, FeedFull, NoSuchRoom, Subscription
 from ..lecture.rooms import RoomError, RoomsUnavailable, is_room_id
@@ -61,17 +65,18 @@ def feed() -> Feed:
     return _feed
 
 
-async def render(document: str, version: int, lang: str) -> str:
-    """A state's view in ``lang``, as one line of JSON, worked out in a worker thread: the event loop serves every
-    stream meanwhile (a view with its chart takes a tenth of a second)."""
-    return await run_in_threadpool(_view_json, document, version, lang)
+async def render(room: str, document: str, version: int, lang: str) -> str:
+    """A state of ``room``'s view in ``lang``, as one line of JSON, worked out in a worker thread: the event loop
+    serves every stream meanwhile (a view with its chart takes a tenth of a second)."""
+    return await run_in_threadpool(_view_json, room, document, version, lang)
 
 
-def _view_json(document: str, version: int, lang: str) -> str:
+def _view_json(room: str, document: str, version: int, lang: str) -> str:
     # Imported with the first view, not with the app: vl-convert's engine is loaded only where a class follows.
     from ..follow.render import view
 
-    return json.dumps(view(document, version, lang), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    shown = view(document, version, lang, room)
+    return json.dumps(shown, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def routes() -> list[Route]:
@@ -90,7 +95,8 @@ async def _events(request: Request) -> Response | EventStream:
     if lang is not None and lang not in LANGUAGES:
         return _refusal(400, "no such language")
     try:
-        subscription = await feed().subscribe(room, lang)
+        student = student_of(request, room) if lang is not None else None  # a raw stream is a tool's, no one's
+        subscription = await feed().subscribe(room, lang, student)
     except NoSuchRoom:
         return _refusal(404, "no such room")
     except FeedFull:

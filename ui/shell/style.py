@@ -37,16 +37,13 @@ def _script() -> str:
     return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
 
 
-def apply_style(dim: int, *, lecture: bool = False, lang: str = "en", view: str | None = None,
-                one_element: bool = False) -> None:
+def apply_style(dim: int, *, lecture: bool = False, lang: str = "en", view: str | None = None) -> None:
     """Style-only HTML, which Streamlit applies without taking any room on the page, and the page's script.
 
     Two style elements: the rules, which a run rarely changes, and the sidebar's width, which
     follows the matrix. A new width then replaces one rule scoped to the sidebar, and the browser
     restyles the sidebar alone (a rule on :root would restyle the whole page: 16 ms on a width
-    change, measured with benchmarks/bench_latency.py's method). ``one_element``: a student's device in a
-    lecture room, whose every full run is one of a class's (benchmarks/PROFILE-ROOM.md: each element of a
-    follower's run costs the class's follow time), and whose matrix rarely changes: the width goes with the rules.
+    change, measured with benchmarks/bench_latency.py's method).
 
     The script (page.js, in a hidden element) makes the app behave like pages: a new page opens at its top, Back
     goes to the previous page, ``<html lang>`` is the page's language, and a help icon in a toggle's label does
@@ -55,8 +52,7 @@ def apply_style(dim: int, *, lecture: bool = False, lang: str = "en", view: str 
     rules = _css(CSS) + (_css(LECTURE_CSS) if lecture else "") + (_css(VIEW_CSS[view]) if view in VIEW_CSS else "")
     rules += _css(LANGUAGE_CSS[lang]) if lang in LANGUAGE_CSS else ""
     width = f'[data-testid="stSidebar"] {{ --matrix-sidebar-width: {sidebar_px(dim)}px; }}'
-    st.html(f"<style>{rules}{width if one_element else ''}</style>")
-    if not one_element:
-        st.html(f"<style>{width}</style>")
+    st.html(f"<style>{rules}</style>")
+    st.html(f"<style>{width}</style>")
     st.html(f'<span class="attention-page" hidden data-lang="{lang}"></span><script>{_script()}</script>',
             unsafe_allow_javascript=True)

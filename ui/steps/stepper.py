@@ -15,7 +15,6 @@ step on one's own.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,7 +24,7 @@ import streamlit as st
 from attention import Trace
 from attention.trace import traces_in
 
-from .. import announce, draw, state
+from .. import announce, draw
 from ..state import Key
 from ..words.content import StepText, app_text
 from . import clicker
@@ -66,14 +65,11 @@ class Position:
     title: str | None = None  # on a projection: the section, in the step's one slim line
     tools: Callable[[], None] | None = None  # on a projection: its own buttons, at the end of that line
     cover: Callable[[], None] | None = None  # on a projection: drawn instead of the step (the class's join panel)
-    follower: bool = False  # a student's device following a lecture: one slim line, PageDown/PageUp scroll the page
-    under: Callable[[], None] | None = None  # drawn under the step (a student's device: the notes, when shared)
     drawn: Callable[..., None] | None = None  # on a projection: handed (page, slide, labels, key labels) it drew
 
 
 def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels: Sequence[str],
-                 position: Position | None = None, key_labels: Sequence[str] | None = None,
-                 shared: bool = False) -> bool:
+                 position: Position | None = None, key_labels: Sequence[str] | None = None) -> bool:
     """Draw the current step with its navigation; False if the page has no step to show.
 
     Without ``position`` the page's own steps are numbered and stepped through; the chapter
@@ -93,12 +89,7 @@ def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels:
         slide = shown[names.index(position.current)] if position.current in names else shown[0]
         keys = WALK_KEYS  # one set of buttons across the walkthrough's pages: never remounted mid-lecture
     _navigation(keys, position)
-    caption = slide.text.caption
-    if position.follower:  # the lecturer moved: a student's screen reader hears where to
-        announce.note("lecture", announce.lecture_sentence(position.index, position.total, position.title or "",
-                                                           caption))
-    else:
-        announce.note("step", announce.step_sentence(position.index, position.total, caption))
+    announce.note("step", announce.step_sentence(position.index, position.total, slide.text.caption))
     # The cover's place, in every run: emptied at once when there is none. Drawn where the step goes, a cover's
     # last elements (a revealed poll's chart) stayed on screen under the next step until that run ended.
     slot = st.empty()
@@ -107,11 +98,9 @@ def step_through(page_id: str, steps: tuple[StepText, ...], result: Any, labels:
             position.cover()
     else:
         slot.empty()
-        _draw(slide, labels, key_labels, shared)
+        _draw(slide, labels, key_labels)
         if position.drawn is not None:  # the class's light pages show what the projection drew (ui/follow)
             position.drawn(page_id, slide, labels, key_labels)
-    if position.under is not None:
-        position.under()
     return True
 
 
@@ -123,9 +112,6 @@ def _move(page_id: str, names: list[str], index: int, direction: int) -> None:
 
 
 def _navigation(keys: str, position: Position) -> None:
-    if position.follower:
-        _follower_navigation(keys, position)
-        return  # no clicker keys: PageDown and PageUp scroll a student's page (their line says the step)
     with st.container(key=Key.CLICKER):  # hidden by ui/shell/style.css: the keys a presentation clicker sends
         if keys == WALK_KEYS:  # the walkthrough's, kept as state (a lecture window's heartbeat drops a trigger)
             clicker.mount(position.total)
@@ -151,13 +137,6 @@ def _slim_navigation(keys: str, position: Position) -> None:
             position.tools()
 
 
-def _follower_navigation(keys: str, position: Position) -> None:
-    """A following student's one line under theirs: the section, and small Back/Next to step on their own."""
-    with st.container(key=Key.FOLLOWER_BAR, horizontal=True, vertical_alignment="center", gap="small"):
-        st.markdown(position.title or "", width="stretch")
-        _arrows(keys, position, app_text("step_back_own"), app_text("step_next_own"))
-
-
 def _arrows(keys: str, position: Position, back_help: str, next_help: str) -> None:
     """A slim line's small ← → (and their keys), with their help texts (in the learner's words)."""
     st.button("", icon=":material/arrow_back:", key=f"{Key.STEP_BACK_PREFIX}{keys}",
@@ -175,9 +154,8 @@ def _where_key(keys: str, position: Position) -> str | None:
 
 
 def _shortcut(keys: str, position: Position, key: str) -> str | None:
-    """A step button's key: none on the walkthrough, whose clicker takes the keys; a page's own, and a following
-    student's (they step on their own, and their device has no clicker)."""
-    return key if keys != WALK_KEYS or position.follower else None
+    """A step button's key: none on the walkthrough, whose clicker takes the keys; a page's own."""
+    return key if keys != WALK_KEYS else None
 
 
 def _row_navigation(keys: str, position: Position) -> None:
@@ -195,27 +173,19 @@ def _row_navigation(keys: str, position: Position) -> None:
                    disabled=position.index == position.total - 1)
 
 
-def _draw(slide: Slide, labels: Sequence[str], key_labels: Sequence[str] | None, shared: bool) -> None:
+def _draw(slide: Slide, labels: Sequence[str], key_labels: Sequence[str] | None) -> None:
     """What is new at this step, large: the tensor, the formula term, the lines of code. A grid of heads takes
     the whole width, the formula and the code under it: beside them, its numbers would shrink below 20 px on
-    a 1280 px projection.
-
-    ``shared``: a following student's step, whose drawing every follower of the class may replay. The first
-    follower's drawing is kept for the process and the others replay it (``st.cache_data`` replays the elements a
-    cached function drew), without building its chart and text again: that building was most of a follower's run
-    (benchmarks/PROFILE-ROOM.md). A replay is keyed by what the drawing reads (:func:`_drawn_from`), never by
-    where it came from: two steps that share a name in different traces (3.4.2's ``v1.context`` and
-    ``v2.context``) once shared a key, and every follower was shown v1's numbers under v2's heading."""
+    a 1280 px projection."""
     if draw.per_head(slide.trace, slide.step):
         drawing = words = st.container()
     else:
         drawing, words = draw.side_by_side("step", [3, 2])
-    key = _drawn_from(slide, labels, key_labels) if shared else None
     with drawing:
-        _picture(slide, labels, key_labels) if key is None else _shared_picture(key, slide, labels, key_labels)
+        _picture(slide, labels, key_labels)
     with words:
-        _words(slide) if key is None else _shared_words(key, slide)
-        draw.show_step_code(slide.trace, slide.step, lines=False)  # the fold: a widget, drawn by every session
+        _words(slide)
+        draw.show_step_code(slide.trace, slide.step, lines=False)  # the fold: a widget
 
 
 def _picture(slide: Slide, labels: Sequence[str], key_labels: Sequence[str] | None) -> None:
@@ -229,33 +199,3 @@ def _words(slide: Slide) -> None:
     draw.show_step_code(slide.trace, slide.step, whole=False)
 
 
-def _drawn_from(slide: Slide, labels: Sequence[str], key_labels: Sequence[str] | None) -> str:
-    """A digest of everything a step's drawing reads: the step's words (its full name, caption and formula), its
-    whole trace (every step's name, axes, meaning, fields, values and the code that recorded it, and the mask), the
-    labels, and how the reader draws (language, lecture mode, screen). Equal digests, equal drawings: a replay
-    cannot show other numbers than the session would have drawn itself. A follower's matrix is at most
-    ui/page.py's REMEMBER_UP_TO cells, so hashing the trace costs microseconds."""
-    digest = hashlib.blake2b(digest_size=16)
-    for part in (repr(slide.text), slide.step, tuple(labels), tuple(key_labels or ()), state.language(),
-                 state.lecture_mode(), draw.narrow_screen()):
-        digest.update(repr(part).encode())
-    for step in slide.trace:
-        where = None if step.where is None else (step.where.code.co_filename, step.where.code.co_qualname,
-                                                 step.where.line)
-        digest.update(repr((step.name, step.dims, str(step.tensor.dtype), step.shape, step.meaning,
-                            sorted(step.fields.items()), where)).encode())
-        digest.update(step.tensor.contiguous().numpy().tobytes())
-    mask = slide.trace.mask
-    digest.update(b"no mask" if mask is None else repr(tuple(mask.shape)).encode() + mask.numpy().tobytes())
-    return digest.hexdigest()
-
-
-# Keyed by ``key`` alone (Streamlit hashes no argument whose name starts with "_"): the same key, the same step.
-@st.cache_data(max_entries=64, show_spinner=False)
-def _shared_picture(key: str, _slide: Slide, _labels: Sequence[str], _key_labels: Sequence[str] | None) -> None:
-    _picture(_slide, _labels, _key_labels)
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def _shared_words(key: str, _slide: Slide) -> None:
-    _words(_slide)
