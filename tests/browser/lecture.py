@@ -149,21 +149,23 @@ def light_step(page) -> int | None:
 
 
 def answer(page, typed: str, sent: str | None = None) -> None:
-    """A student answers the open question on the light page: types (or chooses) ``typed`` and presses Send, until
-    the page says it was sent (``sent``: the beginning of what it says; by default the catalog's "Sent: " in the
-    page's language)."""
+    """A student answers the open question on the light page: types ``typed`` (or chooses the option whose value it
+    is) and presses Send, until the page says it was sent (``sent``: words of what it says; by default the catalog's
+    "Sent: {answer}. …" in the page's language, its longer part around the answer)."""
     lang = page.evaluate("document.documentElement.lang") or "en"
     if sent is None:
-        sent = plain_text(app_text("poll_sent", lang=lang, answer="\x00")).split("\x00")[0]
+        sent = max(plain_text(app_text("poll_sent", lang=lang, answer="\x00")).split("\x00"), key=len)
     page.locator("#poll-form").wait_for(state="visible", timeout=PATIENT_MS)
     field = page.locator("#poll-text")
-    if page.evaluate("document.getElementById('poll-text')?.tagName") == "SELECT":
+    if page.locator("#poll-input input[type=radio]").count():  # a choice: a row of radio buttons, by value
+        page.locator(f'#poll-input input[type=radio][value="{typed}"]').check()
+    elif page.evaluate("document.getElementById('poll-text')?.tagName") == "SELECT":
         field.select_option(typed)
     else:
         field.fill(typed)
     page.locator("#poll-send").click()
     try:
-        page.wait_for_function("(w) => (document.getElementById('poll-status')?.textContent || '').startsWith(w)",
+        page.wait_for_function("(w) => (document.getElementById('poll-status')?.textContent || '').includes(w)",
                                arg=sent, timeout=PATIENT_MS, polling="raf")
     except Exception as exc:  # noqa: BLE001 (Playwright's TimeoutError), said with what the page showed
         raise AssertionError(f"the answer {typed!r} was never sent: {page.evaluate(_LIGHT)}") from exc
