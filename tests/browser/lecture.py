@@ -182,9 +182,16 @@ def explore(page, room: str) -> None:
     ``room`` who explores (the address keeps ``room`` and ``away=1``); once its line says so."""
     link = page.locator("#explore")
     link.wait_for(state="visible", timeout=PATIENT_MS)
+    href = link.get_attribute("href")
     link.click()
-    page.wait_for_function("(room) => { const q = new URL(location.href).searchParams;"
-                           " return q.get('room') === room && q.get('away') === '1'; }", arg=room, timeout=PATIENT_MS)
+    try:
+        page.wait_for_function("(room) => { const q = new URL(location.href).searchParams;"
+                               " return q.get('room') === room && q.get('away') === '1'; }", arg=room,
+                               timeout=PATIENT_MS)
+    except Exception as exc:  # noqa: BLE001 (Playwright's TimeoutError), said with where the link led
+        raise AssertionError(f"Explore this step ({href}) did not open the app in this tab as an exploring student "
+                             f"of {room}: this tab is at {page.url}, its browser has {len(page.context.pages)} "
+                             "tab(s)") from exc
     says(page, CLASS_BAR, app_text("class_exploring", lang=page_lang(page)))
     wait_idle(page)
 
