@@ -1,18 +1,23 @@
 """A lecture's windows in Chromium, shared by the projection, class and poll tests: the projection (its
-step bar), the presenter console it opens with P, and students' windows following a room."""
+step bar), the presenter console it opens with P, and students following a room on the light page (GET
+/follow/<room>): its line, its answer box and verdict, its "Explore this step" into the app and the app's "Rejoin
+the lecture" back."""
 
 from __future__ import annotations
 
+import re
 from contextlib import ExitStack
 
 from tests.browser.harness import PATIENT_MS, wait_idle
+from ui.words.content import app_text
+from ui.words.plain import plain_text
 
 # Waits are generous: they are for a behaviour (the window shows it), not a speed, and cost time only on a failure.
 
 BAR = ".st-key-projection-bar"  # the projection's one line: "Step k of n"
-CLASS_BAR = ".st-key-class-bar"  # a student's bar: "Following the lecture · Step k of n"
+CLASS_BAR = ".st-key-class-bar"  # an exploring student's line in the app: "Exploring on your own", Rejoin
+LINE = "#line"  # a light page's line (ui/follow/static/follow.html): "Following · Step k of n"
 STAGE = ".st-key-poll-stage"  # the projection's poll, in place of the step
-ASKED = ".st-key-poll-student"  # a student's question box
 _STEP_IN = """([sel, k]) => /Step\\s*(\\d+)\\s*of/.exec(document.querySelector(sel)?.textContent || '')?.[1]
     === String(k)"""
 _SHOWN = """(sel) => ({bar: document.querySelector(sel)?.textContent, address: location.search.slice(0, 120),
@@ -53,13 +58,13 @@ def says(page, selector: str, words: str, timeout_ms: float = 60_000) -> None:
 
 
 def _windows(page) -> list:
-    """Each window of ``page``'s browser context: its address, its main area's text and its heartbeat's marker."""
+    """Each window of ``page``'s browser context: its address, its main area's text and a light page's line."""
     shown = []
     for other in page.context.pages:
         try:
-            shown.append(other.evaluate("""() => ({address: location.search.slice(0, 80),
-                main: (document.querySelector('[data-testid="stMain"]')?.innerText || '').slice(0, 600),
-                beat: document.querySelector('[data-beat]')?.outerHTML,
+            shown.append(other.evaluate("""() => ({address: (location.pathname + location.search).slice(0, 80),
+                main: (document.querySelector('[data-testid="stMain"], main')?.innerText || '').slice(0, 600),
+                line: document.getElementById('line')?.textContent,
                 running: document.querySelector('[data-testid="stApp"]')?.dataset.testScriptState})"""))
         except Exception as exc:  # noqa: BLE001 (a closed window)
             shown.append(repr(exc))
@@ -91,45 +96,114 @@ def open_console(context, projection, ready: str = ".st-key-console-note"):
     return console
 
 
-def open_student(stack: ExitStack, browser, url: str, room: str):
-    """A student's device (a browser context of its own) following ``room``."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+def open_student(stack: ExitStack, browser, url: str, room: str, lang: str = "en", **device):
+    """A student's device (a browser context of its own, ``device`` its options: a laptop's viewport by default)
+    following ``room`` on the light page (ui/follow/page.py), once its event stream is open. The join link, and an
+    old ``/?room=<id>`` link, lead there; the page is opened directly."""
+    context = browser.new_context(**(device or {"viewport": {"width": 1280, "height": 800}}))
     stack.callback(context.close)
     page = context.new_page()
-    page.goto(f"{url}/?room={room}")
-    says(page, CLASS_BAR, "Following the lecture", 60_000)
-    wait_idle(page)
+    page.goto(f"{url}/follow/{room}?lang={lang}")
+    wait_open(page)
     return page
 
 
-def click_until(button, done, wait_ms: float = 8_000, clicks: int = 4) -> int:
-    """Click ``button`` until ``done(timeout_ms)`` stops raising; how many clicks it took (at most ``clicks``).
-
-    For a student's buttons inside a fragment only (Send in the answer box, Next on a page explored on one's own):
-    a class heartbeat's rerun can re-register the fragment just before the click lands, and Streamlit then drops
-    it, as a student sees when they click again. On a machine kept busy, two clicks in a row were dropped. A
-    lecturer's commands are clicked once: their page runs in the app's own run (tests/browser/test_commands.py)."""
-    for n in range(1, clicks + 1):
-        button.click()
-        try:
-            done(wait_ms if n < clicks else 30_000)
-            return n
-        except Exception:  # noqa: BLE001 (Playwright's TimeoutError): a click the student would repeat
-            if n == clicks:
-                raise
-            if button.count() == 0:  # the click was taken (the button is gone): the window is just slow
-                done(30_000)
-                return n
-    return clicks
+def wait_open(page, timeout_ms: float = PATIENT_MS) -> None:
+    """Until the light page's event stream is open (its line says so in ``data-state``)."""
+    try:
+        page.wait_for_function("() => document.getElementById('line')?.dataset.state === 'open'",
+                               timeout=timeout_ms, polling="raf")
+    except Exception as exc:  # noqa: BLE001 (Playwright's TimeoutError), said with what the page showed
+        raise AssertionError(f"the light page's stream never opened: {page.evaluate(_LIGHT)}") from exc
 
 
-def answer(page, typed: str, send: str = "Send", sent: str | None = None) -> int:
-    """A student answers the open question: types ``typed`` and presses ``send`` (the button's words in the
-    student's language) until the box says ``sent`` (in English, "Sent: <typed>"); how many clicks it took."""
-    page.wait_for_selector(ASKED, timeout=PATIENT_MS)
-    box = page.locator(ASKED)
-    box.locator("input").fill(typed)
-    box.locator("input").press("Enter")
+def wait_light(page, k: int, timeout_ms: float = PATIENT_MS) -> None:
+    """Until a light page shows step ``k`` with its picture (the line says the step, and the caption is the step's,
+    not "waiting"), whatever its language: the step's number in its line, read as digits."""
+    try:
+        page.wait_for_function(_LIGHT_AT, arg=k, timeout=timeout_ms, polling="raf")
+    except Exception as exc:  # noqa: BLE001 (Playwright's TimeoutError), said with what the page showed
+        raise AssertionError(f"the light page is not at step {k}: {page.evaluate(_LIGHT)}") from exc
+
+
+# The light page's line names the step k of n in the student's language ("Step 7 of 33", "33단계 중 7단계"): the
+# number that is not the walkthrough's length (the larger). Its caption is the step's once the projection's picture
+# arrived.
+_LIGHT_AT = """(k) => { const line = document.getElementById('line'), body = document.body.dataset;
+  if (!line || line.dataset.state !== 'open') return false;
+  const numbers = (line.textContent.match(/\\d+/g) || []).map(Number);
+  if (numbers.length < 2) return false;
+  numbers.splice(numbers.indexOf(Math.max(...numbers)), 1);  // the walkthrough's length: the step is the other
+  return numbers[0] === k && (document.getElementById('caption')?.textContent || '') !== body.waiting; }"""
+_LIGHT = """() => ({address: location.pathname + location.search, line: document.getElementById('line')?.textContent,
+    state: document.getElementById('line')?.dataset.state, caption: document.getElementById('caption')?.textContent,
+    poll: document.getElementById('poll')?.hidden === false, status: document.getElementById('poll-status')
+    ?.textContent, verdict: document.getElementById('verdict-message')?.textContent})"""
+
+
+def light_step(page) -> int | None:
+    """The step a light page's line says (English: "Following · Step k of n")."""
+    text = page.locator(LINE).inner_text() if page.locator(LINE).count() else ""
+    found = re.search(r"Step\s*(\d+)\s*of", text)
+    return int(found.group(1)) if found else None
+
+
+def answer(page, typed: str, sent: str | None = None) -> None:
+    """A student answers the open question on the light page: types ``typed`` (or chooses the option whose value it
+    is) and presses Send, until the page says it was sent (``sent``: words of what it says; by default the catalog's
+    "Sent: {answer}. …" in the page's language, its longer part around the answer)."""
+    lang = page.evaluate("document.documentElement.lang") or "en"
+    if sent is None:
+        sent = max(plain_text(app_text("poll_sent", lang=lang, answer="\x00")).split("\x00"), key=len)
+    page.locator("#poll-form").wait_for(state="visible", timeout=PATIENT_MS)
+    field = page.locator("#poll-text")
+    if page.locator("#poll-input input[type=radio]").count():  # a choice: a row of radio buttons, by value
+        page.locator(f'#poll-input input[type=radio][value="{typed}"]').check()
+    elif page.evaluate("document.getElementById('poll-text')?.tagName") == "SELECT":
+        field.select_option(typed)
+    else:
+        field.fill(typed)
+    page.locator("#poll-send").click()
+    try:
+        page.wait_for_function("(w) => (document.getElementById('poll-status')?.textContent || '').includes(w)",
+                               arg=sent, timeout=PATIENT_MS, polling="raf")
+    except Exception as exc:  # noqa: BLE001 (Playwright's TimeoutError), said with what the page showed
+        raise AssertionError(f"the answer {typed!r} was never sent: {page.evaluate(_LIGHT)}") from exc
+
+
+def verdict(page, timeout_ms: float = PATIENT_MS) -> str:
+    """After the reveal, the student's own verdict as the light page shows it (its message and the right answer)."""
+    page.locator("#verdict").wait_for(state="visible", timeout=timeout_ms)
+    return page.locator("#verdict").inner_text()
+
+
+def explore(page, room: str) -> None:
+    """A light page's "Explore this step": the full app, in the same tab, at the step's state, as a student of
+    ``room`` who explores (the address keeps ``room`` and ``away=1``); once its line says so."""
+    link = page.locator("#explore")
+    link.wait_for(state="visible", timeout=PATIENT_MS)
+    href = link.get_attribute("href")
+    link.click()
+    try:
+        page.wait_for_function("(room) => { const q = new URL(location.href).searchParams;"
+                               " return q.get('room') === room && q.get('away') === '1'; }", arg=room,
+                               timeout=PATIENT_MS)
+    except Exception as exc:  # noqa: BLE001 (Playwright's TimeoutError), said with where the link led
+        raise AssertionError(f"Explore this step ({href}) did not open the app in this tab as an exploring student "
+                             f"of {room}: this tab is at {page.url}, its browser has {len(page.context.pages)} "
+                             "tab(s)") from exc
+    says(page, CLASS_BAR, app_text("class_exploring", lang=page_lang(page)))
     wait_idle(page)
-    return click_until(box.locator("button").filter(has_text=send),
-                       lambda ms: says(page, ASKED, f"Sent: {typed}" if sent is None else sent, ms))
+
+
+def rejoin(page, room: str) -> None:
+    """An exploring student's "Rejoin the lecture": the link on their line back to the light page of ``room``."""
+    link = page.locator(f'{CLASS_BAR} a[href*="/follow/{room}"]')
+    link.first.wait_for(state="visible", timeout=PATIENT_MS)
+    link.first.click()
+    page.wait_for_url(f"**/follow/{room}?lang=*", timeout=PATIENT_MS)
+    wait_open(page)
+
+
+def page_lang(page) -> str:
+    return page.evaluate("new URL(location.href).searchParams.get('lang') || document.documentElement.lang || 'en'")

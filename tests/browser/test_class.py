@@ -1,24 +1,45 @@
-"""The class follows along, in Chromium: a lecturer's projection and three students' windows.
+"""The class follows along, in Chromium: a lecturer's projection and students on the light page (GET
+/follow/<room>), one of whom explores a step in the full app and rejoins.
 
 Run twice: on one app server with the in-process store, and on two app servers sharing a real
 redis-server (two replicas: the lecturer on one, the students on the other), where every move
-crosses Redis. Each window is a browser context of its own, as each device is.
+crosses Redis. Each student is a browser context of its own, as each device is.
 """
 
 from __future__ import annotations
 
 import os
-import time
 from contextlib import ExitStack
 
-from tests.browser.harness import PATIENT_MS, ROOT, edit_matrix_cell, wait_idle
-from tests.browser.lecture import CLASS_BAR, open_projection, open_student, says, step_of, wait_step
+from tests.browser.harness import PATIENT_MS, ROOT, wait_idle
+from tests.browser.lecture import (
+    CLASS_BAR,
+    explore,
+    light_step,
+    open_projection,
+    open_student,
+    rejoin,
+    says,
+    wait_keys,
+    wait_light,
+    wait_step,
+)
+from ui.words.content import app_text
 
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
-SETTLE_SECONDS = 1.5  # long enough for a move to have reached a student, had one been made
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True}
 
 
-def test_a_class_follows_breaks_away_and_rejoins(browser, servers):
+def move(projection, k: int, students) -> None:
+    """PageDown on the projection: it, and every student's light page, at step ``k``."""
+    projection.bring_to_front()
+    projection.keyboard.press("PageDown")
+    wait_step(projection, k)
+    for s in students:
+        wait_light(s, k)
+
+
+def test_a_class_follows_and_a_late_joiner_lands_on_the_current_step(browser, servers):
     lecturer_server, class_server = servers
     with ExitStack() as stack:
         context = browser.new_context(viewport={"width": 1280, "height": 720})
@@ -26,57 +47,58 @@ def test_a_class_follows_breaks_away_and_rejoins(browser, servers):
         projection, room = open_projection(context, lecturer_server.url, walk_to=4, new_room=True)
         assert room and room != "new" and len(room) == 12
         students = [open_student(stack, browser, class_server.url, room) for _ in range(3)]
-        assert [step_of(s, CLASS_BAR) for s in students] == [4, 4, 4]
+        for s in students:
+            wait_light(s, 4)
 
         # PageDown on the lecturer's projection moves every student (how fast is make bench-room's to measure).
-        projection.bring_to_front()
-        projection.keyboard.press("PageDown")
-        for s in students:
-            wait_step(s, 5, 60_000, CLASS_BAR)
-        wait_step(projection, 5)
+        move(projection, 5, students)
+        move(projection, 6, students)
 
-        # A student's own → moves no one else (PageDown scrolls a following student's page: test_follower.py).
-        one, two, three = students
-        wait_idle(one)
-        one.keyboard.press("ArrowRight")
-        says(one, CLASS_BAR, "Exploring on your own")
-        wait_idle(one)
-        one.keyboard.press("ArrowRight")  # and on: an explorer's page runs as a fragment, its clicker there too
-        one.wait_for_function("() => new URL(location.href).searchParams.get('walk') === '7'", timeout=60_000)
-        time.sleep(SETTLE_SECONDS)
-        assert [step_of(two, CLASS_BAR), step_of(three, CLASS_BAR)] == [5, 5]
-        assert "Step 5 of" in projection.locator(".st-key-projection-bar").inner_text()
-
-        # A cell edit makes a student explore; Rejoin brings the lecturer's step back.
-        assert two.locator('[data-testid="stSidebar"] [data-testid="stDataFrame"]').count() == 0  # folded
-        two.locator('[data-testid="stSidebar"] summary', has_text="The lecture's matrix").click()
-        edit_matrix_cell(two, 0, 1, "0.99")
-        says(two, CLASS_BAR, "Exploring on your own")
-        projection.keyboard.press("PageDown")
-        wait_step(three, 6, 60_000, CLASS_BAR)
-        two.get_by_role("button", name="Rejoin").click()
-        says(two, CLASS_BAR, "Following the lecture")
-        wait_step(two, 6, 20_000, CLASS_BAR)
-        assert two.get_by_role("button", name="Back to my exploration").count() == 1
-
-        # A late joiner lands on the current step.
+        # A late joiner lands on the current step, and a phone in Korean too.
         late = open_student(stack, browser, class_server.url, room)
-        assert step_of(late, CLASS_BAR) == 6
-        assert "Exploring on your own" in one.locator(CLASS_BAR).inner_text()  # still their own
+        wait_light(late, 6)
+        assert light_step(late) == 6
+        korean = open_student(stack, browser, class_server.url, room, lang="ko", **PHONE)
+        says(korean, "#line", "33단계 중 6단계")
+        wait_light(korean, 6)
+        assert korean.evaluate("document.documentElement.lang") == "ko"
 
-        # The join panel (J) on the projection, and a student on a phone in Korean: what the room and a student see.
+        # The join panel (J) on the projection counts the class: one store, every replica counts them.
+        projection.bring_to_front()
         projection.keyboard.press("j")
         projection.wait_for_selector(".st-key-join-panel img", timeout=PATIENT_MS)
-        assert f"/?room={room}" in projection.inner_text(".st-key-join-panel")
-        assert "4 following" in projection.inner_text(".st-key-join-panel")  # one store: every replica counts them
-        phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
-        stack.callback(phone.close)
-        korean = phone.new_page()
-        korean.goto(f"{class_server.url}/?room={room}&lang=ko")
-        says(korean, CLASS_BAR, "강의를 따라가는 중", 60_000)
-        assert "33단계 중 6단계" in korean.locator(CLASS_BAR).inner_text()  # a late joiner, on the current step
-        wait_idle(korean)
+        says(projection, ".st-key-join-panel", app_text("join_count", n=5))
         wait_idle(projection)
         SHOTS.mkdir(parents=True, exist_ok=True)
         projection.screenshot(path=str(SHOTS / "join.png"))
         korean.screenshot(path=str(SHOTS / "class-phone.png"))
+
+
+def test_a_student_explores_the_step_alone_and_rejoins_the_lecture(browser, servers):
+    """"Explore this step" opens the full app in the same tab, at the lecture's step, as a student of the room who
+    explores: their own moves move no one else; "Rejoin the lecture" brings back the light page at the lecture's
+    step, wherever it went meanwhile."""
+    lecturer_server, class_server = servers
+    with ExitStack() as stack:
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        stack.callback(context.close)
+        projection, room = open_projection(context, lecturer_server.url, walk_to=4, new_room=True)
+        one, two = (open_student(stack, browser, class_server.url, room) for _ in range(2))
+        move(projection, 5, [one, two])
+
+        explore(one, room)  # the full app, at the lecture's step, in the same tab
+        assert one.evaluate("new URL(location.href).searchParams.get('walk')") == "5"
+        assert len(one.context.pages) == 1
+        wait_keys(one)
+        one.keyboard.press("ArrowRight")  # their own step: the walkthrough moves on for them alone
+        one.wait_for_function("() => new URL(location.href).searchParams.get('walk') === '6'", timeout=PATIENT_MS)
+        says(one, CLASS_BAR, app_text("class_exploring"))
+        wait_light(two, 5)
+        assert light_step(two) == 5
+        wait_step(projection, 5)
+
+        move(projection, 6, [two])
+        move(projection, 7, [two])
+        rejoin(one, room)  # back on the light page, at the lecture's step
+        wait_light(one, 7)
+        move(projection, 8, [one, two])

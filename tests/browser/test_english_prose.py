@@ -1,8 +1,8 @@
 """No English prose on a translated page (issue 38), read in Chromium as a reader sees it: every page in
 Indonesian, Vietnamese and Korean; in Korean a projected lecture's 33 steps, its presenter console, a following
-student's line and a poll as the class answers it. Code, printed tensors, formulas and icons are not prose;
-the words each glossary keeps in English on purpose are allowed (tests/english.py). The test proves it can fail:
-an untranslated string planted in a page is found."""
+student's light page (GET /follow/<room>) and a poll as the class answers it there. Code, printed tensors, formulas
+and icons are not prose; the words each glossary keeps in English on purpose are allowed (tests/english.py). The
+test proves it can fail: an untranslated string planted in a page is found."""
 
 from __future__ import annotations
 
@@ -12,19 +12,18 @@ from contextlib import ExitStack
 import pytest
 
 from tests.browser.harness import PATIENT_MS, wait_idle
-from tests.browser.lecture import ASKED, STAGE, wait_keys
+from tests.browser.lecture import STAGE, wait_keys, wait_light
 from tests.english import english_runs
 from ui.chapter import PAGES
 from ui.words.content import app_text
 
 LANGS = ("id", "vi", "ko")
 BAR = ".st-key-projection-bar"
-CLASS_BAR = ".st-key-class-bar"
 
 # The words a reader sees or hears as text, node by node ("|" between nodes, so that a run never joins two):
 # not code, printed tensors, formulas, icon ligatures, scripts.
 TEXT_JS = """() => {
-    const skip = 'pre, code, .katex, [data-testid="stCode"], .printed-tensor, [data-testid="stIconMaterial"], '
+    const skip = 'pre, code, .katex, math, [data-testid="stCode"], .printed-tensor, [data-testid="stIconMaterial"], '
         + 'script, style, noscript, .attention-live';
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     const parts = [];
@@ -105,15 +104,15 @@ def test_a_korean_lecture_projection_console_student_and_poll_read_without_engli
         student_context = browser.new_context(viewport={"width": 1280, "height": 800})
         stack.callback(student_context.close)
         student = student_context.new_page()
-        student.goto(f"{app_server.url}/?room={room}&lang={lang}")
-        student.wait_for_selector(CLASS_BAR, timeout=60_000)
-        wait_idle(student)
+        student.goto(f"{app_server.url}/follow/{room}?lang={lang}")
+        wait_light(student, 4)
+        for summary in student.locator("details > summary:visible").all():
+            summary.click()  # every fold open: the formula, the code and the table are read too
         found["student"] = english_on(student, lang, read)
 
         console.locator(".st-key-poll-console").get_by_role("button", name=app_text("poll_ask", lang=lang)).click()
-        student.wait_for_selector(ASKED, timeout=PATIENT_MS)
+        student.locator("#poll-form").wait_for(state="visible", timeout=PATIENT_MS)
         projection.wait_for_selector(STAGE, timeout=PATIENT_MS)
-        wait_idle(student)
         wait_idle(console)
         found["poll: student"] = english_on(student, lang, read)
         found["poll: projection"] = english_on(projection, lang, read)

@@ -1,12 +1,14 @@
-"""A following student's phone (390x844), in Chromium: the step first, under a slim sticky line, on every one of
-the walkthrough's steps; no speaker note; PageDown scrolls instead of detaching; an open question brought into
-view; and, after the reveal, each student's own verdict in their own language. A screen reader hears each of the
-lecture's moves once, and the focus goes to the new step's heading.
+"""A following student's phone (390x844) on the light page (GET /follow/<room>), in Chromium, on the real app: the
+step's caption and its first picture on the first screen at every one of the walkthrough's steps; the question when
+it opens; after the reveal, each student's own verdict in their own language. A screen reader hears each move once,
+the question and the verdict, each said in the page's live region (``#say``, aria-live), the same element from the
+page's load on (a region made or marked live at the moment it speaks is not read). axe finds nothing on the page in
+any of the app's languages, with the question open and with the verdict.
 
-One server, one browser: the lecturer's projection and console (a context of their own), and phone students,
-each a context of its own. The lecture is driven through the room, as a lecturer drives it (PageDown on the
-projection, the console's poll buttons). At step 4 the question is the book's ω(2,1) = 0.9544; the weight
-α(2,1) = 0.1385 instead is the known mistake "weight" (tests/browser/test_polls.py).
+One server, one browser: the lecturer's projection and console (a context of their own), and phone students, each a
+context of its own. The lecture is driven through the room, as a lecturer drives it (PageDown on the projection, the
+console's poll buttons). At step 4 the question is the book's ω(2,1) = 0.9544; the weight α(2,1) = 0.1385 instead
+is the known mistake "weight" (tests/browser/test_polls.py).
 """
 
 from __future__ import annotations
@@ -14,145 +16,182 @@ from __future__ import annotations
 import os
 from contextlib import ExitStack
 
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from axe_playwright_python.sync_playwright import Axe
 
-from tests.browser.harness import LISTEN_JS, PATIENT_MS, ROOT, heard, wait_charts, wait_idle
-from tests.browser.lecture import ASKED, CLASS_BAR, open_console, open_projection, says, wait_step
-from tests.browser.lecture import answer as shared_answer
+from tests.browser.harness import PATIENT_MS, ROOT, axe_run
+from tests.browser.lecture import (
+    STAGE,
+    answer,
+    open_console,
+    open_projection,
+    says,
+    verdict,
+    wait_light,
+    wait_step,
+)
 from ui.lecture.walkthrough import load_bundled
 from ui.words.content import app_text
+from ui.words.i18n import LANGUAGES
+from ui.words.plain import plain_text
 
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
-PHONE = {"width": 390, "height": 844}
-VERDICT = ".st-key-poll-verdict"  # in it, after the reveal: the student's own answer judged
-# Where the page begins to show the step's first visual (a chart or a printed tensor), in page pixels; and what
-# of the walkthrough's own page shows (its title, the speaker note's icon).
-LAYOUT_JS = """() => {
-  const main = document.querySelector('[data-testid="stMain"]');  // the step is the page's first visual
-  const seen = Array.from(main.querySelectorAll('[data-testid="stVegaLiteChart"], .printed-tensor'))
-    .filter(e => e.getClientRects().length);
-  const scrolled = main.scrollTop;
-  const top = seen.length ? Math.min(...seen.map(e => e.getBoundingClientRect().top + scrolled)) : null;
-  const icons = Array.from(main.querySelectorAll('[data-testid="stIconMaterial"]'))
-    .map(e => e.textContent);
-  return {top, titles: main.querySelectorAll('h1').length,
-          note: icons.includes('record_voice_over') || !!document.querySelector('.st-key-class-note')};
-}"""
-MAIN = '[data-testid="stMain"]'  # the page's scrolling box (Streamlit scrolls it, not the window)
-IN_VIEW_JS = """(sel) => { const r = document.querySelector(sel)?.getBoundingClientRect();
-  const bar = document.querySelector('.st-key-class-bar')?.getBoundingClientRect();
-  return !!r && !!bar && r.top >= bar.bottom - 1 && r.bottom <= window.innerHeight; }"""
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+# Every text the live region takes, and whether it was then the element the page loaded with, still in the page and
+# still marked live (a screen reader reads changes to a live region it already knew).
+LISTEN_JS = """document.addEventListener("DOMContentLoaded", () => {
+  window.said = [];
+  const say = document.getElementById("say");
+  new MutationObserver(() => window.said.push({text: say.textContent, live: say.isConnected
+    && document.getElementById("say") === say && say.getAttribute("aria-live") === "polite"}))
+    .observe(say, {childList: true, characterData: true, subtree: true});
+});"""
+# Where the step begins on the page: its caption, and its first picture (the chart, else the printed tensor).
+LAYOUT_JS = """() => { const top = (id) => { const e = document.getElementById(id);
+    return e && e.getClientRects().length ? e.getBoundingClientRect().top + window.scrollY : null; };
+  return {caption: top('caption'), picture: top('chart') ?? top('tensor-part'),
+          wide: document.documentElement.scrollWidth > window.innerWidth}; }"""
 
 
-def phone(stack: ExitStack, browser, url: str, room: str, lang: str = "en"):
-    """A student's phone following ``room``."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+def open_student_listening(stack: ExitStack, browser, url: str, room: str, lang: str):
+    """A student's phone following ``room`` on the light page, its live region listened to from the page's load."""
+    context = browser.new_context(**PHONE)
     stack.callback(context.close)
+    context.add_init_script(LISTEN_JS)
     page = context.new_page()
-    page.goto(f"{url}/?room={room}&lang={lang}")
-    says(page, CLASS_BAR, app_text("class_following", lang=lang), 60_000)
-    wait_idle(page)
+    page.goto(f"{url}/follow/{room}?lang={lang}")
+    page.wait_for_function("() => document.getElementById('line')?.dataset.state === 'open'", timeout=PATIENT_MS)
     return page
 
 
-def follow(projection, students, k: int) -> None:
-    """PageDown on the projection, until it and every student show step ``k``."""
+def said(page) -> list[dict]:
+    return page.evaluate("() => window.said")
+
+
+def heard(page, words: str, timeout_ms: float = PATIENT_MS) -> None:
+    """Until the live region has said ``words`` (in one of its texts)."""
+    try:
+        page.wait_for_function("(w) => window.said.some(s => s.text.includes(w))", arg=words, timeout=timeout_ms)
+    except Exception as exc:  # noqa: BLE001 (Playwright's TimeoutError), said with what it said
+        raise AssertionError(f"the live region never said {words!r}: {said(page)}") from exc
+
+
+def move(projection, k: int, students) -> None:
     projection.bring_to_front()
     projection.keyboard.press("PageDown")
     wait_step(projection, k)
     for s in students:
-        wait_step(s, k, 30_000, CLASS_BAR)
-        wait_idle(s)
+        wait_light(s, k)
 
 
 def check_layout(student, k: int) -> None:
-    wait_charts(student)
-    try:  # the step's visual is drawn by the end of the run that drew the line's "Step k"; give it a moment
-        student.wait_for_function(f"() => ({LAYOUT_JS})().top !== null", timeout=PATIENT_MS, polling="raf")
-    except PlaywrightTimeout:
-        pass  # said below, with what the page shows
+    """The step's caption and the top of its first picture on the phone's first screen, nothing wider than it."""
     shown = student.evaluate(LAYOUT_JS)
-    assert shown["top"] is not None and shown["top"] < PHONE["height"], (k, shown)
-    assert shown["titles"] == 0 and not shown["note"], (k, shown)
+    assert shown["caption"] is not None and shown["caption"] < PHONE["viewport"]["height"], (k, shown)
+    assert shown["picture"] is not None and shown["picture"] < PHONE["viewport"]["height"], (k, shown)
+    assert not shown["wide"], (k, shown)
 
 
-def answer(page, typed: str) -> None:
-    """The shared answer, with the Send button in the page's language."""
-    shared_answer(page, typed, app_text("poll_send", lang=page_lang(page)), sent=typed)
+def line_of(k: int, n: int, lang: str = "en") -> str:
+    return plain_text(app_text("step_of", lang, k=k, n=n))
 
 
-def page_lang(page) -> str:
-    return page.evaluate("new URL(location.href).searchParams.get('lang') || 'en'")
-
-
-def test_a_following_phone_sees_the_step_first_its_question_and_its_own_verdict(browser, app_server):
+def test_a_following_phone_sees_each_step_first_its_question_and_its_own_verdict(browser, app_server):
     steps = len(load_bundled().steps)
     with ExitStack() as stack:
         context = browser.new_context(viewport={"width": 1280, "height": 720})
         stack.callback(context.close)
         projection, room = open_projection(context, app_server.url, walk_to=1, new_room=True)
         console = open_console(context, projection, ready=".st-key-poll-console")
-        one = phone(stack, browser, app_server.url, room)
+        one = open_student_listening(stack, browser, app_server.url, room, "en")
+        wait_light(one, 1)
         check_layout(one, 1)
-        one.evaluate(LISTEN_JS)
         for k in range(2, 5):
-            follow(projection, [one], k)
+            move(projection, k, [one])
             check_layout(one, k)
-            # A screen reader hears the move once, with the new step's heading, where the focus now is.
-            one.wait_for_function("() => document.activeElement?.classList.contains('step-heading')",
-                                  timeout=PATIENT_MS)
-            heading = one.evaluate("() => document.activeElement.textContent")
-            moved = app_text("say_lecture", k=k, n=steps, page="", caption="").split(":")[0]
-            said = heard(one)
-            assert len(said) == 1 and said[0].startswith(moved) and heading.rstrip(".") in said[0], (k, said)
+            heard(one, line_of(k, steps) + ":")  # the move, with the step's caption
 
-        # PageDown on a follower's device scrolls their page: they still follow, on the lecture's step.
-        one.locator(".st-key-follower-bar p").first.click()  # the reader's place on the page: the step's line
-        one.keyboard.press("PageDown")
-        one.wait_for_function(f"() => document.querySelector('{MAIN}').scrollTop > 0", timeout=PATIENT_MS)
-        one.wait_for_timeout(600)
-        assert app_text("class_following") in one.locator(CLASS_BAR).inner_text()
-        wait_step(one, 4, 1_000, CLASS_BAR)
-        assert one.evaluate(IN_VIEW_JS.replace("r.top >= bar.bottom - 1 && ", ""), CLASS_BAR)  # the sticky line
-
-        # Scrolled down to the step's chart, a student sees the question when it opens.
-        mistaken = phone(stack, browser, app_server.url, room, lang="ko")
-        wrong = phone(stack, browser, app_server.url, room, lang="id")
-        one.evaluate(f"() => document.querySelector('{MAIN}').scrollTo(0, 1e6)")
+        mistaken = open_student_listening(stack, browser, app_server.url, room, "ko")
+        wrong = open_student_listening(stack, browser, app_server.url, room, "id")
+        for s in (mistaken, wrong):
+            wait_light(s, 4)
         console.bring_to_front()
         console.locator(".st-key-poll-console").get_by_role("button", name="Ask the class").click()
-        one.wait_for_selector(ASKED, timeout=PATIENT_MS)
-        one.wait_for_function(IN_VIEW_JS, arg=ASKED, timeout=PATIENT_MS)
-        one.locator(f"{ASKED} input").wait_for(state="visible", timeout=PATIENT_MS)
+        projection.wait_for_selector(STAGE, timeout=PATIENT_MS)
+        for s, lang in ((one, "en"), (mistaken, "ko"), (wrong, "id")):
+            s.locator("#poll-form").wait_for(state="visible", timeout=PATIENT_MS)
+            prompt = s.inner_text("#poll-prompt")
+            heard(s, app_text("follow_poll", lang=lang, prompt=prompt))  # the question, said once it opens
         answer(one, "0.9544")
         answer(mistaken, "0.1385")
         answer(wrong, "0,5")
-        says(console, ".st-key-poll-console", "3 of 3 following answered")
+        says(projection, STAGE, "Answers: 3")
         SHOTS.mkdir(parents=True, exist_ok=True)
         one.screenshot(path=str(SHOTS / "follower-poll.png"))
 
         # After the reveal, each sees their own answer judged, in their language, a known mistake explained.
         console.locator(".st-key-poll-console").get_by_role("button", name="Reveal the answers").click()
-        for student in (one, mistaken, wrong):
-            student.wait_for_selector(VERDICT, timeout=PATIENT_MS)
-        right_words = one.locator(VERDICT).inner_text()
+        right_words = verdict(one)
         assert "Correct" in right_words and "0.9544" in right_words, right_words
-        mistake = mistaken.locator(VERDICT).inner_text()
+        mistake = verdict(mistaken)
         assert app_text("poll_feedback_opening", lang="ko").strip() in mistake and "0.1385" in mistake, mistake
         assert "α(2,1)" in mistake and "0.9544" in mistake, mistake  # the mistake explained, the right answer
-        other = wrong.locator(VERDICT).inner_text()
+        other = verdict(wrong)
         assert app_text("poll_feedback_opening", lang="id").strip() in other, other
         assert "0,5" in other and "0,9544" in other, other  # in the Indonesian convention
-        one.wait_for_function(IN_VIEW_JS, arg=VERDICT, timeout=PATIENT_MS)
+        for s in (one, mistaken, wrong):  # the verdict, said
+            heard(s, s.inner_text("#verdict-message"))
         mistaken.screenshot(path=str(SHOTS / "follower-verdict.png"))
         console.locator(".st-key-poll-console").get_by_role("button", name="Close the poll").click()
-        one.wait_for_selector(ASKED, state="detached", timeout=PATIENT_MS)
+        one.locator("#poll").wait_for(state="hidden", timeout=PATIENT_MS)
         for student in (mistaken, wrong):
             student.context.close()
 
-        # The rest of the walkthrough, step by step: the step's first visual within the phone's first screen.
-        one.evaluate(f"() => document.querySelector('{MAIN}').scrollTo(0, 0)")
+        # The rest of the walkthrough, step by step: the caption and the step's first picture on the first screen.
         for k in range(5, steps + 1):
-            follow(projection, [one], k)
+            move(projection, k, [one])
             check_layout(one, k)
+            heard(one, line_of(k, steps) + ":")
         one.screenshot(path=str(SHOTS / "follower-last-step.png"))
+
+        # Each move was said once, and everything said was said in the live region the page loaded with.
+        spoken = said(one)
+        assert all(s["live"] for s in spoken), spoken
+        for k in range(2, steps + 1):
+            assert sum(s["text"].startswith(line_of(k, steps) + ":") for s in spoken) == 1, (k, spoken)
+
+
+def test_the_light_page_has_no_axe_violation_in_any_language(browser, app_server):
+    """The real app's light page in each of the app's languages, on a step with a chart, a tensor, a formula and its
+    code: as the step shows, with the question open, and with the verdict after the reveal (every fold opened)."""
+    assert set(LANGUAGES) == {"en", "id", "vi", "ko"}
+    with ExitStack() as stack:
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        stack.callback(context.close)
+        projection, room = open_projection(context, app_server.url, walk_to=4, new_room=True)
+        console = open_console(context, projection, ready=".st-key-poll-console")
+        pages = {lang: open_student_listening(stack, browser, app_server.url, room, lang) for lang in LANGUAGES}
+        axe = Axe()
+
+        def clean(when: str) -> None:
+            for lang, page in pages.items():
+                folded = page.locator("details:not([open]) > summary:visible")
+                while folded.count():
+                    folded.first.click()  # every fold open: axe checks the formula, the code and the table too
+                found = axe_run(axe, page)
+                assert found == {}, (when, lang, found)
+
+        for page in pages.values():
+            wait_light(page, 4)
+        clean("the step")
+        console.locator(".st-key-poll-console").get_by_role("button", name="Ask the class").click()
+        for lang, page in pages.items():
+            page.locator("#poll-form").wait_for(state="visible", timeout=PATIENT_MS)
+            answer(page, "0.9544" if lang != "id" else "0,9544")
+        clean("the question")
+        console.locator(".st-key-poll-console").get_by_role("button", name="Reveal the answers").click()
+        for page in pages.values():
+            verdict(page)
+            heard(page, page.inner_text("#verdict-message"))
+        clean("the verdict")
+        for lang, page in pages.items():
+            assert all(s["live"] for s in said(page)), (lang, said(page))

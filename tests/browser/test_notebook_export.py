@@ -1,7 +1,8 @@
 """'Open as a notebook' in Chromium: what the button downloads is the notebook of what is on screen.
 
 A page opened from a shared link (its matrix and settings), in Korean; the same page in step-through (the step on
-screen is marked); the plain walkthrough; and a following student's screen. Each download is a valid notebook whose
+screen is marked); the plain walkthrough; and a student of a lecture's room who explores the lecture's step from the
+light page ("Explore this step": the full app, at the lecture's state). Each download is a valid notebook whose
 cells carry the window's state; that such a notebook prints the app's values is tests/test_notebook.py's to show.
 """
 
@@ -14,7 +15,7 @@ from contextlib import ExitStack
 import nbformat
 
 from tests.browser.harness import wait_idle
-from tests.browser.lecture import open_projection, open_student
+from tests.browser.lecture import explore, open_projection, open_student, wait_light
 from ui.inputs.matrix import InputMatrix
 from ui.lecture.walkthrough import load_bundled
 from ui.sharing.codec import encode_state
@@ -74,7 +75,7 @@ def test_a_pages_notebook_carries_the_links_matrix_settings_and_language(browser
         context.close()
 
 
-def test_the_walkthrough_and_a_following_student_offer_the_whole_lecture(browser, app_server):
+def test_the_walkthrough_and_an_exploring_student_offer_the_whole_lecture(browser, app_server):
     steps = len(load_bundled().steps)
     with ExitStack() as stack:
         context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
@@ -90,6 +91,9 @@ def test_the_walkthrough_and_a_following_student_offer_the_whole_lecture(browser
         assert len(on_screen) == 1 and "### Step 5 of" in "".join(nb["cells"][on_screen[0] - 1]["source"])
 
         projection, room = open_projection(context, app_server.url, walk_to=2, new_room=True)
-        student = open_student(stack, browser, app_server.url, room)
+        student = open_student(stack, browser, app_server.url, room, accept_downloads=True,
+                               viewport={"width": 1280, "height": 900})
+        wait_light(student, 2)
+        explore(student, room)
         theirs = download(student, app_text("walk_notebook_button"))
         assert sources(theirs, "code") == sources(nb, "code")  # the lecture's matrix and settings

@@ -1,11 +1,12 @@
 """The lecture window's watchdog script (ui/lecture/watchdog.js), on a page built to its selectors.
 
-A following student's beat (or a lecturer window's) says which step the session's last full run drew; the
-window's line says which step the page shows. Under load Streamlit can drop a finished run's messages before
-they are sent (the next run clears a session's unsent queue), and no later beat redraws the line: the window
-would sit on the old step while its line says "Following". The script must notice the difference and ask for a
-full run once it has lasted STALE_MS, and leave a page alone whose line matches its beat. The ask goes through the
-real heal component (ui/lecture/heal.js), whose state is recorded here as Streamlit would send it.
+A lecturer window's beat says which step the session's last full run drew; the window's line says which step the
+page shows (a following student is on the light page, fed by the room's event stream: no beat, no watchdog). Under
+load Streamlit can drop a finished run's messages before they are sent (the next run clears a session's unsent
+queue), and no later beat redraws the line: the window would sit on the old step. The script must notice the
+difference and ask for a full run once it has lasted STALE_MS, and leave a page alone whose line matches its beat.
+The ask goes through the real heal component (ui/lecture/heal.js), whose state is recorded here as Streamlit would
+send it.
 """
 
 from __future__ import annotations
@@ -40,10 +41,7 @@ def _heal_component() -> str:
 
 
 def _line(line: str, shown: int) -> tuple[str, str]:
-    """A student's line as classroom.py draws it (one element, its step in data-step), or a lecturer's (a box keyed
-    walk-at-<k>): its html, and the selector the watchdog expects."""
-    if line == Key.CLASS_STEP:
-        return f'<p><span class="{line}" data-step="{shown}">Step <strong>{shown}</strong> of 33</span></p>', "#line"
+    """A lecturer's line (a box keyed walk-at-<k>): its html, and the selector the watchdog expects."""
     return f'<div class="st-key-{line}{shown}">Step {shown} of 33</div>', f".st-key-{line}{shown}"
 
 
@@ -63,7 +61,7 @@ def _beat(page, k: int) -> None:
     page.evaluate("(k) => { document.getElementById('beat').dataset.beat = String(k); }", k)
 
 
-@pytest.mark.parametrize("line", [Key.CLASS_STEP, Key.WALK_AT_PREFIX])  # a student's line, a lecturer's
+@pytest.mark.parametrize("line", [Key.WALK_AT_PREFIX])  # a lecturer's line
 def test_a_line_behind_the_step_its_session_drew_is_healed_and_a_matching_one_is_left_alone(page, line):
     _open(page, want=5, shown=4, line=line)  # the run that drew step 5 never reached this browser
     for k in range(2, 2 + int(watchdog.STALE_MS / 250) + 4):
@@ -92,8 +90,7 @@ POLL_PAGE = """<div data-testid="stApp" data-test-connection-state="CONNECTED" d
 </div>"""
 
 
-BARS = {  # a following student's line, the projection's (its step in its key), and the console's poll box
-    "student": '<div class="st-key-class-bar"><p><span class="class-step" data-step="4">Step 4 of 33</span></p></div>',
+BARS = {  # the projection's line (its step in its key), and the console's poll box
     "projection": '<div class="st-key-projection-bar"><div class="st-key-walk-at-4">Step 4 of 33</div></div>',
     "console": '<div class="st-key-poll-console"><p>Class poll</p></div>',
 }
@@ -108,7 +105,7 @@ BARS = {  # a following student's line, the projection's (its step in its key), 
     ("", None, 0),
 ])
 def test_a_question_other_than_the_one_its_session_drew_is_healed(page, window, want, shown, healed):
-    expect = {"student": ".st-key-class-bar", "projection": ".st-key-projection-bar",
+    expect = {"projection": ".st-key-projection-bar",
               "console": ".st-key-poll-console"}[window]
     watch = (f'<span class="attention-watch" data-expect="{expect}" data-beats="1" '
              f'data-stale="{watchdog.STALE_MS}" data-heal="{watchdog.HEAL_MS}"></span>')
