@@ -1,6 +1,7 @@
 """A class of 60 follows the lecturer: the time from the lecturer's PageDown to each student's finished update.
 
-Run: .venv/bin/python benchmarks/bench_room.py   (make bench-room; writes benchmarks/ROOM.md)
+Run: .venv/bin/python benchmarks/bench_room_streamlit.py --write   (writes benchmarks/ROOM-streamlit.md; the Streamlit
+followers of before the light page: make bench-room now runs benchmarks/bench_room.py)
 
 The lecturer is a Chromium page on the projection (``/walkthrough?lecture=1&room=new``), through the
 balancer. The class joins with the room's link: ``--followers`` students, of which ``--browsers`` are
@@ -748,14 +749,14 @@ def main() -> int:
     parser.add_argument("--framed-floor", action="store_true",
                         help="also the floor drawing what a following student's run of the app draws (Streamlit's "
                              "cost for the elements, without the app's logic)")
-    parser.add_argument("--write", action="store_true", help="write benchmarks/ROOM.md")
+    parser.add_argument("--write", action="store_true", help="write benchmarks/ROOM-streamlit.md")
     args = parser.parse_args()
     lines = asyncio.run(main_async(args))
     print("\n".join(lines))
     if args.write:
-        command = "python benchmarks/bench_room.py " + " ".join(sys.argv[1:])
+        command = "python benchmarks/bench_room_streamlit.py " + " ".join(sys.argv[1:])
         text = "\n".join(lines)
-        (ROOT / "benchmarks" / "ROOM.md").write_text(
+        (ROOT / "benchmarks" / "ROOM-streamlit.md").write_text(
             f"# A class follows the lecturer\n\nCommand: `{command.strip()}` (2 cores)\n\n{text}\n")
     return 0
 
