@@ -197,7 +197,7 @@ class StreamStudent:
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+                await asyncio.wait_for(self._task, 5)
 
 
 @dataclass
@@ -264,14 +264,14 @@ async def open_light(browser, base_url: str, room: str) -> LightWindow:
     return LightWindow(page)
 
 
-async def watch_versions(url: str, room: str, seen: dict[int, float]) -> None:
+async def watch_versions(url: str, room: str, seen: dict[int, float], stop: asyncio.Event) -> None:
     """When each version of the room appeared in Redis (read directly, every 5 ms, not through a slowed proxy): the
-    moment the lecturer's run published it. Cancelled when the walk ends."""
+    moment the lecturer's run published it. Until ``stop`` is set (redis-py may swallow a task's cancellation)."""
     import redis.asyncio as aioredis
 
     client = aioredis.from_url(url)
     try:
-        while True:
+        while not stop.is_set():
             found = await client.hget(f"attn:room:{room}", "ver")
             if found is not None:
                 seen.setdefault(int(found), time.time())
@@ -373,13 +373,14 @@ async def measure(setup: str, cluster: Cluster, followers: int, browsers: int, p
     run.idle_cores = (_cpu(pids) - before) / idle_seconds
     b_idle = (_cpu(balancer) - b_before) / idle_seconds
     versions: dict[int, float] = {}
-    watcher = asyncio.create_task(watch_versions(store, room, versions)) if store else None
+    stop = asyncio.Event()
+    watcher = asyncio.create_task(watch_versions(store, room, versions, stop)) if store else None
     started, b_before = time.monotonic(), _cpu(balancer)
     spent = await walk(run, lecturer, presses, students, windows, pids, versions=versions)
     if watcher is not None:
-        watcher.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await watcher
+        stop.set()
+        with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(watcher, 10)
     took = time.monotonic() - started
     own = 0.0 if math.isnan(run.lecturer_cpu_ms) else run.lecturer_cpu_ms * presses / 1000
     run.reconnects = sum(s.reconnects for s in students)
