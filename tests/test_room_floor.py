@@ -1,6 +1,6 @@
 """The framed floor (benchmarks/minimal_room_app.py with FLOOR_FRAME=1) draws what a following student's run of the
-app draws, element for element: bench_room_streamlit's ``--framed-floor`` row is Streamlit's cost for that page only while
-the two stay alike. A following student's page that grows (or shrinks) must take the framed floor with it."""
+app draws, element for element: bench_room_streamlit's ``--framed-floor`` row is Streamlit's cost for that page only
+while the two stay alike. A following student's page that grows (or shrinks) must take the framed floor with it."""
 
 from __future__ import annotations
 
