@@ -117,19 +117,20 @@ bench-failover: $(DEV_STAMP) browser-deps balancer-deps redis-deps
 	$(BIN)/python benchmarks/bench_failover.py --replicas 3 --sessions 21
 	$(BIN)/python benchmarks/bench_failover_room.py --students 8
 
-# A class of 60 follows the lecturer's PageDown: 2 replicas + Redis behind HAProxy, one process at 30 and 60,
-# a deliberately slowed store and page run, and the floor: the same class following a minimal room app
-# (benchmarks/ROOM.md).
+# A class of 60 follows the lecturer's PageDown on light pages (3 Chromium pages on /follow/<room>, 57 event-stream
+# readers): 2 replicas + Redis behind HAProxy, a deliberately slowed store and fan-out, and the floor: a bare Starlette
+# fan-out of the same bytes to the same number of readers (benchmarks/ROOM.md). The Streamlit followers of before:
+# benchmarks/bench_room_streamlit.py.
 bench-room: $(DEV_STAMP) browser-deps balancer-deps redis-deps
-	$(BIN)/python benchmarks/bench_room.py --floor --write
+	$(BIN)/python benchmarks/bench_room.py --write
 
 # A hall of 1000 followers on event streams, one process: missed moves, p95, CPU per follower per move, idle CPU and
 # memory per follower, beside a bare Starlette fan-out of the same payload (benchmarks/HALL.md).
 bench-hall: $(DEV_STAMP)
 	$(BIN)/python benchmarks/bench_hall.py --write
 
-# A budget phone's first visit through HAProxy (4x CPU, 1.6 Mbit/s, 150 ms), compression on and off
-# (benchmarks/FIRST-LOAD.md).
+# A budget phone's first visit through HAProxy (4x CPU, 1.6 Mbit/s, 150 ms), compression on and off, and a following
+# student's light page (/follow/<room>) beside it (benchmarks/FIRST-LOAD.md).
 bench-first-load: $(DEV_STAMP) browser-deps balancer-deps
 	$(BIN)/python benchmarks/bench_first_load.py --write
 

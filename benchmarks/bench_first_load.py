@@ -17,6 +17,13 @@ said). The heading is the page's title drawn; the first chart is the first Vega 
 Visits take turns (on, off, on, off) so a slow moment of this shared machine falls on both.
 
 Targets (issue 36): at most 2 MB and at most 8 s to the first chart on a deep link to 3.5.1.
+
+The light page (a following student's first visit, ``/follow/<room>?lang=id``, ui/follow/page.py) is measured
+beside it on the same phone, through the same balancer as deployed: a lecturer's projection (Chromium, not
+throttled) opens a room on the walkthrough's first step, whose picture has a chart, and stays on it; each visit is a
+fresh context on the room's link. Its bytes: the HTML, script, stylesheet and the event stream's bytes received so
+far (the stream never finishes, so its bytes are summed as they arrive); its heading: the step's section drawn; its
+chart: the step's chart (``#chart svg``) on screen. Targets: at most 200 KB and 3 s to the chart.
 """
 
 from __future__ import annotations
@@ -47,6 +54,14 @@ FLOOR = "floor"  # the setup of benchmarks/minimal_first_chart_app.py: Streamlit
 FLOOR_VISIT = ("the floor: a heading and one chart", "/?lang=id", True)
 TARGET_BYTES = 2_000_000
 TARGET_CHART_S = 8.0
+LIGHT = "the light page: a following student"
+LIGHT_TARGET_BYTES = 200_000
+LIGHT_TARGET_CHART_S = 3.0
+LECTURER_PATH = "/walkthrough?lecture=1&room=new&walk=1"
+LIGHT_HEADING_JS = "() => { const h = document.getElementById('section'); " \
+                   "return !!h && h.textContent.trim() !== '' && h.getBoundingClientRect().height > 0; }"
+LIGHT_CHART_JS = "() => { const c = document.getElementById('chart'); const s = c && !c.hidden && " \
+                 "c.querySelector('svg'); return !!s && s.getBoundingClientRect().width > 0; }"
 TIMEOUT_MS = 120_000
 
 HEADING_JS = "() => { const h = document.querySelector('[data-testid=\"stMain\"] h1'); " \
@@ -69,8 +84,10 @@ class Visit:
         return self.bytes_http + self.bytes_ws
 
 
-def visit(browser, url: str, chart: bool, throttle: bool = True) -> Visit:
-    """One cold visit of ``url`` on the phone, throttled (``throttle=False``: bytes only, as fast as it goes)."""
+def visit(browser, url: str, chart: bool, throttle: bool = True, *, heading_js: str = HEADING_JS,
+          chart_js: str = CHART_JS) -> Visit:
+    """One cold visit of ``url`` on the phone, throttled (``throttle=False``: bytes only, as fast as it goes).
+    A response still streaming at the end (an event stream) counts the bytes it has received."""
     context = browser.new_context(**PHONE)
     try:
         page = context.new_page()
@@ -93,17 +110,37 @@ def visit(browser, url: str, chart: bool, throttle: bool = True) -> Visit:
             data = e["response"]["payloadData"]
             seen.bytes_ws += len(base64.b64decode(data)) if e["response"]["opcode"] == 2 else len(data.encode())
 
-        cdp.on("Network.loadingFinished", finished)
+        streaming: dict[str, int] = {}  # requestId -> bytes received so far, until it finishes
+
+        def received(e):  # an event stream's chunks: Chromium may report them with no encoded length; the stream is
+            # never compressed, so its decoded length is what crossed the network (less the chunks' framing)
+            size = max(int(e.get("encodedDataLength", 0)), int(e.get("dataLength", 0)))
+            streaming[e["requestId"]] = streaming.get(e["requestId"], 0) + size
+
+        def headers(e):
+            streaming[e["requestId"]] = streaming.get(e["requestId"], 0) + int(e["response"].get("encodedDataLength",
+                                                                                                0))
+
+        def ended(e):
+            finished(e)
+            streaming.pop(e["requestId"], None)
+
+        cdp.on("Network.responseReceived", headers)
+        cdp.on("Network.dataReceived", received)
+        cdp.on("Network.loadingFinished", ended)
         cdp.on("Network.webSocketFrameReceived", frame)
         cdp.on("Network.webSocketFrameSent", frame)
         start = time.perf_counter()
         page.goto(url, wait_until="commit", timeout=TIMEOUT_MS)
-        page.wait_for_function(HEADING_JS, timeout=TIMEOUT_MS, polling=50)
+        page.wait_for_function(heading_js, timeout=TIMEOUT_MS, polling=50)
         seen.heading_s = time.perf_counter() - start
         if chart:
-            page.wait_for_function(CHART_JS, timeout=TIMEOUT_MS, polling=50)
+            page.wait_for_function(chart_js, timeout=TIMEOUT_MS, polling=50)
             seen.chart_s = time.perf_counter() - start
         page.wait_for_timeout(3000)  # what the page still loads after its first chart (fonts, later chunks)
+        for request, size in streaming.items():  # still open: an event stream
+            seen.bytes_http += size
+            seen.largest.append((size, urls.get(request, "?") + " (streaming)"))
         seen.largest.sort(reverse=True)
         return seen
     finally:
@@ -121,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
                 FLOOR: Cluster(1, compress=True, app=ROOT / "benchmarks" / "minimal_first_chart_app.py")}
     results: dict[tuple[bool, str], list[Visit]] = {}
     floor: list[Visit] = []
+    light: list[Visit] = []
     try:
         for cluster in clusters.values():
             cluster.start()
@@ -132,24 +170,44 @@ def main(argv: list[str] | None = None) -> int:
                     warm.goto(cluster.url + path)
                     warm.wait_for_function(HEADING_JS, timeout=TIMEOUT_MS)
                     warm.close()
+            lecturer, room = open_room(browser, clusters[True].url)
+            warm = browser.new_page()  # the light page's first render of the step (its view, in Indonesian)
+            warm.goto(f"{clusters[True].url}/follow/{room}?lang=id")
+            warm.wait_for_function(LIGHT_CHART_JS, timeout=TIMEOUT_MS)
+            warm.close()
             for _ in range(args.repeats):
+                light.append(visit(browser, f"{clusters[True].url}/follow/{room}?lang=id", True,
+                                   heading_js=LIGHT_HEADING_JS, chart_js=LIGHT_CHART_JS))
                 for name, path, chart in VISITS:
                     for setup, cluster in clusters.items():
                         if setup != FLOOR:
                             results.setdefault((setup, name), []).append(visit(browser, cluster.url + path, chart))
                         elif chart:  # the floor's one page, in turn with the app's deep link
                             floor.append(visit(browser, cluster.url + FLOOR_VISIT[1], True))
+            lecturer.context.close()
             browser.close()
     finally:
         for cluster in clusters.values():
             cluster.stop()
-    lines = report(results, floor)
+    lines = report(results, floor, light)
     print("\n".join(lines))
     if args.write:
         (ROOT / "benchmarks" / "FIRST-LOAD.md").write_text("\n".join(lines) + "\n")
     deep = results[(True, VISITS[1][0])]
     ok = max(v.total for v in deep) <= TARGET_BYTES and statistics.median(v.chart_s for v in deep) <= TARGET_CHART_S
     return 0 if ok else 1
+
+
+def open_room(browser, base_url: str):
+    """A lecturer's projection in a new room, on the walkthrough's first step (its picture has a chart): (page, room).
+    The page stays open while the room is visited."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(base_url + LECTURER_PATH)
+    page.wait_for_function("() => new URL(location.href).searchParams.get('room') !== 'new'", timeout=TIMEOUT_MS)
+    page.wait_for_selector(".st-key-projection-bar", timeout=TIMEOUT_MS)
+    page.wait_for_timeout(3000)  # the step's picture published after the projection drew it
+    return page, page.evaluate("new URL(location.href).searchParams.get('room')")
 
 
 def _static_file(url: str) -> Path | None:
@@ -202,7 +260,7 @@ def _row(name: str, setup: str, visits: list[Visit]) -> str:
             f"{_times(v.heading_s for v in visits)} | {_times(v.chart_s for v in visits)} |")
 
 
-def report(results: dict[tuple[bool, str], list[Visit]], floor: list[Visit]) -> list[str]:
+def report(results: dict[tuple[bool, str], list[Visit]], floor: list[Visit], light: list[Visit]) -> list[str]:
     lines = ["# A budget phone's first visit", "",
              "Command: `python benchmarks/bench_first_load.py --write` (2 cores; the phone: 4x CPU, 150 ms, "
              "1.6 / 0.75 Mbit/s, cold cache)", "",
@@ -211,6 +269,8 @@ def report(results: dict[tuple[bool, str], list[Visit]], floor: list[Visit]) -> 
     for (compress, name), visits in results.items():
         lines.append(_row(name, "gzip (as deployed)" if compress else "off", visits))
     lines.append(_row(FLOOR_VISIT[0], "gzip (as deployed)", floor))
+    if light:
+        lines.append(_row(LIGHT, "gzip (as deployed)", light))
     deep_on, deep_off = results[(True, VISITS[1][0])], results[(False, VISITS[1][0])]
     on_mb = statistics.median(v.total for v in deep_on) / 1e6
     off_mb = statistics.median(v.total for v in deep_off) / 1e6
@@ -233,6 +293,18 @@ def report(results: dict[tuple[bool, str], list[Visit]], floor: list[Visit]) -> 
               f"{_fonts(floor[0]) / 1e6:.2f} MB.", "",
               f"first load: deep link to 3.5.1, {on_mb:.2f} MB, first chart {on_s:.1f} s "
               f"(targets {TARGET_BYTES / 1e6:.0f} MB, {TARGET_CHART_S:.0f} s; the floor {floor_s:.1f} s)"]
+    if light:
+        kb = statistics.median(v.total for v in light) / 1e3
+        chart_s = statistics.median(v.chart_s for v in light)
+        met = kb * 1e3 <= LIGHT_TARGET_BYTES and chart_s <= LIGHT_TARGET_CHART_S
+        lines += ["", "The light page's responses (one visit, as sent):", ""]
+        lines += [f"- {size / 1e3:.1f} kB {url.split('?')[0].rsplit('/', 1)[-1]}"
+                  + (" (streaming)" if url.endswith("(streaming)") else "") for size, url in light[0].largest[:6]]
+        lines += ["", f"light page: first visit {kb:.0f} KB, the step's chart on screen in {chart_s:.1f} s (targets "
+                      f"{LIGHT_TARGET_BYTES / 1e3:.0f} KB, {LIGHT_TARGET_CHART_S:.0f} s: "
+                      f"{'met' if met else 'NOT met'}); "
+                      f"the full app's deep link {on_mb:.2f} MB, {on_s:.1f} s: {on_mb * 1e3 / kb:.0f}x the bytes, "
+                      f"{on_s / chart_s:.1f}x the time"]
     return lines
 
 if __name__ == "__main__":

@@ -1,88 +1,89 @@
-"""A class of 60 follows the lecturer: the time from the lecturer's PageDown to each student's finished update.
+"""A class of 60 follows the lecturer on light pages: the time from the lecturer's PageDown to each student's new step.
 
-Run: .venv/bin/python benchmarks/bench_room.py   (make bench-room; writes benchmarks/ROOM.md)
+Run: .venv/bin/python benchmarks/bench_room.py   (make bench-room; ``--write`` writes benchmarks/ROOM.md)
 
-The lecturer is a Chromium page on the projection (``/walkthrough?lecture=1&room=new``), through the
-balancer. The class joins with the room's link: ``--followers`` students, of which ``--browsers`` are
-real Chromium pages (what a learner sees) and the rest protocol clients (benchmarks/protocol.py: the
-websocket protocol spoken directly, with the frontend's timer for a timed fragment, so each costs the
-server what a browser would and this machine's CPU is left to the servers). The lecturer presses
-PageDown ``--presses`` times, one move at a time.
+The lecturer is a Chromium page on the projection (``/walkthrough?lecture=1&room=new&walk=1``), through HAProxy in
+front of two replicas that share a real redis-server (``ATTENTION_ROOMS=redis://...``): the deployment with replicas
+(benchmarks/cluster.py, deploy/haproxy.py as deployed: cookie stickiness, compression). The class joins the room as
+following students do now, without a Streamlit session:
 
-- A protocol student's update is finished when a full run that shows the new step ("Step k of n" on
-  its line) has finished on the wire; a Chromium student's when its page shows the step and is idle.
-- The lecturer's own step (key to its projection showing the step, idle) is measured on the same
-  steps without the class and with it: the ratio is the class's cost to the lecturer.
-- Setups: two replicas and a real redis-server behind HAProxy (the deployment with replicas); one
-  process with the in-process store, at 30 and at 60 students; and the two replicas again with the
-  store deliberately slowed (a TCP proxy that holds each of Redis's replies ``--slow-ms``), which the
-  follow times must show; and (``--slow-run-ms``) every full run of the app made that much slower with Python work
-  (ui/shell/process.py slowed_run), which the CPU per update and the follow times must show.
-- The floor (``--floor``): the same class on the same setup following benchmarks/minimal_room_app.py, what following
-  a room costs any Streamlit app with documented means (a timed fragment, then a full run); the app's row beside it.
-- A protocol student does what a browser's watchdog does when a run's output never arrived (ui/lecture/watchdog.js):
-  its beat says the session drew step k, its line shows another for 1.5 s: a full run. Those are counted (healed).
-- An idle class: the servers' CPU over ``IDLE_SECONDS`` with every student polling and nothing moving.
-- A class poll (with replicas and Redis, and with the slowed store): a new room, its console in Chromium,
-  ``--followers`` protocol students; the console asks, every student answers at once (one fragment run
-  each, as the frontend sends it), and the time until the console's count says all have answered is
-  taken, ``POLL_REPEATS`` times. It ends with ``poll: 60 answers, 2 replicas, all on the console in X s``.
+- ``--browsers`` (3) Chromium pages on the light page, ``/follow/<room>?lang=en`` (ui/follow/page.py): a step is
+  drawn when the page's line says "Step k of" and its caption is the step's (not the "waiting" text it shows between
+  a move and the step's picture): what a student sees, recorded in the page by a MutationObserver;
+- the rest (57) light protocol students: plain event-stream readers of ``/room/<room>/events?lang=en``
+  (ui/shell/push.py), raw sockets in this process, through the balancer; a step has arrived when the first event of
+  it with its picture (``index`` k-1, ``picture`` true: the view the light page draws) is read. They carry no cookie,
+  so the balancer spreads them over both replicas (leastconn): one room's students sit on different replicas, and
+  a move reaches the other replica through Redis's pub/sub.
 
-- CPU per follower update: the servers' CPU over the class's walk, less the idle class's rate over the same
-  time, per student and move; beside it the minimal app's full run (benchmarks/minimal_app.py, PyTorch in its
-  heap) measured the same way: half the class as protocol clients on one server, each asking for a full run at
-  once, as many times as the lecturer presses (:func:`minimal_run_ms`), and the ratio.
-  benchmarks/profile_room.py shows where that CPU goes (py-spy on a replica).
+Each move makes two versions of the room (the position, then the projection's picture): a student's time is the
+picture's. Measured, in one run, on one machine:
 
-The follow section ends with ``room: 60 followers, 2 replicas, follow median X s, p95 Y s, lecturer Z x``.
+- follow: key press -> step drawn (Chromium) or its picture event read (protocol), every student and move;
+- the lecturer: key -> projection shows the step, idle, alone (the same steps, no class) and with the class; the ratio;
+- idle: the replicas' CPU over ``IDLE_SECONDS`` with the class connected and nothing moving (keep-alives only);
+- CPU per follower per move: the replicas' CPU over the class's walk, less the idle rate over that time, less the
+  lecturer's own runs (the replicas' CPU per move of the lecturer-alone walk), per student and move; HAProxy's apart;
+- the floor: a bare Starlette fan-out (benchmarks/hall_floor_app.py), two replicas behind the same kind of balancer,
+  the same room made on both, the same view bytes the app sent published to both directly (no Redis, no lecturer run,
+  no rendering), read by the same number of readers (all protocol: the floor serves no page). Its time is from the
+  publish, so the app's follow is compared with the floor's fan-out plus the lecturer's own step alone;
+- ``--slow-ms``: the same class with each Redis reply held back (a TCP proxy), which the follow times must show;
+- ``--slow-fanout-ms``: the same class with the replicas' streams doing that much Python work per stream and event
+  (ATTENTION_SLOW_FANOUT_MS), which the follow times and the CPU per follower must show.
+
+It ends with ``room: 60 followers, 2 replicas, follow median X s, p95 Y s, lecturer Zx, idle W% of a core``.
+The Streamlit followers of before (a session each) are measured by benchmarks/bench_room_streamlit.py.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import collections
 import contextlib
+import datetime
 import json
 import math
-import re
 import statistics
 import sys
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import websockets  # noqa: E402  (ConnectionClosed)
-from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
-from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
-
+from benchmarks.bench_hall import settle  # noqa: E402
+from benchmarks.bench_room_streamlit import (  # noqa: E402
+    LECTURER_PATH,
+    MOVE_TIMEOUT,
+    SlowProxy,
+    open_lecturer,
+    press,
+    until,
+)
 from benchmarks.cluster import Cluster, cpu_seconds  # noqa: E402
-from benchmarks.protocol import ProtocolLearner  # noqa: E402
-from tests.browser.harness import CHROMIUM_ARGS, Server, chromium_path  # noqa: E402
+from tests.browser.harness import CHROMIUM_ARGS, chromium_path  # noqa: E402
 from tests.redis_server import running_redis  # noqa: E402
 
-STEP = re.compile(r"Step \*\*(\d+)\*\* of")  # a student's line: "Step **k** of n" (ui/lecture/classroom.py)
-BEAT_STEP = re.compile(r'data-step="(\d+)"')  # a beat's marker: the step the last full run drew (watchdog.py)
-POLL_MARK = re.compile(r'data-poll="([0-9-]*)"')  # a beat's, and a question box's: which question (watchdog.js)
-LOST_MS, HEAL_MS = 1_500, 4_000  # ui/lecture/watchdog.py STALE_MS and HEAL_MS
 IDLE_SECONDS = 10.0
-POLL_REPEATS = 5  # polls in a row, each answered by the whole class at once, each closed with one click
-MOVE_TIMEOUT = 20.0
+LANG = "en"
+FLOOR_APP = ROOT / "benchmarks" / "hall_floor_app.py"
+CONNECTING_AT_ONCE = 10  # a class arrives over a few seconds, not in one instant
+RETRY_SECONDS = 2.0  # ui/shell/push.py RETRY_MS: how soon a browser's EventSource reconnects
 
-# In a page: the first moment (epoch ms) each step was on the line and the page idle. A MutationObserver, not
-# requestAnimationFrame: a window behind the lecturer's gets no animation frames, but its DOM still changes.
-RECORDER_JS = """(selector) => {
+# In a light page: the first moment (epoch ms) each step was drawn: its line names it and its caption is the step's
+# (between a move and its picture the page shows the "waiting" words). A MutationObserver: a window behind others
+# gets no animation frames, but its DOM still changes.
+LIGHT_RECORDER_JS = """() => {
   window.__shown = window.__shown || {};
   const look = () => {
-    const line = document.querySelector(selector);
+    const line = document.getElementById('line'), caption = document.getElementById('caption');
     const m = line && /Step\\s*(\\d+)\\s*of/.exec(line.textContent);
-    const app = document.querySelector('[data-testid="stApp"]');
-    const idle = app && app.dataset.testScriptState !== 'running' && !document.querySelector('[data-stale="true"]');
-    if (m && idle && !(m[1] in window.__shown)) window.__shown[m[1]] = performance.timeOrigin + performance.now();
+    const drawn = caption && caption.textContent.trim() && caption.textContent !== document.body.dataset.waiting;
+    if (m && drawn && !(m[1] in window.__shown)) window.__shown[m[1]] = performance.timeOrigin + performance.now();
   };
   if (!window.__recording) {
     window.__recording = true;
@@ -93,175 +94,115 @@ RECORDER_JS = """(selector) => {
 }"""
 
 
-class ProtocolStudent(ProtocolLearner):
-    """A student's device on the wire: joins with ``?room=``, keeps the frontend's timer for each timed
-    fragment (its poll), and notes when each step's full run has finished."""
+class StreamStudent:
+    """A light protocol student: one event stream read on a raw socket (HTTP/1.1 through the balancer, chunked).
+    ``shown[k]``: when the first event of step k with its picture was read; ``data[k]``: that event's data (the view's
+    JSON), kept by one student for the floor to publish."""
 
-    def __init__(self, base_url: str, room: str):
-        super().__init__(base_url)
-        self.room, self.query = room, f"room={room}"
-        self.fragments: dict[str, asyncio.Task] = {}
-        self.shown: dict[int, float] = {}  # step -> time.time() its run finished
-        self.current: int | None = None
-        self.log: list[tuple] = []  # (when, the step its run drew, how it finished): for a missed move's story
-        self.exploring = False  # the student's line said so: it must never, as the student never touches anything
-        self._reader: asyncio.Task | None = None
-        self.poll_box: tuple[str, str, str] | None = None  # a question put to the class: (input id, Send id, fragment)
-        self.want: int | None = None  # the step the beat says the last full run drew
-        self.want_poll: str | None = None  # and the question ("" for none; None: the beat does not say)
-        self.poll_shown = ""  # the question whose box the last full run that arrived drew
-        self.heals = 0  # full runs asked for because a run's output never arrived (the watchdog's Heal)
-        self.heal_widget: tuple[str, str] | None = None  # the heal component's (id, session token), as drawn
-        self.asked = 0  # its state: the asks this session's token has counted (heal.js)
-        self._watchdog: asyncio.Task | None = None
+    def __init__(self, base_url: str, path: str, keep: bool = False) -> None:
+        url = urlparse(base_url)
+        self.host, self.port, self.path, self.keep = url.hostname, url.port, path, keep
+        self.shown: dict[int, float] = {}
+        self.versions: dict[int, int] = {}  # step -> the room's version of its first picture event read
+        self.data: dict[int, str] = {}
+        self.first = asyncio.Event()
+        self.failed = ""
+        self._raw, self._need, self._text = b"", -1, b""
+        self._task: asyncio.Task | None = None
+        self._writer = None
+        self._closing = False
+        self.reconnects = 0
 
     async def join(self) -> None:
-        await self.connect()
-        self._reader = asyncio.create_task(self._read())
-        self._watchdog = asyncio.create_task(self._watch())
-        await self._send()
+        self._task = asyncio.create_task(self._run())
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.first.wait(), 60)
 
-    async def _watch(self) -> None:
-        """What a browser's watchdog (ui/lecture/watchdog.js) does when a run's output never arrived: the beat says
-        the session drew step k (or question q), the page shows another for LOST_MS: Heal, a full run (at most
-        every HEAL_MS)."""
-        since = healed = 0.0
+    async def _run(self) -> None:
+        """Read the stream; when it ends or breaks, connect again after the stream's ``retry`` (2 s), as a browser's
+        EventSource does (a replica marked down closes its streams): the new stream starts with the room's newest
+        state. A stream refused before its first event fails the student."""
         while True:
-            await asyncio.sleep(0.25)
-            now = time.monotonic()
-            if (self.want is None or self.want == self.current) and self.want_poll in (None, self.poll_shown):
-                since = 0.0
-                continue
-            since = since or now
-            if now - since >= LOST_MS / 1000 and now - healed >= HEAL_MS / 1000:
-                healed = now
-                self.heals += 1
-                self.asked += 1
-                self.log.append((round(time.time(), 3), "heal", self.want, self.current))
-                with contextlib.suppress(websockets.ConnectionClosed):
-                    await self._send()  # the ask's own request: a full run (heal.js's new state)
+            try:
+                await self._read_stream()
+            except (OSError, ConnectionError, asyncio.IncompleteReadError) as exc:
+                if not self.first.is_set():
+                    self.failed = f"{type(exc).__name__}: {exc}"
+                    self.first.set()
+                    return
+            if self._closing:
+                return
+            self.reconnects += 1
+            await asyncio.sleep(RETRY_SECONDS)
 
-    async def _send(self, fragment: str = "") -> None:
-        msg = BackMsg()
-        rerun = msg.rerun_script
-        rerun.query_string = self.query
-        if self.page_hash:
-            rerun.page_script_hash = self.page_hash
-        if fragment:
-            rerun.fragment_id, rerun.is_auto_rerun = fragment, True
-        rerun.widget_states.widgets.extend(self._heal_state())
-        await self.ws.send(msg.SerializeToString())
+    async def _read_stream(self) -> None:
+        self._raw, self._need, self._text = b"", -1, b""
+        reader, self._writer = await asyncio.open_connection(self.host, self.port)
+        self._writer.write(f"GET {self.path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+                           "Accept: text/event-stream\r\nAccept-Encoding: gzip\r\n\r\n".encode())
+        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
+        if " 200 " not in head.split("\r\n", 1)[0]:
+            raise ConnectionError(head.split("\r\n", 1)[0])
+        if "content-encoding" in head.lower():
+            raise ConnectionError("the event stream came compressed")
+        try:
+            while data := await reader.read(65536):
+                self._events(self._dechunk(data))
+        finally:
+            self._writer.close()
 
-    def _heal_state(self) -> list[WidgetState]:
-        """The watchdog's count of asks, which a browser sends with every request (none before the first ask)."""
-        if not self.asked or self.heal_widget is None:
-            return []
-        widget, token = self.heal_widget
-        return [WidgetState(id=widget, json_value=json.dumps({"heal": {"n": self.asked, "s": token}}))]
+    def _dechunk(self, data: bytes) -> bytes:
+        self._raw += data
+        out = []
+        while True:
+            if self._need < 0:
+                end = self._raw.find(b"\r\n")
+                if end < 0:
+                    break
+                self._need, self._raw = int(self._raw[:end].split(b";")[0], 16), self._raw[end + 2:]
+            if len(self._raw) < self._need + 2:
+                break
+            out.append(self._raw[:self._need])
+            self._raw, self._need = self._raw[self._need + 2:], -1
+        return b"".join(out)
 
-    async def _timer(self, fragment: str, interval: float) -> None:
-        while True:  # the frontend's setInterval: it sends whether or not a run is going on
-            await asyncio.sleep(interval)
-            with contextlib.suppress(websockets.ConnectionClosed):
-                await self._send(fragment)
+    def _events(self, body: bytes) -> None:
+        now = time.time()
+        self._text += body
+        while b"\n\n" in self._text:
+            event, self._text = self._text.split(b"\n\n", 1)
+            for line in event.split(b"\n"):
+                if line.startswith(b"data: "):
+                    self._view(line[6:].decode(), now)
 
-    async def _read(self) -> None:
-        step, poll_drawn = None, ""
-        async for raw in self.ws:
-            msg = ForwardMsg()
-            msg.ParseFromString(raw)
-            kind = msg.WhichOneof("type")
-            timed = msg.auto_rerun if kind == "auto_rerun" else None
-            if timed is not None and timed.interval < 60 and timed.fragment_id not in self.fragments:
-                self.fragments[timed.fragment_id] = asyncio.create_task(self._timer(timed.fragment_id, timed.interval))
-            elif kind == "navigation":
-                self.page_hash = msg.navigation.page_script_hash or self.page_hash
-            elif kind == "page_info_changed":
-                self.query = msg.page_info_changed.query_string
-            elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element" \
-                    and msg.delta.new_element.WhichOneof("type") in ("text_input", "button"):
-                self._note_poll_widget(msg.delta)
-            elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element" \
-                    and msg.delta.new_element.WhichOneof("type") == "bidi_component" \
-                    and "heal" in (component := msg.delta.new_element.bidi_component).component_name:
-                self._note_heal(component)
-            elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element" \
-                    and msg.delta.new_element.WhichOneof("type") == "html" and "data-beat=" in (
-                        html := msg.delta.new_element.html.body):
-                drawn = BEAT_STEP.search(html)  # the step the last full run drew
-                self.want = int(drawn.group(1)) if drawn else None
-                question = POLL_MARK.search(html)
-                self.want_poll = question.group(1) if question else None
-            elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element" \
-                    and msg.delta.new_element.WhichOneof("type") == "html" and "poll-in-view" in (
-                        html := msg.delta.new_element.html.body):
-                question = POLL_MARK.search(html)
-                poll_drawn = question.group(1) if question else ""
-            elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element" \
-                    and msg.delta.new_element.WhichOneof("type") == "markdown":
-                body = msg.delta.new_element.markdown.body
-                found = STEP.search(body)
-                step = int(found.group(1)) if found else step
-                if "Exploring on your own" in body:
-                    self.exploring = True
-            elif kind == "script_finished":
-                self.log.append((round(time.time(), 3), step, msg.script_finished))
-                # A run that drew the step (the student's line is drawn by full runs only) has finished. Its
-                # status varies: "early for rerun" when a poll was queued behind it, or a fragment run's when
-                # the queued poll ran at its end, in the same run (Streamlit's ScriptRequests).
-                if msg.script_finished != ForwardMsg.FINISHED_WITH_COMPILE_ERROR and step is not None:
-                    self.shown.setdefault(step, time.time())
-                    self.current = step
-                    self.poll_shown = poll_drawn
-                step, poll_drawn = None, ""
-
-    def _note_heal(self, component) -> None:
-        """The watchdog's heal component (ui/lecture/heal.js): its id, and the session's token its count carries. A
-        new token (a new session) counts from 0 again, as the browser's script does."""
-        token = json.loads(component.json or "{}").get("s", "")
-        if self.heal_widget is not None and self.heal_widget[1] != token:
-            self.asked = 0
-        self.heal_widget = (component.id, token)
-
-    def _note_poll_widget(self, delta) -> None:
-        """The answer box of a question put to the class (ui/lecture/poll.py: keys poll_answer:<n>, poll_send)."""
-        element = delta.new_element
-        kind = element.WhichOneof("type")
-        widget = getattr(element, kind)
-        if kind == "text_input" and "poll_answer:" in widget.id:
-            send = self.poll_box[1] if self.poll_box else ""
-            self.poll_box = (widget.id, send, delta.fragment_id)
-        elif kind == "button" and widget.id.endswith("poll_send"):
-            typed, fragment = (self.poll_box[0], self.poll_box[2]) if self.poll_box else ("", delta.fragment_id)
-            self.poll_box = (typed, widget.id, fragment)
-
-    async def answer(self, text: str) -> None:
-        """Type ``text`` and press Send, as the frontend does: one rerun of the box's fragment."""
-        typed, send, fragment = self.poll_box
-        msg = BackMsg()
-        rerun = msg.rerun_script
-        rerun.query_string = self.query
-        rerun.page_script_hash = self.page_hash
-        rerun.fragment_id = fragment
-        rerun.widget_states.widgets.extend([WidgetState(id=typed, string_value=text),
-                                            WidgetState(id=send, trigger_value=True), *self._heal_state()])
-        await self.ws.send(msg.SerializeToString())
-
-    def student_note(self) -> str:
-        """Which replica served this student (its session cookie names it), for a missed step's story."""
-        return str({k: v for k, v in getattr(self, "cookies", {}).items() if "xsrf" not in k})
+    def _view(self, data: str, now: float) -> None:
+        try:
+            view = json.loads(data)
+        except ValueError:
+            return
+        if not isinstance(view, dict) or not view.get("picture") or not isinstance(view.get("index"), int):
+            return
+        k = view["index"] + 1
+        if k not in self.shown:
+            self.shown[k] = now
+            self.versions[k] = view.get("version", 0)
+            if self.keep:
+                self.data[k] = data
+        self.first.set()
 
     async def close(self) -> None:
-        for task in [*self.fragments.values(), self._reader, self._watchdog]:
-            if task is not None:
-                task.cancel()
-        await super().close()
+        self._closing = True
+        if self._writer is not None:
+            self._writer.close()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(self._task, 5)
 
 
 @dataclass
-class BrowserWindow:
+class LightWindow:
     page: object
-    selector: str
 
     async def shown(self) -> dict[int, float]:
         found = await self.page.evaluate("() => window.__shown || {}")
@@ -277,154 +218,176 @@ class Run:
     lecturer_alone: list[float] = field(default_factory=list)
     lecturer_with_class: list[float] = field(default_factory=list)
     missed: int = 0
-    exploring: int = 0  # protocol students that left the lecture by themselves (a bug if not 0)
+    failed: int = 0  # students whose stream or page never opened
+    reconnects: int = 0  # protocol students' streams that ended and were opened again (a browser does the same)
     idle_cores: float = 0.0
-    poll_seconds: list[float] = field(default_factory=list)  # each poll: every answer sent at once -> all counted
-    poll_closed: list[bool] = field(default_factory=list)  # each poll: Close took on its one click
-    poll_unseen: list[int] = field(default_factory=list)  # each poll: students whose page never showed it
-    update_ms: float = float("nan")  # the servers' CPU per follower update (the idle class's share taken out)
-    pressed: list[tuple[int, float]] = field(default_factory=list)  # (step, when its key was pressed)
-    heals: int = 0  # full runs the students' watchdogs asked for: a run's output lost on the way (watchdog.js)
-    lecturer_lost: int = 0  # the lecturer's presses whose step the projection never showed, settled, in time
+    cpu_ms: float = math.nan  # the replicas' CPU per follower per move (idle and the lecturer's own runs taken out)
+    class_ms: float = math.nan  # the same per move for the whole class (a view rendered once per replica included)
+    lecturer_cpu_ms: float = math.nan  # the replicas' CPU per move of the lecturer alone
+    balancer_ms: float = math.nan  # HAProxy's CPU per follower per move
+    replicas: dict[str, int] = field(default_factory=dict)  # event streams open per replica (the balancer's count)
+    payloads: dict[int, str] = field(default_factory=dict)  # step -> the view the app sent (for the floor)
+    fanout: list[float] = field(default_factory=list)  # protocol students: the picture's publish -> its event read
+    published: list[float] = field(default_factory=list)  # each move: key -> the picture's version in the store
 
     def p(self, q: float, values: list[float] | None = None) -> float:
         values = sorted(self.follow if values is None else values)
-        return values[min(len(values) - 1, int(round(q * (len(values) - 1))))] if values else float("nan")
+        return values[min(len(values) - 1, math.ceil(q * len(values)) - 1)] if values else math.nan
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.follow) if self.follow else math.nan
 
     @property
     def lecturer_ratio(self) -> float:
-        alone, with_class = _shown(self.lecturer_alone), _shown(self.lecturer_with_class)
-        if not alone or not with_class:  # a run without the lecturer-alone walk
-            return float("nan")
+        alone, with_class = _finite(self.lecturer_alone), _finite(self.lecturer_with_class)
+        if not alone or not with_class:
+            return math.nan
         return statistics.median(with_class) / statistics.median(alone)
 
 
-def _shown(times: list[float]) -> list[float]:
-    """The lecturer's times of the steps the projection showed (a step it never showed is counted apart)."""
-    return [t for t in times if not math.isnan(t)]
+def _finite(values: list[float]) -> list[float]:
+    return [v for v in values if not math.isnan(v)]
 
 
-async def open_window(browser, url: str, selector: str, viewport: dict) -> BrowserWindow:
-    context = await browser.new_context(viewport=viewport)
+def _cpu(pids: list[int]) -> float:
+    return sum(cpu_seconds(pid) for pid in pids)
+
+
+async def open_light(browser, base_url: str, room: str) -> LightWindow:
+    """A student's phone-sized window on the light page, recording when each step is drawn."""
+    context = await browser.new_context(viewport={"width": 390, "height": 844})
     page = await context.new_page()
-    await page.goto(url)
-    await page.wait_for_selector(selector, timeout=120_000)
-    await page.evaluate(RECORDER_JS, selector)
-    return BrowserWindow(page, selector)
+    await page.goto(f"{base_url}/follow/{room}?lang={LANG}")
+    await page.wait_for_selector("#line", timeout=120_000)
+    await page.evaluate(LIGHT_RECORDER_JS)
+    return LightWindow(page)
 
 
-async def until(check, timeout: float = MOVE_TIMEOUT) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if await check():
-            return True
-        await asyncio.sleep(0.02)
-    return False
+async def watch_versions(url: str, room: str, seen: dict[int, float], stop: asyncio.Event) -> None:
+    """When each version of the room appeared in Redis (read directly, every 5 ms, not through a slowed proxy): the
+    moment the lecturer's run published it. Until ``stop`` is set (redis-py may swallow a task's cancellation)."""
+    import redis.asyncio as aioredis
+
+    client = aioredis.from_url(url)
+    try:
+        while not stop.is_set():
+            found = await client.hget(f"attn:room:{room}", "ver")
+            if found is not None:
+                seen.setdefault(int(found), time.time())
+            await asyncio.sleep(0.005)
+    finally:
+        await client.aclose()
 
 
-async def press(lecturer: BrowserWindow, key: str, k: int) -> tuple[float, float]:
-    """The lecturer's key; (when it was pressed, seconds until the projection showed step k, idle)."""
-    pressed = time.time()
-    await lecturer.page.keyboard.press(key)
-    await until(lambda: _has(lecturer, k))
-    shown = (await lecturer.shown()).get(k)
-    return pressed, (shown - pressed) if shown else float("nan")
-
-
-async def _has(window: BrowserWindow, k: int) -> bool:
-    return k in await window.shown()
-
-
-async def walk(run: Run, lecturer: BrowserWindow, presses: int, students: list[ProtocolStudent],
-               windows: list[BrowserWindow]) -> None:
-    """PageDown ``presses`` times from step 1, waiting for everyone (or a timeout) after each."""
+async def walk(run: Run, lecturer, presses: int, students: list[StreamStudent], windows: list[LightWindow],
+               pids: list[int], record: bool = True, versions: dict[int, float] | None = None) -> float:
+    """PageDown ``presses`` times from step 1, waiting for everyone (or MOVE_TIMEOUT) after each; the replicas' CPU."""
+    before = _cpu(pids)
     for k in range(2, presses + 2):
         pressed, own = await press(lecturer, "PageDown", k)
-        run.pressed.append((k, round(pressed, 3)))
-        if math.isnan(own):  # never shown settled: a lost press, or a step drawn and left while still running
-            run.lecturer_lost += 1
-            print(f"{run.setup}: the projection never showed step {k} settled within {MOVE_TIMEOUT:.0f} s of its key; "
-                  f"it showed {sorted(await lecturer.shown())}", file=sys.stderr)
         (run.lecturer_with_class if students or windows else run.lecturer_alone).append(own)
+        if math.isnan(own):
+            print(f"{run.setup}: the projection never showed step {k} within {MOVE_TIMEOUT:.0f} s", file=sys.stderr)
 
         async def everyone(k: int = k) -> bool:
             return all(k in s.shown for s in students) and all([k in await w.shown() for w in windows])
 
-        await until(everyone)
-        for s in students:
-            if k in s.shown:
-                run.follow.append(s.shown[k] - pressed)
-            else:
-                run.missed += 1
-        for w in windows:
-            got = (await w.shown()).get(k)
-            if got is None:
-                run.missed += 1
-            else:
-                run.browser_follow.append(got - pressed)
-                run.follow.append(got - pressed)
+        if not await until(everyone):
+            late = [i for i, s in enumerate(students) if k not in s.shown]
+            lines = [await w.page.evaluate("() => document.getElementById('line').textContent") for w in windows
+                     if k not in await w.shown()]
+            print(f"step {k}: not shown within {MOVE_TIMEOUT:.0f} s by {len(late)} streams (students {late}) and "
+                  f"{len(lines)} light pages (their lines: {lines})", file=sys.stderr)
+        if record:
+            _note(run, k, pressed, students, [(await w.shown()).get(k) for w in windows])
+        if versions and students and k in students[0].versions and students[0].versions[k] in versions:
+            published = versions[students[0].versions[k]]
+            run.published.append(published - pressed)
+            run.fanout += [s.shown[k] - versions[s.versions[k]] for s in students
+                           if k in s.shown and s.versions[k] in versions]
         await asyncio.sleep(0.5)
+    return _cpu(pids) - before
 
 
-LECTURER_PATH = "/walkthrough?lecture=1&room=new&walk=1"
-FLOOR_APP, FLOOR_LECTURER_PATH = ROOT / "benchmarks" / "minimal_room_app.py", "/?lecture=1&room=new"
+def _note(run: Run, k: int, sent: float, students: list[StreamStudent], windows: list[float | None]) -> None:
+    for s in students:
+        if k in s.shown:
+            run.follow.append(s.shown[k] - sent)
+        else:
+            run.missed += 1
+    for got in windows:
+        if got is None:
+            run.missed += 1
+        else:
+            run.browser_follow.append(got - sent)
+            run.follow.append(got - sent)
 
 
-async def open_lecturer(browser, base_url: str, path: str = LECTURER_PATH) -> BrowserWindow:
-    """A projection at step 1 in a new room (``?room=new``), settled."""
-    lecturer = await open_window(browser, base_url + path,
-                                 ".st-key-projection-bar", {"width": 1280, "height": 720})
-    await until(lambda: _has(lecturer, 1), 60)
-    await lecturer.page.wait_for_function("() => new URL(location.href).searchParams.get('room') !== 'new'")
-    await asyncio.sleep(1.0)
-    return lecturer
+async def join_all(students: list[StreamStudent]) -> None:
+    for i in range(0, len(students), CONNECTING_AT_ONCE):
+        await asyncio.gather(*(s.join() for s in students[i:i + CONNECTING_AT_ONCE]))
 
 
-async def measure(setup: str, base_url: str, pids: list[int], followers: int, browsers: int, presses: int,
-                  browser, idle_seconds: float = IDLE_SECONDS, alone: bool = True,
-                  lecturer_path: str = LECTURER_PATH) -> Run:
-    """``alone``: first the same steps by a lecturer with no class (the lecturer's ratio's baseline)."""
-    run = Run(setup, followers)
-    if alone:
-        solo = await open_lecturer(browser, base_url, lecturer_path)
-        await walk(run, solo, presses, [], [])  # a lecturer alone: the same steps, no class
+async def measure(setup: str, cluster: Cluster, followers: int, browsers: int, presses: int, browser,
+                  idle_seconds: float, alone: bool, lecturer_cpu_ms: float = math.nan, store: str = "") -> Run:
+    """``alone``: first the lecturer's walk with no class; else ``lecturer_cpu_ms`` (another run's) is taken out."""
+    run = Run(setup, followers, lecturer_cpu_ms=lecturer_cpu_ms)
+    pids = [pid for name, pid in cluster.pids().items() if name != "haproxy"]
+    balancer = [cluster.pids()["haproxy"]]
+    if alone:  # the lecturer alone: the same steps with no class, its replicas' CPU per move
+        solo = await open_lecturer(browser, cluster.url, LECTURER_PATH)
+        before, started = _cpu(pids), time.monotonic()
+        await asyncio.sleep(3.0)
+        quiet = (_cpu(pids) - before) / (time.monotonic() - started)
+        started = time.monotonic()
+        spent = await walk(run, solo, presses, [], [], pids)
+        run.lecturer_cpu_ms = 1000 * max(spent - quiet * (time.monotonic() - started), 0.0) / presses
         await solo.page.context.close()
-    lecturer = await open_lecturer(browser, base_url, lecturer_path)  # the class's lecturer, in a room of its own
+    lecturer = await open_lecturer(browser, cluster.url, LECTURER_PATH)
     room = await lecturer.page.evaluate("new URL(location.href).searchParams.get('room')")
-    students = [ProtocolStudent(base_url, room) for _ in range(followers - browsers)]
-    for i in range(0, len(students), 10):  # a class arrives over a few seconds, not in one instant
-        await asyncio.gather(*(s.join() for s in students[i:i + 10]))
-    windows = [await open_window(browser, f"{base_url}/?room={room}", ".st-key-class-bar",
-                                 {"width": 1280, "height": 800}) for _ in range(browsers)]
-    if not await until(lambda: _all_at(students, windows, 1), 120):
-        where = [s.current for s in students] + [sorted(await w.shown()) for w in windows]
-        print(f"not every student reached step 1: {where}", file=sys.stderr)
+    path = f"/room/{room}/events?lang={LANG}"
+    students = [StreamStudent(cluster.url, path, keep=i == 0) for i in range(followers - browsers)]
+    await join_all(students)
+    windows = []
+    for _ in range(browsers):
+        try:
+            windows.append(await open_light(browser, cluster.url, room))
+        except Exception as exc:  # noqa: BLE001 - a page that never opened is counted, the bench goes on
+            run.failed += 1
+            print(f"{setup}: a light page did not open: {type(exc).__name__}", file=sys.stderr)
+    run.failed += sum(bool(s.failed) for s in students)
+    for s in students:
+        if s.failed:
+            print(f"{setup}: a stream failed: {s.failed}", file=sys.stderr)
+    run.replicas = streams_per_replica(cluster)
+
+    async def at_one() -> bool:
+        return all(1 in s.shown for s in students if not s.failed) and all([1 in await w.shown() for w in windows])
+
+    if not await until(at_one, 120):
+        print(f"{setup}: not every student reached step 1", file=sys.stderr)
     await asyncio.sleep(2.0)
-    before = sum(cpu_seconds(pid) for pid in pids)
+    before, b_before = _cpu(pids), _cpu(balancer)
     await asyncio.sleep(idle_seconds)
-    run.idle_cores = (sum(cpu_seconds(pid) for pid in pids) - before) / idle_seconds
-    walked, before = time.monotonic(), sum(cpu_seconds(pid) for pid in pids)
-    await walk(run, lecturer, presses, students, windows)
-    spent = sum(cpu_seconds(pid) for pid in pids) - before - run.idle_cores * (time.monotonic() - walked)
-    run.update_ms = 1000 * spent / (presses * followers)  # the lecturer's own runs are in it too (one per move)
-    run.exploring = sum(s.exploring for s in students)
-    run.heals = sum(s.heals for s in students)
-    if run.missed:
-        print("missed:", [sorted(s.shown) for s in students if len(s.shown) < presses + 1][:5],
-              [sorted(await w.shown()) for w in windows], file=sys.stderr)
-        stories = ROOT / "artifacts" / "room-missed.txt"  # each student that missed a step: every run it saw
-        with stories.open("w") as out:
-            print("presses (step, time):", run.pressed, file=out)
-            for s in [s for s in students if len(s.shown) < presses + 1]:
-                print("student", s.student_note(), "shown", sorted(s.shown.items()), file=out)
-                print("\n".join(map(str, s.log)), file=out)
-        print(f"missed: the students' stories are in {stories}", file=sys.stderr)
-        for i, w in enumerate(windows):  # what each Chromium student shows, if it still shows anything
-            try:
-                print("window", i, (await w.page.locator(w.selector).text_content(timeout=5000))[:80], file=sys.stderr)
-                await w.page.screenshot(path=str(ROOT / "artifacts" / f"room-student-{i}.png"))
-            except Exception as exc:  # noqa: BLE001 - a diagnosis must not end the bench before its table
-                print("window", i, "could not be read:", type(exc).__name__, file=sys.stderr)
+    run.idle_cores = (_cpu(pids) - before) / idle_seconds
+    b_idle = (_cpu(balancer) - b_before) / idle_seconds
+    versions: dict[int, float] = {}
+    stop = asyncio.Event()
+    watcher = asyncio.create_task(watch_versions(store, room, versions, stop)) if store else None
+    started, b_before = time.monotonic(), _cpu(balancer)
+    spent = await walk(run, lecturer, presses, students, windows, pids, versions=versions)
+    if watcher is not None:
+        stop.set()
+        with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(watcher, 10)
+    took = time.monotonic() - started
+    own = 0.0 if math.isnan(run.lecturer_cpu_ms) else run.lecturer_cpu_ms * presses / 1000
+    run.reconnects = sum(s.reconnects for s in students)
+    run.class_ms = 1000 * max(spent - run.idle_cores * took - own, 0.0) / presses
+    run.cpu_ms = run.class_ms / followers
+    run.balancer_ms = 1000 * max(_cpu(balancer) - b_before - b_idle * took, 0.0) / (presses * followers)
+    run.payloads = dict(students[0].data) if students else {}
     for s in students:
         await s.close()
     for w in [lecturer, *windows]:
@@ -432,276 +395,173 @@ async def measure(setup: str, base_url: str, pids: list[int], followers: int, br
     return run
 
 
-# In the console: the first moment (epoch ms) its poll box said that every student of the class answered.
-COUNTED_JS = """(n) => {
-  window.__counted = null;
-  const look = () => {
-    const box = document.querySelector('.st-key-poll-console');
-    if (window.__counted === null && box && new RegExp('(^|[^0-9])' + n + ' of [0-9]+ following answered')
-        .test(box.innerText))
-      window.__counted = performance.timeOrigin + performance.now();
-  };
-  new MutationObserver(look).observe(document.body, {subtree: true, childList: true, characterData: true});
-}"""
-
-
-async def measure_poll(base_url: str, browser, answers: int,
-                       repeats: int = POLL_REPEATS) -> tuple[list[float], list[bool]]:
-    """The console asks; ``answers`` protocol students answer at once: seconds until the console shows all,
-    for each of ``repeats`` polls in a row; and whether each poll's Close took on its one click (never clicked
-    again: a lost Close shows as such, and the next poll is not asked)."""
-    context = await browser.new_context(viewport={"width": 1280, "height": 720})
-    projection = await context.new_page()
-    await projection.goto(base_url + "/walkthrough?lecture=1&room=new&walk=4")
-    await projection.wait_for_function("() => new URL(location.href).searchParams.get('room') !== 'new'",
-                                       timeout=120_000)
-    room = await projection.evaluate("new URL(location.href).searchParams.get('room')")
-    await asyncio.sleep(2.0)
-    async with context.expect_page() as opened:
-        await projection.keyboard.press("p")
-    console = await opened.value
-    await console.set_viewport_size({"width": 1440, "height": 900})
-    await console.wait_for_selector(".st-key-poll-console", timeout=120_000)
-    students = [ProtocolStudent(base_url, room) for _ in range(answers)]
-    for i in range(0, len(students), 10):
-        await asyncio.gather(*(s.join() for s in students[i:i + 10]))
-    await until(lambda: _all_at(students, [], 4), 120)
-    await asyncio.sleep(2.0)
-    box = console.locator(".st-key-poll-console")
-    took, closed, unseen = [], [], []
-    for number in range(1, repeats + 1):
-        await console.evaluate(COUNTED_JS, answers)
-        ask = box.get_by_role("button", name="Ask the class")
-        try:
-            await ask.wait_for(timeout=60_000)
-        except Exception:
-            await console.screenshot(path=str(ROOT / "artifacts" / f"poll-console-{number}.png"))
-            print(f"poll {number}: no Ask button; the console's box says: {await box.inner_text()!r}", file=sys.stderr)
-            break
-        await ask.click()
-        if not await until(_all_asked(students, number), 60):
-            boxes = collections.Counter(s.poll_box[0] if s.poll_box else None for s in students)
-            wanted = collections.Counter(s.want_poll for s in students)
-            print(f"poll {number}: {sum(not _asked(s, number) for s in students)} students never saw the question; "
-                  f"their answer boxes: {dict(boxes)}; the question their beats name: {dict(wanted)}; the "
-                  f"console's box: {await box.inner_text()!r}", file=sys.stderr)
-        await asyncio.sleep(1.0)
-        asked = [s for s in students if _asked(s, number)]  # one that never saw it cannot answer: counted apart
-        unseen.append(len(students) - len(asked))
-        await console.evaluate(COUNTED_JS, len(asked))
-        sent = time.time()
-        await asyncio.gather(*(s.answer("0.9544" if i % 2 else "0.1385") for i, s in enumerate(asked)))
-        await until(lambda: _counted(console), 30)
-        counted = await console.evaluate("() => window.__counted")
-        took.append(counted / 1000 - sent if counted else float("nan"))
-        await box.get_by_role("button", name="Close the poll").click()  # once, as a lecturer would
-        try:
-            await box.get_by_role("button", name="Ask the class").wait_for(timeout=10_000)
-            closed.append(True)
-        except Exception:  # noqa: BLE001 (Playwright's TimeoutError)
-            closed.append(False)
-            print(f"poll {number}: Close did not take", file=sys.stderr)
-            await console.screenshot(path=str(ROOT / "artifacts" / f"poll-close-{number}.png"))
-            break
-        await asyncio.sleep(1.0)
-    for s in students:
-        await s.close()
-    await context.close()
-    return took, closed, unseen
-
-
-def _asked(student: ProtocolStudent, number: int) -> bool:
-    box = student.poll_box
-    return box is not None and all(box) and f"poll_answer:{number}" in box[0]
-
-
-def _all_asked(students: list[ProtocolStudent], number: int):
-    async def check() -> bool:
-        return all(_asked(s, number) for s in students)
-    return check
-
-
-async def _counted(console) -> bool:
-    return bool(await console.evaluate("() => window.__counted"))
-
-
-async def _all_at(students: list[ProtocolStudent], windows: list[BrowserWindow], k: int) -> bool:
-    return all(s.current == k for s in students) and all([k in await w.shown() for w in windows])
-
-
-class SlowProxy:
-    """A TCP proxy in front of Redis that holds each reply ``delay`` seconds: a deliberately slowed store."""
-
-    def __init__(self, target_port: int, delay: float):
-        self.target_port, self.delay = target_port, delay
-        self.server = None
-        self.port = 0
-
-    async def start(self) -> None:
-        self.server = await asyncio.start_server(self._client, "127.0.0.1", 0)
-        self.port = self.server.sockets[0].getsockname()[1]
-
-    async def _client(self, reader, writer) -> None:
-        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
-
-        async def pipe(src, dst, delay: float) -> None:
-            with contextlib.suppress(ConnectionError, asyncio.CancelledError):
-                while data := await src.read(65536):
-                    if delay:
-                        await asyncio.sleep(delay)
-                    dst.write(data)
-                    await dst.drain()
-            dst.close()
-
-        await asyncio.gather(pipe(reader, up_writer, 0.0), pipe(up_reader, writer, self.delay))
-
-    async def stop(self) -> None:
-        self.server.close()
-
-
-async def in_cluster(replicas: int, store: str, followers: int, browsers: int, presses: int, browser,
-                     slow_ms: float = 0.0, idle_seconds: float = IDLE_SECONDS, poll_answers: int = 0,
-                     poll_repeats: int = POLL_REPEATS, alone: bool = True, floor: bool = False,
-                     slow_run_ms: int = 0, framed: bool = False) -> Run:
-    """``floor``: the class follows benchmarks/minimal_room_app.py instead of the app (the architecture's floor).
-    ``slow_run_ms``: every full run of the app does that much more work (ui/shell/process.py slowed_run).
-    ``framed`` (with ``floor``): the floor's students draw what the app's following students draw, element for
-    element, with none of the app's logic (``FLOOR_FRAME=1``)."""
+async def in_cluster(followers: int, browsers: int, presses: int, browser, slow_ms: float = 0.0,
+                     slow_fanout_ms: int = 0, idle_seconds: float = IDLE_SECONDS, alone: bool = True,
+                     lecturer_cpu_ms: float = math.nan) -> Run:
+    """The class on two replicas and Redis behind HAProxy; ``slow_ms``: each Redis reply held back that long;
+    ``slow_fanout_ms``: that much Python work per stream and event (ATTENTION_SLOW_FANOUT_MS)."""
     with contextlib.ExitStack() as stack:
-        env = {}
+        url = direct = stack.enter_context(running_redis())
         proxy = None
-        if store == "redis":
-            url = stack.enter_context(running_redis())
-            if slow_ms:
-                proxy = SlowProxy(int(url.rsplit(":", 1)[1].split("/")[0]), slow_ms / 1000)
-                await proxy.start()
-                url = f"redis://127.0.0.1:{proxy.port}/0"
-            env["ATTENTION_ROOMS"] = url
-        if slow_run_ms:
-            env["ATTENTION_BENCH_SLOW_RUN_MS"] = str(slow_run_ms)
-        if framed:
-            env["FLOOR_FRAME"] = "1"
-        cluster = Cluster(replicas, env=env, app=FLOOR_APP) if floor else Cluster(replicas, env=env)
+        if slow_ms:
+            proxy = SlowProxy(int(url.rsplit(":", 1)[1].split("/")[0]), slow_ms / 1000)
+            await proxy.start()
+            url = f"redis://127.0.0.1:{proxy.port}/0"
+        env = {"ATTENTION_ROOMS": url}
+        if slow_fanout_ms:
+            env["ATTENTION_SLOW_FANOUT_MS"] = str(slow_fanout_ms)
+        cluster = Cluster(2, env=env)
         stack.callback(cluster.stop)
         await asyncio.to_thread(cluster.start)
-        label = f"{replicas} replica{'s' if replicas > 1 else ''}, " + (
-            "Redis" if store == "redis" else "in-process store")
+        await asyncio.to_thread(_settle, cluster)
+        label = "2 replicas, Redis, light pages"
         label += f", store slowed {slow_ms:.0f} ms" if slow_ms else ""
-        label += (", the minimal room app drawing the app's elements (the framed floor)" if framed
-                  else ", the minimal room app (the floor)") if floor else ""
-        label += f", every page run {slow_run_ms} ms slower" if slow_run_ms else ""
-        pids = [pid for name, pid in cluster.pids().items() if name != "haproxy"]
+        label += f", fan-out slowed {slow_fanout_ms} ms per stream and event" if slow_fanout_ms else ""
         try:
-            run = await measure(label, cluster.url, pids, followers, browsers, presses, browser, idle_seconds, alone,
-                                FLOOR_LECTURER_PATH if floor else LECTURER_PATH)
+            run = await measure(label, cluster, followers, browsers, presses, browser, idle_seconds, alone,
+                                lecturer_cpu_ms, direct)
             print(row(run), file=sys.stderr, flush=True)  # as it is measured: a later failure keeps it
-            if poll_answers:
-                run.poll_seconds, run.poll_closed, run.poll_unseen = await measure_poll(
-                    cluster.url, browser, poll_answers, poll_repeats)
             return run
         finally:
             if proxy is not None:
                 await proxy.stop()
 
 
-async def minimal_run_ms(sessions: int, rounds: int) -> float:
-    """The baseline for a follower's update: server CPU (ms) per full run of the minimal app (the latency
-    bench's: benchmarks/minimal_app.py, with PyTorch in its heap), ``sessions`` protocol clients each asking for
-    a full run at once, ``rounds`` times, on one server of the same setup."""
-    server = Server(ROOT / "benchmarks" / "minimal_app.py", env={"BENCH_IMPORT_TORCH": "1"})
+def streams_per_replica(cluster: Cluster) -> dict[str, int]:
+    """The event streams open on each replica, as the balancer counts them (its ``events`` backend, or the one
+    backend of a configuration without it): the light pages' and the protocol students' alike."""
+    rows = cluster.stats()
+    backend = "events" if any(r.get("pxname") == "events" for r in rows) else "replicas"
+    return {r["svname"]: int(r["scur"]) for r in rows
+            if r.get("pxname") == backend and r["svname"] in cluster.servers}
+
+
+def _settle(cluster: Cluster) -> None:
+    """Until every replica is quiet: ui.shell.serve goes on importing PyTorch and the pages after its health check."""
+    for name, pid in cluster.pids().items():
+        if name != "haproxy":
+            settle(pid)
+
+
+def _post(url: str, body: str) -> str:
+    request = urllib.request.Request(url, data=body.encode(), method="POST")
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return response.read().decode()
+
+
+async def floor(followers: int, payloads: dict[int, str], idle_seconds: float = IDLE_SECONDS) -> Run:
+    """The same readers of a bare Starlette fan-out on two replicas behind HAProxy: the room made on both, each move's
+    view (the app's own bytes) published to both at once; a reader's time is from just before the publish."""
+    steps = sorted(payloads)
+    run = Run("2 replicas, bare Starlette fan-out (the floor)", followers)
+    if not steps or steps[0] != 1:
+        print("the floor: no step 1 from the app's run to publish", file=sys.stderr)
+        return run
+    cluster = Cluster(2, app=FLOOR_APP)
     try:
-        await asyncio.to_thread(server.wait_healthy, 120)
-        learners = [ProtocolLearner(server.url) for _ in range(sessions)]
-        for i in range(0, sessions, 10):
-            await asyncio.gather(*(s.open("", "") for s in learners[i:i + 10]))
-        await asyncio.sleep(1.0)
-        before = cpu_seconds(server.proc.pid)
-        for _ in range(rounds):
-            await asyncio.gather(*(s.run() for s in learners))
+        await asyncio.to_thread(cluster.start)
+        await asyncio.to_thread(_settle, cluster)
+        servers = [f"http://127.0.0.1:{s.port}" for s in cluster.servers.values()]
+        room = "floorroom123"
+        for server in servers:
+            await asyncio.to_thread(_post, f"{server}/bench/room?room={room}", payloads[1])
+        pids = [pid for name, pid in cluster.pids().items() if name != "haproxy"]
+        balancer = [cluster.pids()["haproxy"]]
+        students = [StreamStudent(cluster.url, f"/room/{room}/events") for _ in range(followers)]
+        await join_all(students)
+        run.failed = sum(bool(s.failed) for s in students)
+        run.replicas = streams_per_replica(cluster)
+        await asyncio.sleep(2.0)
+        before, b_before = _cpu(pids), _cpu(balancer)
+        await asyncio.sleep(idle_seconds)
+        run.idle_cores = (_cpu(pids) - before) / idle_seconds
+        b_idle = (_cpu(balancer) - b_before) / idle_seconds
+        started, before, b_before = time.monotonic(), _cpu(pids), _cpu(balancer)
+        for k in steps[1:]:
+            sent = time.time()
+            await asyncio.gather(*(asyncio.to_thread(_post, f"{s}/bench/room/{room}/publish", payloads[k])
+                                   for s in servers))
+
+            async def everyone(k: int = k) -> bool:
+                return all(k in s.shown for s in students)
+
+            await until(everyone, MOVE_TIMEOUT)
+            _note(run, k, sent, students, [])
             await asyncio.sleep(0.5)
-        spent = cpu_seconds(server.proc.pid) - before
-        for s in learners:
+        run.fanout = list(run.follow)  # from the publish's request: the floor's whole path
+        took, moves = time.monotonic() - started, len(steps) - 1
+        run.reconnects = sum(s.reconnects for s in students)
+        run.class_ms = 1000 * max(_cpu(pids) - before - run.idle_cores * took, 0.0) / moves
+        run.cpu_ms = run.class_ms / followers
+        run.balancer_ms = 1000 * max(_cpu(balancer) - b_before - b_idle * took, 0.0) / (moves * followers)
+        for s in students:
             await s.close()
-        return 1000 * spent / (sessions * rounds)
     finally:
-        server.stop()
+        cluster.stop()
+    return run
 
 
-def _median(values: list[float]) -> str:
-    values = _shown(values)
+def _med(values: list[float]) -> str:
+    values = _finite(values)
     return f"{statistics.median(values):.2f}" if values else "–"
 
 
 def row(run: Run) -> str:
-    browsers = f"{statistics.median(run.browser_follow):.2f}" if run.browser_follow else "–"
-    return (f"| {run.setup} | {run.followers} | **{statistics.median(run.follow):.2f}** | **{run.p(0.95):.2f}** | "
-            f"{run.p(1.0):.2f} | {browsers} | {_median(run.lecturer_alone)} / "
-            f"{_median(run.lecturer_with_class)} = {run.lecturer_ratio:.2f}×{_lost(run)} | {run.idle_cores:.2f} | "
-            f"{run.update_ms:.1f} | {run.missed} | {run.heals} | {run.exploring} |")
+    return (f"| {run.setup} | {run.followers} | **{run.median:.2f}** | **{run.p(0.95):.2f}** | {run.p(1.0):.2f} | "
+            f"{_med(run.browser_follow)} | {_med(run.lecturer_alone)} / {_med(run.lecturer_with_class)} | "
+            f"{run.idle_cores * 100:.1f}% | {run.cpu_ms:.2f} | {run.balancer_ms:.2f} | {run.missed} | "
+            f"{run.failed} | {run.reconnects} | "
+            f"{' '.join(f'{k}:{v}' for k, v in sorted(run.replicas.items()))} |")
 
 
-def _lost(run: Run) -> str:
-    return f" (**{run.lecturer_lost} of its steps never shown**)" if run.lecturer_lost else ""
-
-
-def report(runs: list[Run], presses: int, slow: Run | None, baseline_ms: float = 0.0,
-           floor: Run | None = None, slow_run: Run | None = None, framed: Run | None = None) -> list[str]:
-    lines = [f"Each row: the lecturer presses PageDown {presses} times; every student's finished update is timed "
-             "from the key (seconds).", "",
-             "| setup | students | follow median | p95 | max | Chromium students' median | lecturer alone / with "
-             "the class | idle class: cores busy | CPU per update (ms) | missed | healed | broke away |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    lines += [row(r) for r in runs + [r for r in (slow, slow_run, floor, framed) if r is not None]]
-    main = runs[0]
-    median = statistics.median(main.follow)
-    if slow_run is not None:
-        slowed = statistics.median(slow_run.follow)
-        caught = slowed > median + 0.05 and slow_run.update_ms > main.update_ms + 15
-        lines += ["", f"Slowed page run check: follow median {median:.2f} s → {slowed:.2f} s, CPU per update "
-                      f"{main.update_ms:.1f} → {slow_run.update_ms:.1f} ms with every full run made slower "
-                      f"({'caught' if caught else 'NOT caught'})."]
-    if floor is not None:
-        lines += ["", f"The floor, the same class following benchmarks/minimal_room_app.py on the same setup: follow "
-                      f"median {statistics.median(floor.follow):.2f} s, p95 {floor.p(0.95):.2f} s, CPU per update "
-                      f"{floor.update_ms:.1f} ms. The app: median {median / statistics.median(floor.follow):.2f}x, "
-                      f"p95 {main.p(0.95) / floor.p(0.95):.2f}x, CPU per update "
-                      f"{main.update_ms / floor.update_ms:.2f}x the floor's."]
-    if framed is not None:
-        lines += ["", f"The framed floor, the minimal room app drawing what a following student's run of the app "
-                      f"draws (element for element, none of the app's logic): follow median "
-                      f"{statistics.median(framed.follow):.2f} s, p95 {framed.p(0.95):.2f} s, CPU per update "
-                      f"{framed.update_ms:.1f} ms. The app: median {median / statistics.median(framed.follow):.2f}x, "
-                      f"p95 {main.p(0.95) / framed.p(0.95):.2f}x, CPU per update "
-                      f"{main.update_ms / framed.update_ms:.2f}x the framed floor's."]
+def report(main: Run, presses: int, floor_run: Run | None, slow: Run | None, slow_fanout: Run | None) -> list[str]:
+    lines = [f"Each row: the lecturer presses PageDown {presses} times; each student's new step is timed from the key "
+             "(the floor's from the publish), in seconds.", "",
+             "| setup | students | follow median | p95 | max | Chromium light pages' median | lecturer alone / with "
+             "the class | idle: % of a core (replicas) | replicas' CPU per follower per move (ms) | HAProxy's (ms) | "
+             "missed | failed to join | reconnected | streams per replica |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    lines += [row(r) for r in (main, slow, slow_fanout, floor_run) if r is not None]
+    median, p95 = main.median, main.p(0.95)
+    if main.published and main.fanout:
+        lines += ["", f"The move's path, protocol students: key -> the picture's version in the store (the lecturer's "
+                      f"run, read in Redis every 5 ms) median {statistics.median(main.published):.3f} s, p95 "
+                      f"{main.p(0.95, main.published):.3f} s; that publish -> the student's event read (Redis pub/sub, "
+                      f"the document read, the view rendered, the fan-out, HAProxy) median "
+                      f"{statistics.median(main.fanout):.3f} s, p95 {main.p(0.95, main.fanout):.3f} s."]
+    if floor_run is not None and floor_run.follow:
+        fm, fp = floor_run.median, floor_run.p(0.95)
+        lines += ["", f"The floor (a bare Starlette fan-out of the same view bytes to {floor_run.followers} readers, "
+                      f"2 replicas behind the same HAProxy, published to both by HTTP): median {fm:.3f} s, p95 "
+                      f"{fp:.3f} s from the publish's request, CPU {floor_run.cpu_ms:.3f} ms per follower per move."]
+        if main.fanout:
+            am, ap = statistics.median(main.fanout), main.p(0.95, main.fanout)
+            lines += [f"The app's fan-out against the floor's, both from the publish: median {am:.3f} / {fm:.3f} s = "
+                      f"{am / fm:.1f}x, p95 {ap:.3f} / {fp:.3f} s = {ap / fp:.1f}x; CPU per follower per move "
+                      f"{main.cpu_ms:.3f} / {floor_run.cpu_ms:.3f} ms = "
+                      f"{main.cpu_ms / floor_run.cpu_ms if floor_run.cpu_ms else math.inf:.1f}x."]
+    if not math.isnan(main.lecturer_cpu_ms):
+        lines += ["", f"The lecturer's own runs, alone: {main.lecturer_cpu_ms:.0f} ms of the replicas' CPU per move "
+                      "(taken out of the class's CPU per follower above). The class's CPU per move includes each "
+                      "replica's rendering of each new version's view once (its chart, for every subscriber of a "
+                      "language): a cost per move, not per follower, here divided by the class."]
     if slow is not None:
-        slowed = statistics.median(slow.follow)
-        lines += ["", f"Slowed store check: follow median {median:.2f} s → {slowed:.2f} s with each Redis reply "
-                      f"held back ({'caught' if slowed > median + 0.1 else 'NOT caught'})."]
-    if floor is not None:  # the baseline measured the same way, on the same setup: the floor
-        lines += ["", f"CPU per follower update: {main.update_ms:.1f} ms on the servers (the idle class's heartbeats "
-                      f"taken out); the floor's, measured the same way: {floor.update_ms:.1f} ms; ratio "
-                      f"{main.update_ms / floor.update_ms:.2f}x"]
-    if baseline_ms:
-        lines += ["", f"The latency bench's minimal app, its full runs asked for directly ({main.followers // 2} "
-                      f"sessions at once on one server): {baseline_ms:.1f} ms a run (ratio "
-                      f"{main.update_ms / baseline_ms:.2f}x). It draws a data editor, which a follower's run no "
-                      "longer does: the floor is the baseline to compare with."]
-    lines += ["", f"room: {main.followers} followers, 2 replicas, follow median {median:.2f} s, "
-                  f"p95 {main.p(0.95):.2f} s, lecturer {main.lecturer_ratio:.2f}x"]
-    if main.poll_seconds:
-        lines += ["", f"A class poll, {len(main.poll_seconds)} times: the console asks, every student answers at once "
-                      "(protocol clients); the time until the console's count shows them all: "
-                      + ", ".join(f"{t:.2f}" for t in main.poll_seconds) + " s."]
-        counted = [t for t in main.poll_seconds if t == t]  # nan: the count never arrived
-        lines += ["", f"Close took on its one click in {sum(main.poll_closed)} of {len(main.poll_closed)} polls; "
-                      f"the count arrived in {len(counted)} of {len(main.poll_seconds)}; students whose page never "
-                      f"showed the question: {', '.join(map(str, main.poll_unseen)) or '–'} (each poll)."]
-        poll = statistics.median(counted) if counted else float("nan")
-        if slow is not None and slow.poll_seconds:
-            slowed = statistics.median([t for t in slow.poll_seconds if t == t] or [float("nan")])
-            lines += ["", f"Slowed store check: {poll:.2f} s → {slowed:.2f} s with each Redis reply held back "
-                          f"({'caught' if slowed > poll + 0.1 else 'NOT caught'})."]
-        lines += ["", f"poll: {main.followers} answers, 2 replicas, all on the console in {poll:.1f} s"]
+        caught = slow.median > median + 0.1
+        lines += ["", f"Slowed store check: follow median {median:.2f} s → {slow.median:.2f} s, p95 {p95:.2f} → "
+                      f"{slow.p(0.95):.2f} s with each Redis reply held back ({'caught' if caught else 'NOT caught'})."]
+    if slow_fanout is not None:
+        caught = slow_fanout.p(0.95) > p95 + 0.05 and slow_fanout.cpu_ms > main.cpu_ms
+        lines += ["", f"Slowed fan-out check: follow median {median:.2f} s → {slow_fanout.median:.2f} s, p95 "
+                      f"{p95:.2f} → {slow_fanout.p(0.95):.2f} s, CPU per follower per move {main.cpu_ms:.2f} → "
+                      f"{slow_fanout.cpu_ms:.2f} ms ({'caught' if caught else 'NOT caught'})."]
+    lines += ["", f"room: {main.followers} followers, 2 replicas, follow median {median:.2f} s, p95 {p95:.2f} s, "
+                  f"lecturer {main.lecturer_ratio:.2f}x, idle {main.idle_cores * 100:.1f}% of a core"]
+    lines += [f"room CPU: {main.cpu_ms:.3f} ms per follower per move on the replicas (HAProxy {main.balancer_ms:.3f} "
+              f"ms), {main.class_ms:.0f} ms per move for the whole class"
+              + (f"; floor {floor_run.cpu_ms:.3f} ms (HAProxy {floor_run.balancer_ms:.3f} ms)"
+                 if floor_run is not None else "")]
+    targets = median <= 0.3 and p95 <= 0.6
+    lines += [f"targets (median ≤ 0.3 s, p95 ≤ 0.6 s): {'met' if targets else 'NOT met'}"]
     return lines
 
 
@@ -710,29 +570,21 @@ async def main_async(args) -> list[str]:
 
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        runs = [await in_cluster(2, "redis", args.followers, args.browsers, args.presses, browser,
-                                 poll_answers=args.followers)]
-        if not args.quick:
-            for n in (30, args.followers):
-                runs.append(await in_cluster(1, "memory", n, args.browsers, args.presses, browser))
-        floor = None
-        if args.floor:  # the same class on the same setup, following the minimal room app
-            floor = await in_cluster(2, "redis", args.followers, args.browsers, args.presses, browser, floor=True)
-        framed = None
-        if args.framed_floor:  # the floor drawing, element for element, what a following student's run draws
-            framed = await in_cluster(2, "redis", args.followers, args.browsers, args.presses, browser, floor=True,
-                                      framed=True)
-        slow_run = None
-        if args.slow_run_ms:
-            slow_run = await in_cluster(2, "redis", args.followers, args.browsers, args.presses, browser,
-                                        alone=False, slow_run_ms=args.slow_run_ms)
-        slow = None
+        main = await in_cluster(args.followers, args.browsers, args.presses, browser, idle_seconds=args.idle_seconds)
+        slow = slow_fanout = None
+        # The slowed classes' lecturer walks alone no more: the main run's CPU for the lecturer's runs is taken out.
+        same = {"idle_seconds": args.idle_seconds, "alone": False, "lecturer_cpu_ms": main.lecturer_cpu_ms}
         if args.slow_ms:
-            slow = await in_cluster(2, "redis", args.followers, args.browsers, args.presses, browser, args.slow_ms,
-                                    poll_answers=args.followers)
+            slow = await in_cluster(args.followers, args.browsers, args.presses, browser, slow_ms=args.slow_ms, **same)
+        if args.slow_fanout_ms:
+            slow_fanout = await in_cluster(args.followers, args.browsers, args.presses, browser,
+                                           slow_fanout_ms=args.slow_fanout_ms, **same)
         await browser.close()
-    baseline = await minimal_run_ms(args.followers // 2, args.presses)
-    return report(runs, args.presses, slow, baseline, floor, slow_run, framed)
+    floor_run = None
+    if not args.no_floor:
+        floor_run = await floor(args.followers, main.payloads, args.idle_seconds)
+        print(row(floor_run), file=sys.stderr, flush=True)
+    return report(main, args.presses, floor_run, slow, slow_fanout)
 
 
 def main() -> int:
@@ -740,23 +592,19 @@ def main() -> int:
     parser.add_argument("--followers", type=int, default=60)
     parser.add_argument("--browsers", type=int, default=3)
     parser.add_argument("--presses", type=int, default=20)
-    parser.add_argument("--slow-ms", type=float, default=100.0)
-    parser.add_argument("--quick", action="store_true", help="only the replicas with Redis (and the slowed store)")
-    parser.add_argument("--slow-run-ms", type=int, default=30, help="the slowed page run's check (0: none)")
-    parser.add_argument("--floor", action="store_true",
-                        help="also the class following benchmarks/minimal_room_app.py (what the architecture costs)")
-    parser.add_argument("--framed-floor", action="store_true",
-                        help="also the floor drawing what a following student's run of the app draws (Streamlit's "
-                             "cost for the elements, without the app's logic)")
+    parser.add_argument("--slow-ms", type=float, default=100.0, help="the slowed store's check (0: none)")
+    parser.add_argument("--slow-fanout-ms", type=int, default=5, help="the slowed fan-out's check (0: none)")
+    parser.add_argument("--idle-seconds", type=float, default=IDLE_SECONDS)
+    parser.add_argument("--no-floor", action="store_true", help="without the bare Starlette fan-out beside it")
     parser.add_argument("--write", action="store_true", help="write benchmarks/ROOM.md")
     args = parser.parse_args()
     lines = asyncio.run(main_async(args))
     print("\n".join(lines))
     if args.write:
         command = "python benchmarks/bench_room.py " + " ".join(sys.argv[1:])
-        text = "\n".join(lines)
         (ROOT / "benchmarks" / "ROOM.md").write_text(
-            f"# A class follows the lecturer\n\nCommand: `{command.strip()}` (2 cores)\n\n{text}\n")
+            f"# A class follows the lecturer on light pages\n\n{datetime.date.today().isoformat()}, command: "
+            f"`{command.strip()}` (2 cores)\n\n" + "\n".join(lines) + "\n")
     return 0
 
 

@@ -113,9 +113,10 @@ class Cluster:
         return list(csv.DictReader(io.StringIO(text)))
 
     def up(self) -> list[str]:
-        """The replicas HAProxy's health checks consider up."""
+        """The replicas HAProxy's health checks consider up (in the main backend; the event streams' backend checks the
+        same servers)."""
         return [row["svname"] for row in self.stats()
-                if row["svname"] in self.servers and row["status"].startswith("UP")]
+                if row.get("pxname") == "replicas" and row["svname"] in self.servers and row["status"].startswith("UP")]
 
     def kill(self, name: str) -> float:
         """SIGKILL one replica (no clean-up, as when a machine or container dies); the time it died."""

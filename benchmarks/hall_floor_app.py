@@ -1,7 +1,8 @@
 """The floor for a hall of followers: a bare Starlette event-stream fan-out, served beside Streamlit as the app serves
 its own (``st.App`` routes, started with ``python -m ui.shell.serve``), with nothing of the app in it.
 
-The routes are the app's (ui/shell/push.py with its benchmark hooks): ``POST /bench/room`` makes a room of the body,
+The routes are the app's (ui/shell/push.py with its benchmark hooks): ``POST /bench/room`` makes a room of the body
+(``?room=<id>``: that id, so that benchmarks/bench_room.py makes the same room on each replica),
 ``POST /bench/room/<id>/publish`` moves it, ``GET /room/<id>/events`` streams it. The fan-out is what one writes first:
 each stream an ``asyncio.Queue`` fed by the publish, Starlette's StreamingResponse over it, the event encoded once per
 move. benchmarks/bench_hall.py runs the same readers and moves against this and the app: the gap is the app's own.
@@ -24,7 +25,7 @@ def _event(version: int, document: str) -> bytes:
 
 
 async def _create(request: Request) -> Response:
-    room = secrets.token_urlsafe(9)
+    room = request.query_params.get("room") or secrets.token_urlsafe(9)  # bench_room: one room on every replica
     _rooms[room] = [1, _event(1, (await request.body()).decode()), set()]
     return JSONResponse({"room": room, "secret": ""})
 

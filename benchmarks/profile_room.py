@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_room import ProtocolStudent, Run, _all_at, open_lecturer, until, walk  # noqa: E402
+from benchmarks.bench_room_streamlit import ProtocolStudent, Run, _all_at, open_lecturer, until, walk  # noqa: E402
 from benchmarks.cluster import Cluster  # noqa: E402
 from tests.browser.harness import CHROMIUM_ARGS, chromium_path  # noqa: E402
 from tests.redis_server import running_redis  # noqa: E402

@@ -31,6 +31,16 @@ How learners stay on a replica, and move when it dies:
   version is installed, are gzipped once beforehand (``deploy/precompress.py``) and sent by the balancer
   from memory (``deploy/static_gz.lua``): a first visit of 3.5.1 sends 1.0 MB of them instead of 1.6 MB.
   (The Kubernetes ingress compresses on the fly only: its controller loads no Lua of ours.)
+* The rooms' event streams (``/room/<id>/events``, ui/shell/push.py: what a following student's light page reads)
+  go to a backend of their own, ``events``, over the same replicas: no stickiness (a room's moves reach every replica
+  through Redis, so a student's stream may sit on any), ``leastconn`` (a stream is a long-lived connection), and
+  ``option http-no-delay``: without it HAProxy tells the kernel more data follows (MSG_MORE) and a move's small event
+  can wait up to about 200 ms for company; with it each event leaves at once. The option costs larger transfers
+  fuller packets, which is why it is on this backend only. A stream is never compressed (``text/event-stream`` is not
+  among the compressed types: gzip would hold events back to fill its blocks) and never buffered (HAProxy forwards
+  a response's chunks as they come); the app's keep-alive comment every 15 s keeps it under every timeout below
+  (``timeout server``/``client`` 1h). A replica marked down closes its streams (``shutdown-sessions``), and the
+  browsers' EventSource reconnects to a live one.
 """
 
 from __future__ import annotations
@@ -60,12 +70,14 @@ defaults
 """
 
 
-def _backend(server_lines: Sequence[str], cookie_options: str = "", extra: Sequence[str] = ()) -> str:
+def _backend(server_lines: Sequence[str], cookie_options: str = "", extra: Sequence[str] = (),
+             name: str = "replicas") -> str:
+    """``name`` "events": the event streams' backend, on the same servers, with no cookie and no delay."""
+    sticky = [f"    cookie {COOKIE} insert indirect nocache httponly{cookie_options}", *extra]
     lines = [
-        "backend replicas",
+        f"backend {name}",
         "    balance leastconn",
-        f"    cookie {COOKIE} insert indirect nocache httponly{cookie_options}",
-        *extra,
+        *(sticky if name != EVENTS_BACKEND else ["    option http-no-delay"]),
         "    option httpchk",
         f"    http-check send meth GET uri {HEALTH_PATH}",
         "    http-check expect status 200",
@@ -75,7 +87,12 @@ def _backend(server_lines: Sequence[str], cookie_options: str = "", extra: Seque
     return "\n".join(lines) + "\n"
 
 
-# The types worth compressing: Streamlit's bundles (JavaScript, CSS, source maps), its index page, JSON, SVG.
+EVENTS_BACKEND = "events"
+# A room's event stream, wherever the app is mounted (a base URL path before /room/).
+EVENTS_PATH = r"/room/[^/]+/events$"
+
+# The types worth compressing: Streamlit's bundles (JavaScript, CSS, source maps), its index page, JSON, SVG; never
+# text/event-stream (gzip would hold a stream's events back to fill its blocks).
 COMPRESSED_TYPES = ("text/html", "text/css", "text/plain", "text/javascript", "application/javascript",
                     "application/json", "image/svg+xml")
 
@@ -91,6 +108,7 @@ def _frontend(bind: str, compress: bool = True, bundles: bool = False) -> str:
         lines += ["    http-request use-service lua.static_gz if { lua.static_gz -m str 1 }"]
     if compress:
         lines += ["    compression algo gzip", f"    compression type {' '.join(COMPRESSED_TYPES)}"]
+    lines += [f"    acl event_stream path_reg {EVENTS_PATH}", f"    use_backend {EVENTS_BACKEND} if event_stream"]
     return "\n".join([*lines, "    default_backend replicas"]) + "\n"
 
 
@@ -107,9 +125,11 @@ def render_local(replicas: Sequence[tuple[str, int]], *, port: int, stats_socket
     if not replicas:
         raise ValueError("at least one replica is needed")
     servers = [f"    server {name} 127.0.0.1:{p} cookie {name}" for name, p in replicas]
+    streams = [f"    server {name} 127.0.0.1:{p}" for name, p in replicas]
     head = f"global\n    maxconn 4096\n    stats socket {stats_socket} mode 600 level admin\n"
     head += _lua(STATIC_LUA, bundles) if bundles else ""
-    return "\n".join([head, _DEFAULTS, _frontend(f"127.0.0.1:{port}", compress, bool(bundles)), _backend(servers)])
+    return "\n".join([head, _DEFAULTS, _frontend(f"127.0.0.1:{port}", compress, bool(bundles)), _backend(servers),
+                      _backend(streams, name=EVENTS_BACKEND)])
 
 
 def render_compose(slots: int = COMPOSE_SLOTS, service: str = "app") -> str:
@@ -122,7 +142,8 @@ def render_compose(slots: int = COMPOSE_SLOTS, service: str = "app") -> str:
     servers = [f"    server-template {service} 1-{slots} {service}:{APP_PORT} resolvers docker init-addr none"]
     backend = _backend(servers, " dynamic", ["    dynamic-cookie-key attention-live"])
     defaults = _DEFAULTS.replace("defaults\n", "defaults\n    log global\n")
-    return "\n".join([head, resolvers, defaults, _frontend(f"*:{APP_PORT}", bundles=True), backend])
+    return "\n".join([head, resolvers, defaults, _frontend(f"*:{APP_PORT}", bundles=True), backend,
+                      _backend(servers, name=EVENTS_BACKEND)])
 
 
 if __name__ == "__main__":

@@ -25,6 +25,8 @@ from deploy.haproxy import (
     COMPOSE_SLOTS,
     COMPRESSED_TYPES,
     COOKIE,
+    EVENTS_BACKEND,
+    EVENTS_PATH,
     HEALTH_PATH,
     STATIC_LUA,
     render_compose,
@@ -101,7 +103,7 @@ def test_compose_and_kubernetes_reserve_what_sizing_derives():
 def test_kubernetes_manifests_match_the_api_schemas(version):
     docs = manifests()
     assert sorted(d["kind"] for d in docs) == ["Deployment", "Deployment", "Ingress", "PodDisruptionBudget", "Service",
-                                                "Service"]
+                                                "Service", "Service"]
     for doc in docs:
         kubernetes_validate.validate(doc, version, strict=True)  # raises with the field at fault
 
@@ -175,6 +177,38 @@ def test_every_balancer_compresses_what_streamlit_sends_uncompressed():
         assert all(line in config for line in lines), config
     assert "compression" not in render_local([("app1", 1)], port=2, stats_socket="/tmp/x", compress=False)
     assert {"text/javascript", "application/javascript", "text/css"} <= set(COMPRESSED_TYPES)
+
+
+def test_every_balancer_sends_the_event_streams_at_once_to_any_replica():
+    """A room's event stream (ui/shell/push.py) goes to a backend without stickiness and with http-no-delay, and is
+    never compressed; Kubernetes routes /room/ to a Service of the same pods that is the same
+    (benchmarks/bench_room.py measures the streams through the local rendering)."""
+    assert not any("event-stream" in t for t in COMPRESSED_TYPES)
+    for config in (render_compose(), render_local([("app1", 1), ("app2", 3)], port=2, stats_socket="/tmp/x")):
+        events = config.split(f"backend {EVENTS_BACKEND}\n", 1)[1]
+        assert "option http-no-delay" in events and "cookie" not in events and "balance leastconn" in events
+        assert "on-marked-down shutdown-sessions" in events  # a dead replica's streams end: EventSource reconnects
+        assert f"acl event_stream path_reg {EVENTS_PATH}" in config and "use_backend events if event_stream" in config
+        assert "option http-no-delay" not in config.split(f"backend {EVENTS_BACKEND}\n", 1)[0]  # bundles: full packets
+    import re
+
+    assert re.search(EVENTS_PATH, "/base/room/abc_DEF-12/events") and not re.search(EVENTS_PATH, "/room/abc/answer")
+    events = by_kind("Service", "attention-live-events")
+    notes = events["metadata"]["annotations"]
+    assert "option http-no-delay" in notes["haproxy.org/backend-config-snippet"]
+    assert "haproxy.org/cookie-persistence" not in notes and "sessionAffinity" not in events["spec"]
+    assert events["spec"]["selector"] == by_kind("Service")["spec"]["selector"]
+    paths = by_kind("Ingress")["spec"]["rules"][0]["http"]["paths"]
+    assert {"path": "/room/", "pathType": "Prefix",
+            "backend": {"service": {"name": "attention-live-events", "port": {"name": "http"}}}} in paths
+
+
+def test_the_replicas_trust_the_balancers_forwarded_scheme():
+    """Behind TLS the light page's student cookie must be Secure: the app reads the scheme uvicorn takes from
+    X-Forwarded-Proto, which it trusts only from FORWARDED_ALLOW_IPS (127.0.0.1 by default, not the balancer's)."""
+    assert compose()["services"]["app"]["environment"]["FORWARDED_ALLOW_IPS"] == "*"
+    (container,) = by_kind("Deployment")["spec"]["template"]["spec"]["containers"]
+    assert {"name": "FORWARDED_ALLOW_IPS", "value": "*"} in container["env"]
 
 
 def test_the_compose_balancer_sends_the_bundles_the_app_image_compressed():
