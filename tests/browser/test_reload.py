@@ -16,7 +16,7 @@ from tests.browser.harness import PATIENT_MS, ROOT, Server, wait_idle
 from tests.browser.lecture import BAR, open_console, open_projection, open_student, wait_light, wait_open, wait_step
 from ui.words.content import app_text
 
-KEY_WORDS = [app_text(key) for key in ("class_exploring", "class_rejoin", "room_joined", "console_expired")]
+KEY_WORDS = [app_text(key) for key in ("class_exploring", "class_rejoin", "console_expired")]
 
 
 def projected(page) -> str:
