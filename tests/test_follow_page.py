@@ -14,10 +14,14 @@ from starlette.testclient import TestClient
 
 from tests.english import english_runs
 from ui.follow import page as follow
+from ui.inputs.matrix import book_matrix
+from ui.lecture.deck import Deck
+from ui.lecture.memory_rooms import MemoryRooms
 from ui.words.content import app_text
 from ui.words.i18n import LANGUAGES
 
-ROOM = "AbC-12_xyZ09"
+ROOMS = MemoryRooms()
+ROOM, _ = ROOMS.create(Deck.of(5, 5, book_matrix(), {}, None, None, 50).to_json())
 MAX_FIRST_LOAD = 25_000  # bytes of HTML + JS + CSS, uncompressed: the follower's whole first load
 # Every word the page shows or says, by its key (templates with their fields left for the script to fill).
 KEYS = ("follow_title", "follow_reconnecting", "follow_waiting", "follow_explore", "follow_tensor",
@@ -28,7 +32,7 @@ TEMPLATES = {"follow_line": {"line": "{line}"}, "follow_poll": {"prompt": "{prom
 
 @pytest.fixture(scope="module")
 def client() -> TestClient:
-    return TestClient(Starlette(routes=follow.routes()))
+    return TestClient(Starlette(routes=follow.routes(lambda: ROOMS)))
 
 
 def visible_words(html: str) -> str:
@@ -77,6 +81,21 @@ def test_a_malformed_room_is_404_in_the_students_language(client, room):
     response = client.get(f"/follow/{room}?lang=id")
     assert response.status_code == 404
     assert response.text == app_text("follow_malformed", lang="id")
+
+
+def test_a_room_that_does_not_exist_says_it_is_closed_and_opens_no_stream(client):
+    """A well-formed link to a room that ended (or never was): the page says so where its line would be, in the
+    student's language, instead of "Reconnecting" for ever against a stream that is refused each time."""
+    response = client.get("/follow/AAAAAAAAAAAA?lang=ko")
+    assert response.status_code == 404
+    assert response.headers["content-type"].startswith("text/html")
+    html = response.text
+    assert '<html lang="ko">' in html
+    line = re.search(r'<p id="line"[^>]*>([^<]*)</p>', html)
+    assert line and unescape(line.group(1)) == app_text("follow_no_room", lang="ko")
+    assert 'data-stream=""' in html
+    assert app_text("follow_reconnecting", lang="ko") not in unescape(html)
+    assert "set-cookie" not in response.headers  # no student id for a room that is not there
 
 
 def test_the_script_and_stylesheet_are_kept_a_year_under_their_content_hash(client):

@@ -35,7 +35,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from ..lecture.address import FOLLOW_ROUTE
-from ..lecture.rooms import RoomError, Rooms, is_room_id
+from ..lecture.rooms import RoomError, Rooms, RoomsUnavailable, is_room_id
 from ..words.content import app_text
 from . import answer
 from .student import give_id, language, new_id, student_of
@@ -91,11 +91,16 @@ def _store_rooms() -> Rooms:
     return store.rooms()
 
 
-def render(room: str, lang: str) -> str:
+def render(room: str, lang: str, closed: bool = False) -> str:
     """The page for ``room`` (a valid room id) in ``lang``. Addresses are relative to /follow/<room>, so the page
-    works wherever the app is mounted (a base URL path included)."""
+    works wherever the app is mounted (a base URL path included). ``closed``: there is no such room (the lecture
+    ended, or the link is wrong): the page says so where its line would be, and opens no stream, which would only
+    be refused again and again while the student read "Reconnecting"."""
+    words = _words(lang)
+    if closed:
+        words = {**words, "reconnecting": escape(app_text("follow_no_room", lang=lang)), "waiting": words["title"]}
     return _TEMPLATE.substitute(
-        _words(lang), lang=lang, root="../", stream=escape(f"../room/{room}/events?lang={lang}"),
+        words, lang=lang, root="../", stream="" if closed else escape(f"../room/{room}/events?lang={lang}"),
         answer=escape(f"../room/{room}/answer?lang={lang}"), verdict=escape(f"../room/{room}/verdict?lang={lang}"),
         js=f"..{STATIC}/{_FILES['js'].name}", css=f"..{STATIC}/{_FILES['css'].name}")
 
@@ -131,19 +136,23 @@ async def _page(request: Request, rooms: Callable[[], Rooms]) -> Response:
         return PlainTextResponse(app_text("follow_malformed", lang=lang), status_code=404,
                                  headers={"Cache-Control": "no-store"})
     student = student_of(request, room) or new_id()
-    await run_in_threadpool(_attend, rooms, room, student)
+    if not await run_in_threadpool(_attend, rooms, room, student):
+        return HTMLResponse(render(room, lang, closed=True), status_code=404, headers=_PAGE_HEADERS)
     response = HTMLResponse(render(room, lang), headers=_PAGE_HEADERS)
     give_id(request, response, room, student)
     return response
 
 
-def _attend(rooms: Callable[[], Rooms], room: str, student: str) -> None:
-    """The student is in class from the page's load (the room counts them); a room that ended, a full class or a
-    store out of reach changes nothing here: an answer says why when the student sends one."""
+def _attend(rooms: Callable[[], Rooms], room: str, student: str) -> bool:
+    """The student is in class from the page's load (the room counts them). False if there is no such room; a full
+    class or a store out of reach changes nothing here (the page follows; an answer says why when one is sent)."""
     try:
         rooms().attend(room, student)
+    except RoomsUnavailable:
+        return True
     except RoomError:
-        pass
+        return False
+    return True
 
 
 async def _static(request: Request) -> Response:

@@ -252,5 +252,5 @@
   }
 
   $("poll-form").addEventListener("submit", send);
-  connect();
+  if (words.stream) connect(); // none for a room that is closed: the page already says so
 })();
