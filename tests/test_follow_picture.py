@@ -14,7 +14,9 @@ from attention.data import book_inputs
 from ui.draw.printed import tensor_text
 from ui.inputs.matrix import book_matrix
 from ui.lecture.deck import Deck, DeckError
+from ui.lecture.explorations import Spotlight
 from ui.lecture.picture import MAX_VALUES, Picture, PictureError, picture_of
+from ui.lecture.state import picture_for
 
 TOKENS = ["Your", "journey", "starts", "with", "one", "step"]
 TRACE = causal_attention_step_by_step(book_inputs())
@@ -98,3 +100,19 @@ def test_a_merged_deck_never_carries_the_other_windows_picture():
     mine = replace(base, notes_shared=True)
     assert mine.merged(base, theirs).picture is None and mine.merged(None, theirs).picture is None
     assert mine.merged(base, theirs).notes_shared
+
+
+def test_a_publish_that_changes_nothing_drawn_carries_the_rooms_picture_on():
+    """The console asks a poll, starts the clock or shares its notes on the step the projection drew: its publish
+    carries the room's picture on, or the class's pages would lose the step's numbers until the projection's next
+    full run. A move, another matrix or an exploration put on the projector is drawn anew: no picture carried."""
+    last = replace(_deck(), shown=True, picture=_picture())
+    asked = replace(_deck(), notes_shared=True, clock_start=5.0)
+    assert picture_for(asked, None, False, last) == last.picture
+    assert picture_for(_deck(21), None, False, replace(last, position=21)) is None  # the picture is of step 20
+    assert picture_for(_deck(21), None, False, last) is None
+    assert picture_for(replace(asked, shared=last.shared + "x"), None, False, last) is None
+    spot = Spotlight(1, 1, 20, "causal-mask", None, last.shared)
+    assert picture_for(replace(asked, spotlight=spot), None, False, last) is None
+    assert picture_for(asked, None, False, None) is None
+    assert picture_for(asked, None, False, replace(last, picture=None)) is None

@@ -100,14 +100,25 @@ def keep_picture(index: int, total: int) -> Callable[..., None]:
     return keep
 
 
-def picture_for(deck: Any, drawn: Any, shown: bool) -> Any:
-    """The drawn picture, for a ``shown`` publish of ``deck`` if this run drew that very deck (``drawn``): a merged deck
-    (another window moved while this run drew) is drawn by the next run, and a deck too large for a room with its
-    picture goes without it (the class's pages then show its line only)."""
-    picture = drawn_picture()
-    if not shown or picture is None or drawn is None or deck != drawn or picture.index != deck.position:
+def picture_for(deck: Any, drawn: Any, shown: bool, last: Any = None) -> Any:
+    """The picture a publish of ``deck`` carries to the class's light pages. A ``shown`` publish of the very deck this
+    run drew (``drawn``) carries what it drew. Any other publish (the console's poll or clock, a deck merged with
+    another window's move) carries on the picture of the room's deck as last seen (``last``) if that picture is
+    still true of ``deck``: same step, matrix, controls, walkthrough and projected exploration. Without it, a
+    console's Ask would leave the class's pages without the step's numbers until the projection's next full run,
+    and nothing may start one. A deck too large for a room with its picture goes without it (line only)."""
+    picture = drawn_picture() if shown and drawn is not None and deck == drawn else None
+    if picture is None or picture.index != deck.position:
+        picture = last.picture if last is not None and _draws_the_same(last, deck) else None
+    if picture is None or picture.index != deck.position:
         return None
     return picture if len(deck.to_json()) + picture.size() + 20 <= MAX_DOCUMENT else None
+
+
+def _draws_the_same(last: Any, deck: Any) -> bool:
+    """The projection draws ``deck`` as it drew ``last``: what a step's picture depends on is unchanged."""
+    return (last.position, last.shared, last.walkthrough, last.spotlit()) == \
+        (deck.position, deck.shared, deck.walkthrough, deck.spotlit())
 
 
 def take_press() -> bool:

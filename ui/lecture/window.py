@@ -147,7 +147,8 @@ def _publish(action: Publish, slot: walk_state.Slot, drawn: Deck | None = None) 
     window = slot.record
     if not isinstance(window, Lecturer):
         return
-    deck = replace(action.deck, shown=action.shown, picture=walk_state.picture_for(action.deck, drawn, action.shown))
+    picture = walk_state.picture_for(action.deck, drawn, action.shown, window.last)
+    deck = replace(action.deck, shown=action.shown, picture=picture)
     try:  # compare and set: a window that has not seen another's newer deck must not undo it
         version = rooms().publish(window.room, window.secret, deck.to_json(), expected=action.expected)
     except RoomsUnavailable:  # the next run publishes again
@@ -156,7 +157,7 @@ def _publish(action: Publish, slot: walk_state.Slot, drawn: Deck | None = None) 
     except RoomError:  # the room is gone (a restart, or hours idle): this window goes on alone
         _note(slot, Gone())
         return
-    _note(slot, Published(action.deck, version, action.shown))
+    _note(slot, Published(deck, version, action.shown))  # its picture kept: the next publish may carry it on
 
 
 def _attend(slot: walk_state.Slot) -> None:
