@@ -22,7 +22,7 @@ from ui.lecture.deck import Deck, Poll
 from ui.lecture.picture import picture_of
 from ui.lecture.walkthrough import load_bundled
 from ui.words.content import app_text, page_text
-from ui.words.i18n import decimal_comma
+from ui.words.i18n import WALK_CONTEXT, decimal_comma, translate
 
 ROOM = "abcdefghijkl"  # a room's id, as the feed hands it to the render
 
@@ -94,7 +94,7 @@ def test_a_heatmap_step_is_an_svg_chart_with_its_table_and_the_tensor_as_the_app
     assert shown["formula"].startswith("<math") and shown["code"] and shown["poll"] is None
     assert shown["explore"].startswith("./?walk=22&s=") and shown["explore"].endswith(f"&lang=en&room={ROOM}&away=1")
     assert set(shown) == {"version", "lang", "index", "total", "line", "section", "caption", "formula", "tensor",
-                          "chart", "table", "code", "explore", "poll", "picture"}
+                          "chart", "table", "code", "note", "explore", "poll", "picture"}
     json.dumps(shown, allow_nan=False)  # what the stream sends
 
 
@@ -154,3 +154,15 @@ def test_a_choice_polls_view_names_its_options_and_never_carries_the_answer(lang
     revealed = replace(deck, poll=replace(asked, revealed=True, right=Right("1", (("self", "1"),))))
     view = render.view(revealed.to_json(), 5, lang, ROOM)
     assert view["poll"]["revealed"] is True and "right" not in json.dumps(view)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_speaker_note_reaches_the_class_only_when_shared_and_never_under_an_open_question(lang):
+    step = load_bundled().steps[5]
+    deck = Deck.of(5, 5, book_matrix(), {}, None, None, 50)
+    assert render.view(deck.to_json(), 2, lang, ROOM)["note"] is None  # the lecturer's own
+    shared = replace(deck, notes_shared=True)
+    assert render.view(shared.to_json(), 3, lang, ROOM)["note"] == translate(step.note, lang, WALK_CONTEXT)
+    asked = replace(shared, poll=Poll(1, 5, "one-query", "score",
+                                      fields=(("q", 2), ("token", "journey"), ("first", "Your"))))
+    assert render.view(asked.to_json(), 4, lang, ROOM)["note"] is None  # it could answer the question

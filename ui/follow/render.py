@@ -30,7 +30,7 @@ from ..lecture.walkthrough import FILE_PARAM, WalkStep, WalkthroughError, decode
 from ..sharing.codec import PARAM
 from ..state import speaking
 from ..words.content import app_text, page_text
-from ..words.i18n import decimal_comma
+from ..words.i18n import WALK_CONTEXT, decimal_comma, translate
 
 __all__ = ["VEGA_LITE", "view"]
 
@@ -69,9 +69,18 @@ def _worded(deck: Deck, version: int, lang: str, room: str) -> dict[str, Any]:
             "tensor": tensor_text(picture.tensor()) if picture is not None else None,
             "chart": None if chart is None else chart[0], "table": None if chart is None else chart[1],
             "code": picture.code if picture is not None else None,
+            "note": _note(deck, walk_step, lang),
             "explore": _explore(deck, lang, room),
             "poll": _poll(deck, lang),
             "picture": picture is not None}
+
+
+def _note(deck: Deck, step: WalkStep | None, lang: str) -> str | None:
+    """The step's speaker note, in ``lang``, once the lecturer shares the notes with the class (the console's
+    switch); never while a question is open on the step, which the note could answer."""
+    if not deck.notes_shared or step is None or not step.note or deck.asked() is not None:
+        return None
+    return translate(step.note, lang, WALK_CONTEXT)
 
 
 def _walk_steps(packed: str | None) -> tuple[WalkStep, ...]:

@@ -97,6 +97,10 @@
     // Before the picture only the line and section are known: nothing of the previous step stays beside them.
     const caption = picture ? text(view.caption) : words.waiting;
     if (changed("caption", caption)) $("caption").textContent = caption;
+    if (changed("note", view.note)) { // the speaker's note, when the lecturer shares the notes with the class
+      $("note").textContent = text(view.note);
+      $("note").hidden = !text(view.note);
+    }
     if (changed("chart", picture && view.chart)) drawMarkup("chart", "chart", picture && view.chart);
     if (changed("tensor", picture && view.tensor)) {
       $("tensor").textContent = picture ? text(view.tensor) : "";
