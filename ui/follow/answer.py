@@ -1,8 +1,8 @@
 """A following student's answer to the class poll, and their own verdict after the reveal, from the light page.
 
 ``POST /room/<room>/answer?lang=xx`` (JSON ``{"poll": n, "text": "..."}`` or a form with the same fields) keeps the
-answer of the student whose cookie the page set (ui/follow/student.py), replacing theirs, as a Streamlit student's
-Send does (ui/lecture/answers.py): read as Check yourself reads it in the student's language and kept in its plain
+answer of the student whose cookie the page set (ui/follow/student.py), replacing theirs:
+read as Check yourself reads it in the student's language and kept in its plain
 form (ui/check/tally.py ``canonical``). Everything is checked like any client's input: the room, the student's id,
 the poll (the deck's open poll on the step on screen), the text's length, the reading, a cap per student and minute,
 and the room's own caps (a full class). A refusal is 400, 403, 404, 429 or 503 (the store out of reach) with the

@@ -1,9 +1,9 @@
 """A following student's own verdict on a revealed poll, for the light page: judged as Check yourself judges it.
 
-The judge is Check yourself's (ui/check/panel.py ``feedback``, as a Streamlit student's window uses it: ui/lecture/
-answers.py ``_verdict``), with the answer in the plain form the poll kept; the right answer is the one the lecturer's
-console worked out and put into the revealed poll (ui/lecture/right.py), since a light page has no live result of
-its own. The words are the student's language's, spoken on this thread only (the server judges in a worker thread).
+The judge is Check yourself's (ui/check/panel.py ``feedback``), with the answer in the plain form the poll kept; the
+right answer is the one the lecturer's console worked out and put into the revealed poll (ui/lecture/right.py),
+since a light page has no live result of its own. The words are the student's language's, spoken on this thread only
+(the server judges in a worker thread).
 """
 
 from __future__ import annotations

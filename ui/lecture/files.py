@@ -1,8 +1,8 @@
 """The lecture's downloads: the walkthrough as one notebook (every window's), and the lesson's record (a lecturer's).
 
-Each is a link to one of the app's own routes (ui/shell/downloads.py), built when the browser asks for it, so a rerun
-of the window (a following student's page reruns on every move) cannot cancel it, as it cancelled a Streamlit
-download whose file lived only as long as the run that drew it. The walkthrough's address carries the window's
+Each is a link to one of the app's own routes (ui/shell/downloads.py), built when the browser asks for it, so no rerun
+of the window can cancel it, as reruns cancelled a Streamlit download whose file lived only as long as the run
+that drew it. The walkthrough's address carries the window's
 matrix, its walkthrough file when it is not the bundled one, the step on screen and the language; each is checked
 like a shared link when it comes back. The record's address names only the room: the route reads the lecturer's
 secret from the seat cookie their browser keeps (ui/lecture/seat.py), never from an address.

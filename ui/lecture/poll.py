@@ -3,9 +3,8 @@ the presenter console, revealed on the projection.
 
 - **Asking** (the console, :func:`console_panel`): any question of the step's page that has one answer to give (a
   number, a choice, a shape). The deck then carries a :class:`~ui.lecture.deck.Poll`; the room numbers it.
-- **Answering** (a student's device, :func:`student_panel`): the prompt in the student's language, the
-  same input and reading as Check yourself; what is sent is the answer in one plain form
-  (ui/check/tally.py ``canonical``). A student exploring on their own gets the question folded.
+- **Answering** (a student's light page, ui/follow/answer.py): the prompt in the student's language, read as
+  Check yourself reads it; what is kept is the answer in one plain form (ui/check/tally.py ``canonical``).
 - **Watching and revealing**: the console counts the answers as they come in; the projection shows
   the question and a count only (:func:`projection_panel`, in place of the step), until the lecturer
   reveals: then the spread, the right answer and each known mistake with how many made it.

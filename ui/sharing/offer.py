@@ -3,8 +3,8 @@
 A notebook is a plain GET of one of the app's own routes (ui/shell/downloads.py), its state in the address as a
 shared link carries it: the route builds the file when the browser asks for it. Nothing of it lives in the session,
 so no rerun can take it away before the browser fetches it. (A Streamlit download button's file lives only as long
-as the run that drew it: a following student's page reruns on every move of the lecture, and the browser cancelled
-the download whenever a move came between the click and the fetch.) A link also keeps the keyboard focus where it
+as the run that drew it: a window that reruns on every move of the lecture had its download cancelled whenever a
+move came between the click and the fetch.) A link also keeps the keyboard focus where it
 was, and any replica can answer it. A state the notebook cannot hold (a matrix too large to write out) gets a line
 saying why, where the link would be.
 """
