@@ -112,15 +112,16 @@ bench-concurrency: $(DEV_STAMP) browser-deps
 	$(BIN)/python benchmarks/bench_concurrency.py --sessions 30 --rounds 2
 
 # 3 replicas behind HAProxy on 127.0.0.1, 21 browser sessions, one replica SIGKILLed; then a lecture's
-# room on 2 replicas and Redis, the replica of its students SIGKILLed.
+# room on 2 replicas and Redis, its students on light pages (8 Chromium pages, 24 event-stream readers), the
+# replica that does not serve the lecturer SIGKILLed.
 bench-failover: $(DEV_STAMP) browser-deps balancer-deps redis-deps
 	$(BIN)/python benchmarks/bench_failover.py --replicas 3 --sessions 21
-	$(BIN)/python benchmarks/bench_failover_room.py --students 8
+	$(BIN)/python benchmarks/bench_failover_room.py --students 8 --readers 24
 
 # A class of 60 follows the lecturer's PageDown on light pages (3 Chromium pages on /follow/<room>, 57 event-stream
 # readers): 2 replicas + Redis behind HAProxy, a deliberately slowed store and fan-out, and the floor: a bare Starlette
-# fan-out of the same bytes to the same number of readers (benchmarks/ROOM.md). The Streamlit followers of before:
-# benchmarks/bench_room_streamlit.py.
+# fan-out of the same bytes to the same number of readers (benchmarks/ROOM.md). The Streamlit followers of before
+# (a design replaced by the light page): benchmarks/ROOM-streamlit.md, a record.
 bench-room: $(DEV_STAMP) browser-deps balancer-deps redis-deps
 	$(BIN)/python benchmarks/bench_room.py --write
 

@@ -1,16 +1,22 @@
 """A replica dies mid-lecture and no student is lost: 2 replicas, a real redis-server, HAProxy, one SIGKILL.
 
-Run: .venv/bin/python benchmarks/bench_failover_room.py [--students 8]   (make bench-failover; writes
+Run: .venv/bin/python benchmarks/bench_failover_room.py [--students 8] [--readers 24]   (make bench-failover; writes
 benchmarks/FAILOVER-ROOM.md)
 
-The lecturer's projection and ``--students`` Chromium students (a context each, as each is a device)
-join one room through the balancer; the last student explores on their own (their own step) before the
-kill. The replica that serves students but not the lecturer is killed with SIGKILL. Each of its students'
-browsers reconnects by itself (Streamlit's frontend), lands on the live replica in a new, empty session,
-and comes back from its address (``?room=<id>``, and ``away=1`` for the one exploring). Then the
-lecturer moves on. A student is restored when it follows again at the lecturer's current step (or, for
-the explorer, explores again at their own step), and its line says so. The room itself lives in Redis,
-so nothing of it dies with the replica.
+The lecturer's projection (Chromium, ``/walkthrough?lecture=1&room=new&walk=4``) makes a room through the balancer.
+The class follows it as students do now, on the light page, without a Streamlit session:
+
+- ``--students`` Chromium pages on ``/follow/<room>?lang=en`` (a context each, as each is a device): the page's
+  EventSource reads ``/room/<room>/events`` and reconnects by itself when the stream breaks;
+- ``--readers`` light protocol students (benchmarks/bench_room.py StreamStudent): plain event-stream readers on raw
+  sockets, which connect again after the stream's ``retry`` as EventSource does.
+
+The event streams have no stickiness (HAProxy's ``events`` backend, leastconn), so the class is spread over both
+replicas. The replica that serves the lecturer's session is spared; the other one is killed with SIGKILL, with the
+streams it served (the balancer's count). Its students' streams break, reconnect, land on the live replica and start
+with the room's newest state, which Redis kept. Then the lecturer moves on, 4 -> 7. A student is restored when it
+shows step 7 (a Chromium page: drawn with its picture; a reader: its picture event read); a moved student is one
+whose stream was opened again (a Chromium page: its second request for the stream; a reader: its reconnect count).
 
 The last line reads ``failover (room): N students, K restored, L lost``.
 """
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import statistics
 import sys
@@ -31,111 +38,119 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_failover import first_line, replica_of  # noqa: E402
+from benchmarks.bench_room import (  # noqa: E402
+    LANG,
+    LIGHT_RECORDER_JS,
+    LightWindow,
+    StreamStudent,
+    streams_per_replica,
+)
 from benchmarks.cluster import Cluster, balancer_path  # noqa: E402
+from benchmarks.lecturer import BrowserWindow, open_lecturer, press, until  # noqa: E402
 from tests.browser.harness import CHROMIUM_ARGS, chromium_path  # noqa: E402
 from tests.redis_server import redis_server_path, running_redis  # noqa: E402
 
-BAR, PROJECTION_BAR = ".st-key-class-bar", ".st-key-projection-bar"
-TIMEOUT_MS = 90_000
+START, END = 4, 7  # the lecturer's step when the replica dies, and after the moves that follow
+TIMEOUT = 90.0
 
 
 @dataclass
 class Student:
     i: int
-    explores: bool = False
-    page: object = None
-    replica_before: str = ""
-    replica_after: str = ""
-    recovery: float | None = None
+    kind: str  # "page" (Chromium on the light page) or "reader" (a protocol event-stream reader)
+    window: LightWindow | None = None
+    reader: StreamStudent | None = None
+    streams: int = 0  # a page's requests for the event stream (more than one: it reconnected)
+    moved: bool = False
+    recovery: float | None = None  # seconds from the kill until step END was shown
     problems: list[str] = field(default_factory=list)
 
-
-async def line_says(page, words: str, step: int | None, selector: str = BAR, timeout: float = TIMEOUT_MS) -> None:
-    await page.wait_for_function(
-        "([sel, words, k]) => { const t = document.querySelector(sel)?.textContent || '';"
-        " return t.includes(words) && (k === null || new RegExp('Step\\\\s*' + k + '\\\\s*of').test(t)); }",
-        arg=[selector, words, step], timeout=timeout, polling=100)
+    async def shown(self) -> dict[int, float]:
+        if self.reader is not None:
+            return dict(self.reader.shown)
+        return await self.window.shown() if self.window is not None else {}
 
 
-async def walk_step_of(page) -> str:
-    return await page.evaluate("new URL(location.href).searchParams.get('walk')")
+async def join_page(browser, url: str, room: str, student: Student) -> None:
+    """A phone-sized light page, its requests for the event stream counted from before it loads."""
+    def count(request) -> None:
+        if "/events" in request.url:
+            student.streams += 1
 
-
-async def join(browser, url: str, room: str, student: Student) -> None:
-    context = await browser.new_context(viewport={"width": 1280, "height": 800})
-    student.page = await context.new_page()
     try:
-        await student.page.goto(f"{url}/?room={room}", timeout=TIMEOUT_MS)
-        await line_says(student.page, "Following the lecture", 4)
-        student.replica_before = await replica_of(student.page)
+        context = await browser.new_context(viewport={"width": 390, "height": 844})
+        page = await context.new_page()
+        page.on("request", count)
+        await page.goto(f"{url}/follow/{room}?lang={LANG}", timeout=TIMEOUT * 1000)
+        await page.wait_for_selector("#line", timeout=TIMEOUT * 1000)
+        await page.evaluate(LIGHT_RECORDER_JS)
+        student.window = LightWindow(page)
+        if not await until(lambda: _at(student, START), TIMEOUT):
+            student.problems.append(f"never showed step {START} after joining")
     except Exception as exc:  # noqa: BLE001 - a student who never joined cannot be restored
         student.problems.append(f"could not join: {type(exc).__name__}: {first_line(exc)}")
 
 
-async def recover(student: Student, killed_at: float, step: int) -> None:
-    """Wait until the student is back: following at ``step`` (the explorer: exploring at their own step 6)."""
-    try:
-        if student.explores:
-            await line_says(student.page, "Exploring on your own", None)
-            await student.page.wait_for_function("() => new URL(location.href).searchParams.get('walk') === '6'",
-                                                 timeout=TIMEOUT_MS)
-        else:
-            await line_says(student.page, "Following the lecture", step)
-        student.recovery = time.perf_counter() - killed_at
-        student.replica_after = await replica_of(student.page)
-    except Exception as exc:  # noqa: BLE001
-        student.problems.append(f"not back after the kill: {type(exc).__name__}: {first_line(exc)}")
+async def join_reader(url: str, room: str, student: Student) -> None:
+    student.reader = StreamStudent(url, f"/room/{room}/events?lang={LANG}")
+    await student.reader.join()
+    if student.reader.failed:
+        student.problems.append(f"could not join: {student.reader.failed}")
+    elif not await until(lambda: _at(student, START), TIMEOUT):
+        student.problems.append(f"never showed step {START} after joining")
 
 
-async def lecture(browser, cluster: Cluster, students: list[Student]) -> tuple[str, str]:
-    """The lecturer's projection at step 4 and the class in its room; (the room, the lecturer's replica)."""
-    context = await browser.new_context(viewport={"width": 1280, "height": 720})
-    projection = await context.new_page()
-    await projection.goto(cluster.url + "/walkthrough?lecture=1&room=new&walk=4", timeout=TIMEOUT_MS)
-    await line_says(projection, "", 4, PROJECTION_BAR)
-    room = await projection.evaluate("new URL(location.href).searchParams.get('room')")
-    for i in range(0, len(students), 4):
-        await asyncio.gather(*(join(browser, cluster.url, room, s) for s in students[i:i + 4]))
-    explorer = students[-1]
-    explorer.explores = True
-    await explorer.page.bring_to_front()
-    # Their own steps 5 and 6 with → (a following student's PageDown scrolls their page: the lecturer's clicker moves
-    # the lecture, a student steps with the arrows). A key pressed while the page is still busy may be lost: again.
-    for k in (5, 6):
-        for _ in range(5):
-            await explorer.page.wait_for_timeout(500)
-            await explorer.page.keyboard.press("ArrowRight")
-            try:
-                await explorer.page.wait_for_function(
-                    "(k) => new URL(location.href).searchParams.get('walk') === String(k)", arg=k, timeout=5_000)
-                break
-            except Exception:  # noqa: BLE001 - press again
-                continue
-        else:  # said here, not as a lost student after the kill: the benchmark's own set-up failed
-            raise RuntimeError(f"the exploring student never reached their own step {k} (5 presses of →)")
-    await line_says(explorer.page, "Exploring on your own", None)
-    return room, await replica_of(projection), projection
+async def _at(student: Student, k: int) -> bool:
+    return k in await student.shown()
+
+
+async def recover(student: Student, killed_at: float) -> None:
+    """Wait until the student shows step END; note whether its stream was opened again."""
+    if student.problems:  # never joined: counted as lost already
+        return
+    if await until(lambda: _at(student, END), TIMEOUT):
+        student.recovery = (await student.shown())[END] - killed_at
+    else:
+        shown = sorted(await student.shown())
+        student.problems.append(f"not back after the kill: it showed steps {shown}, never {END}")
+    student.moved = student.reader.reconnects > 0 if student.reader is not None else student.streams > 1
 
 
 async def fail_over(browser, cluster: Cluster, students: list[Student]) -> dict:
-    room, lecturer_replica, projection = await lecture(browser, cluster, students)
+    lecturer: BrowserWindow = await open_lecturer(browser, cluster.url, f"/walkthrough?lecture=1&room=new&walk={START}")
+    room = await lecturer.page.evaluate("new URL(location.href).searchParams.get('room')")
+    lecturer_replica = await replica_of(lecturer.page)
+    pages = [s for s in students if s.kind == "page"]
+    for i in range(0, len(pages), 4):
+        await asyncio.gather(*(join_page(browser, cluster.url, room, s) for s in pages[i:i + 4]))
+    readers = [s for s in students if s.kind == "reader"]
+    for i in range(0, len(readers), 10):
+        await asyncio.gather(*(join_reader(cluster.url, room, s) for s in readers[i:i + 10]))
+    await asyncio.sleep(1.0)
+    before = streams_per_replica(cluster)
     victim = next(name for name in cluster.servers if name != lecturer_replica)
-    moved = [s for s in students if s.replica_before == victim]
-    killed_at = cluster.kill(victim)
-    await projection.keyboard.press("PageDown")  # the lecture goes on: step 5, then 6, 7 while they reconnect
-    await line_says(projection, "", 5, PROJECTION_BAR)
-    await projection.keyboard.press("PageDown")
-    await line_says(projection, "", 6, PROJECTION_BAR)
-    await projection.keyboard.press("PageDown")
-    await line_says(projection, "", 7, PROJECTION_BAR)
-    await asyncio.gather(*(recover(s, killed_at, 7) for s in students))
-    return {"room": room, "victim": victim, "lecturer": lecturer_replica, "moved": len(moved)}
+    killed_at = time.time()
+    cluster.kill(victim)
+    lost_moves = 0
+    for k in range(START + 1, END + 1):  # the lecture goes on while the moved students reconnect
+        _, took = await press(lecturer, "PageDown", k)
+        lost_moves += math.isnan(took)  # the projection never showed it
+    await asyncio.gather(*(recover(s, killed_at) for s in students))
+    after = streams_per_replica(cluster)
+    for s in students:
+        if s.reader is not None:
+            await s.reader.close()
+        elif s.window is not None:
+            await s.window.page.context.close()
+    await lecturer.page.context.close()
+    return {"room": room, "victim": victim, "lecturer": lecturer_replica, "before": before, "after": after,
+            "lecturer_lost": lost_moves}
 
 
-async def run(students: int) -> tuple[list[Student], dict]:
+async def run(pages: int, readers: int) -> tuple[list[Student], dict]:
     from playwright.async_api import async_playwright
 
-    class_ = [Student(i) for i in range(students)]
+    class_ = [Student(i, "page") for i in range(pages)] + [Student(pages + i, "reader") for i in range(readers)]
     with ExitStack() as stack:
         url = stack.enter_context(running_redis())
         cluster = Cluster(2, env={"ATTENTION_ROOMS": url})
@@ -151,33 +166,42 @@ async def run(students: int) -> tuple[list[Student], dict]:
 
 
 def report(students: list[Student], facts: dict) -> list[str]:
-    moved = [s for s in students if s.replica_before == facts["victim"]]
+    pages = sum(s.kind == "page" for s in students)
+    moved = [s for s in students if s.moved]
     times = [s.recovery for s in moved if s.recovery is not None]
     restored = sum(1 for s in students if not s.problems)
-    lines = [f"2 replicas behind HAProxy, rooms in one redis-server; the lecturer on {facts['lecturer']}; "
-             f"{len(students)} students (Chromium, a context each), one of them exploring on their own",
-             f"killed {facts['victim']} with SIGKILL: it served {len(moved)} students; the lecturer then moved 4 -> 7"]
+    streams = ", ".join(f"{name} {n}" for name, n in sorted(facts["before"].items()))
+    lines = [f"2 replicas behind HAProxy, rooms in one redis-server; the lecturer's session on {facts['lecturer']}; "
+             f"{len(students)} students on the light page ({pages} Chromium pages, a context each, and "
+             f"{len(students) - pages} event-stream readers)",
+             f"event streams before the kill: {streams}",
+             f"killed {facts['victim']} with SIGKILL: {len(moved)} students' streams were opened again "
+             f"({sum(s.kind == 'page' for s in moved)} pages, {sum(s.kind == 'reader' for s in moved)} readers); "
+             f"the lecturer then moved {START} -> {END}"
+             + (f" ({facts['lecturer_lost']} of its steps never shown)" if facts["lecturer_lost"] else ""),
+             "event streams after: " + ", ".join(f"{name} {n}" for name, n in sorted(facts["after"].items()))]
     if times:
-        lines.append(f"moved students back in the room (kill -> following at step 7, or exploring at their own "
-                     f"step): median {statistics.median(times):.2f} s, max {max(times):.2f} s")
-    lines += [f"LOST: student {s.i}: {'; '.join(s.problems)}" for s in students if s.problems]
+        lines.append(f"moved students back in the room (kill -> step {END} shown): median "
+                     f"{statistics.median(times):.2f} s, max {max(times):.2f} s")
+    lines += [f"LOST: student {s.i} ({s.kind}): {'; '.join(s.problems)}" for s in students if s.problems]
     lines.append(f"failover (room): {len(students)} students, {restored} restored, {len(students) - restored} lost")
     return lines
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--students", type=int, default=8)
+    ap.add_argument("--students", type=int, default=8, help="Chromium pages on the light page")
+    ap.add_argument("--readers", type=int, default=24, help="protocol event-stream readers")
     args = ap.parse_args()
     if chromium_path() is None or balancer_path() is None or redis_server_path() is None:
         print("needs chromium, haproxy and redis-server (make bench-failover installs them)")
         return 1
-    students, facts = asyncio.run(run(args.students))
+    students, facts = asyncio.run(run(args.students, args.readers))
     lines = report(students, facts)
     print("\n".join(lines))
     (ROOT / "benchmarks" / "FAILOVER-ROOM.md").write_text(
         f"# Failover in a lecture's room\n\nCommand: `.venv/bin/python benchmarks/bench_failover_room.py --students "
-        f"{args.students}` ({os.cpu_count()} cores)\n\n```\n" + "\n".join(lines) + "\n```\n")
+        f"{args.students} --readers {args.readers}` ({os.cpu_count()} cores)\n\n```\n" + "\n".join(lines) + "\n```\n")
     return 0 if all(not s.problems for s in students) else 1
 
 

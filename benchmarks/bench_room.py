@@ -33,7 +33,8 @@ picture's. Measured, in one run, on one machine:
   (ATTENTION_SLOW_FANOUT_MS), which the follow times and the CPU per follower must show.
 
 It ends with ``room: 60 followers, 2 replicas, follow median X s, p95 Y s, lecturer Zx, idle W% of a core``.
-The Streamlit followers of before (a session each) are measured by benchmarks/bench_room_streamlit.py.
+The Streamlit followers of before (a session each) were measured in benchmarks/ROOM-streamlit.md, by a bench since
+removed with that design.
 """
 
 from __future__ import annotations
@@ -56,15 +57,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_hall import settle  # noqa: E402
-from benchmarks.bench_room_streamlit import (  # noqa: E402
-    LECTURER_PATH,
-    MOVE_TIMEOUT,
-    SlowProxy,
-    open_lecturer,
-    press,
-    until,
-)
 from benchmarks.cluster import Cluster, cpu_seconds  # noqa: E402
+from benchmarks.lecturer import LECTURER_PATH, MOVE_TIMEOUT, SlowProxy, open_lecturer, press, until  # noqa: E402
 from tests.browser.harness import CHROMIUM_ARGS, chromium_path  # noqa: E402
 from tests.redis_server import running_redis  # noqa: E402
 

@@ -4,7 +4,7 @@ in its follow times (and the fan-out in the replicas' CPU per follower).
 A small class on light pages (8 light protocol students, plain event-stream readers, and one Chromium light page; 2
 replicas, a real redis-server, HAProxy) follows 4 of the lecturer's moves, measured with the benchmark's own
 function (benchmarks/bench_room.py in_cluster); then the same class with every Redis reply held back 150 ms by a TCP
-proxy (bench_room_streamlit.SlowProxy); then with the replicas' streams doing 40 ms of Python work per stream and
+proxy (benchmarks/lecturer.py SlowProxy); then with the replicas' streams doing 40 ms of Python work per stream and
 event (ATTENTION_SLOW_FANOUT_MS, ui/shell/push.py), which holds each replica's event loop.
 
 - The slowed store: a move is several round trips to the store on its path (the lecturer's run reads and writes the
