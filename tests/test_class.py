@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import re
 from html import unescape
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import segno
@@ -18,10 +19,11 @@ from streamlit.testing.v1 import AppTest
 
 from tests.apptest import APP, BY_ID, printed_tensors
 from tests.lecture_apptest import lecture, poll, press_next, step_on, student, texts, walk_app
-from ui.lecture import classroom
+from ui.follow import render
+from ui.lecture import classroom, store
 from ui.lecture import lecture as lecture_module
 from ui.lecture import rooms as rooms_module
-from ui.lecture.records import Student
+from ui.lecture.records import WALK_PAGE, Student
 from ui.state import Key
 from ui.words.content import app_text
 from ui.words.i18n import LANGUAGES
@@ -187,3 +189,20 @@ def test_every_window_draws_the_reconnect_fragment(monkeypatch):
     assert calls == ["drawn", "drawn"]
     alone = AppTest.from_file(APP, default_timeout=120).run()
     assert not alone.exception and calls == ["drawn", "drawn", "drawn"]
+
+
+
+def test_explore_this_step_opens_the_walkthrough_at_the_lectures_step_and_state_without_an_error():
+    """The light page's link (ui/follow/render.py): the walkthrough page, with the lecture's shared state (?s=),
+    as a student of the room who explores. The shared link's "opened" line is said once, above the walkthrough (the
+    step's page inside it said it again under the same key, and Streamlit refused the page)."""
+    projection, room = lecture(walk="4")
+    link = render.view(store.rooms().read(room)[1], 1, "en", room)["explore"]
+    assert link.startswith(f"./{WALK_PAGE}?")
+    params = {k: v[0] for k, v in parse_qs(urlsplit(link).query).items() if k not in ("room", "away")}
+    pupil = student(room, page=WALK_PAGE, **params)
+    assert not pupil.error, [e.value for e in pupil.error]
+    assert app_text("page_failed") not in texts(pupil)
+    assert texts(pupil).count(app_text("link_opened")) == 1
+    shown = printed_tensors(projection)
+    assert shown and shown[0] in printed_tensors(pupil)  # the lecture's step, at the lecture's state

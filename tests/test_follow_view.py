@@ -92,7 +92,8 @@ def test_a_heatmap_step_is_an_svg_chart_with_its_table_and_the_tensor_as_the_app
     assert table["columns"] == [table["columns"][0], *TOKENS] and [r[0] for r in table["rows"]] == TOKENS
     assert table["rows"][0][1:] == ["1.0000"] + ["masked"] * 5
     assert shown["formula"].startswith("<math") and shown["code"] and shown["poll"] is None
-    assert shown["explore"].startswith("./?walk=22&s=") and shown["explore"].endswith(f"&lang=en&room={ROOM}&away=1")
+    assert shown["explore"].startswith("./walkthrough?walk=22&s=")  # the walkthrough by name: "./" is the home page
+    assert shown["explore"].endswith(f"&lang=en&room={ROOM}&away=1")
     assert set(shown) == {"version", "lang", "index", "total", "line", "section", "caption", "formula", "tensor",
                           "chart", "table", "code", "note", "explore", "poll", "picture"}
     json.dumps(shown, allow_nan=False)  # what the stream sends

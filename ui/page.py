@@ -484,7 +484,7 @@ def start_page(page_id: str) -> Page:
     text = page_text(page_id)
     if walk is not None and not projection:
         st.subheader(text.title)
-    draw_flash(opened=walk is not None)  # one the header did not draw (a walkthrough view has no header)
+    draw_flash(opened=projection)  # the projection has no header; a plain walkthrough's header said it already
     stage = None
     if text.steps:
         if walk is None:

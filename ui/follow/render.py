@@ -26,6 +26,7 @@ from ..lecture.address import AWAY_PARAM, ROOM_PARAM
 from ..lecture.deck import Deck, Poll
 from ..lecture.picture import Picture
 from ..lecture.poll import option_names, question_of
+from ..lecture.records import WALK_PAGE
 from ..lecture.walkthrough import FILE_PARAM, WalkStep, WalkthroughError, decode, load_bundled
 from ..sharing.codec import PARAM
 from ..state import speaking
@@ -131,13 +132,14 @@ def _table(tables: list[charts.Table]) -> dict | None:
 
 
 def _explore(deck: Deck, lang: str, room: str) -> str:
-    """The full app at this step's state: the walkthrough (the app's first page) at the step, with the lecture's
-    matrix and controls (?s=) and its own walkthrough if the lecturer's (?wt=), in the student's language, as a
-    student of ``room`` who explores (``away=1``: the app joins them so, and they may send what they find)."""
+    """The full app at this step's state: the walkthrough page (named: the app's first page is its home) at the
+    step, with the lecture's matrix and controls (?s=) and its own walkthrough if the lecturer's (?wt=), in the
+    student's language, as a student of ``room`` who explores (``away=1``: the app joins them so, and they may send
+    what they find)."""
     params = {"walk": deck.position + 1, PARAM: deck.shared}
     if deck.walkthrough is not None:
         params[FILE_PARAM] = deck.walkthrough
-    return "./?" + urlencode({**params, "lang": lang, ROOM_PARAM: room, AWAY_PARAM: "1"})
+    return f"./{WALK_PAGE}?" + urlencode({**params, "lang": lang, ROOM_PARAM: room, AWAY_PARAM: "1"})
 
 
 def _poll(deck: Deck, lang: str) -> dict | None:
