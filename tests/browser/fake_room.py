@@ -53,7 +53,7 @@ class FakeRoom:
         self._up.set()
         self._refuse = False
         self.connections = 0  # streams opened, for a test that wants to see a reconnect happened
-        rooms = MemoryRooms()  # no room in it: the page's presence call finds none, and no store file is written
+        rooms = _AnyRoom()  # every room is there for the page (its presence call), and no store file is written
         app = Starlette(routes=[*follow.routes(lambda: rooms), Route("/room/{room}/events", self._events)])
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="off",
                                 timeout_graceful_shutdown=1)
@@ -127,3 +127,11 @@ class FakeRoom:
                     self._streams.remove(queue)
 
         return StreamingResponse(body(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+
+class _AnyRoom(MemoryRooms):
+    """An in-process store in which every well-formed room exists for the page's presence call: the fake stream,
+    not the store, is the room the test drives (a page of a room that does not exist says it is closed)."""
+
+    def attend(self, room: str, student: str) -> bool:
+        return True
