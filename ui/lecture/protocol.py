@@ -129,7 +129,9 @@ def _lecturer_saw(w: Lecturer, seen: Seen) -> tuple[Window | None, tuple[Action,
         acts: list[Action] = []
         if target != seen.mine:
             acts.append(Take(target, whole=target == room.deck))
-        if target != room.deck:
+        # The room's deck as this run drew it, but published by another window (a console's same move): not a
+        # drawing, so the projection announces it, or the class would wait for its picture until the next move.
+        if target != room.deck or (shown and target == seen.mine and not room.deck.shown):
             acts.append(Publish(target, expected=room.version, shown=shown))
         if target != seen.mine and moment is not Moment.BEFORE:
             acts.append(Rerun())  # the page on screen shows the old deck
