@@ -299,10 +299,11 @@ def test_a_student_counts_as_present_while_their_stream_is_open_and_no_longer_on
 
     rooms.attend = attend
 
-    async def heard() -> None:
+    async def heard() -> None:  # bounded: a feed that never says anyone present fails here instead of hanging
         said.clear()
-        while not said.is_set():
-            await asyncio.sleep(0.001)
+        async with asyncio.timeout(30):
+            while not said.is_set():
+                await asyncio.sleep(0.001)
 
     async def work():
         feed = Feed(rooms, attend_seconds=0.001)
