@@ -83,7 +83,7 @@ async def join_page(browser, url: str, room: str, student: Student) -> None:
         page.on("request", count)
         await page.goto(f"{url}/follow/{room}?lang={LANG}", timeout=TIMEOUT * 1000)
         await page.wait_for_selector("#line", timeout=TIMEOUT * 1000)
-        await page.evaluate(LIGHT_RECORDER_JS)
+        await page.evaluate(LIGHT_RECORDER_JS, "#line")
         student.window = LightWindow(page)
         if not await until(lambda: _at(student, START), TIMEOUT):
             student.problems.append(f"never showed step {START} after joining")

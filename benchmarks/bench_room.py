@@ -58,7 +58,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_hall import settle  # noqa: E402
 from benchmarks.cluster import Cluster, cpu_seconds  # noqa: E402
-from benchmarks.lecturer import LECTURER_PATH, MOVE_TIMEOUT, SlowProxy, open_lecturer, press, until  # noqa: E402
+from benchmarks.hall_readers import Dechunker  # noqa: E402
+from benchmarks.lecturer import LECTURER_PATH, MOVE_TIMEOUT, SlowProxy, open_lecturer, press, recorder_js, until  # noqa: E402
 from tests.browser.harness import CHROMIUM_ARGS, chromium_path  # noqa: E402
 from tests.redis_server import running_redis  # noqa: E402
 
@@ -71,21 +72,9 @@ RETRY_SECONDS = 2.0  # ui/shell/push.py RETRY_MS: how soon a browser's EventSour
 # In a light page: the first moment (epoch ms) each step was drawn: its line names it and its caption is the step's
 # (between a move and its picture the page shows the "waiting" words). A MutationObserver: a window behind others
 # gets no animation frames, but its DOM still changes.
-LIGHT_RECORDER_JS = """() => {
-  window.__shown = window.__shown || {};
-  const look = () => {
-    const line = document.getElementById('line'), caption = document.getElementById('caption');
-    const m = line && /Step\\s*(\\d+)\\s*of/.exec(line.textContent);
-    const drawn = caption && caption.textContent.trim() && caption.textContent !== document.body.dataset.waiting;
-    if (m && drawn && !(m[1] in window.__shown)) window.__shown[m[1]] = performance.timeOrigin + performance.now();
-  };
-  if (!window.__recording) {
-    window.__recording = true;
-    new MutationObserver(look).observe(document.body, {subtree: true, childList: true, attributes: true,
-                                                       characterData: true});
-    look();
-  }
-}"""
+LIGHT_RECORDER_JS = recorder_js("const caption = document.getElementById('caption');"
+                                " return caption && caption.textContent.trim()"
+                                " && caption.textContent !== document.body.dataset.waiting;")
 
 
 class StreamStudent:
@@ -101,7 +90,7 @@ class StreamStudent:
         self.data: dict[int, str] = {}
         self.first = asyncio.Event()
         self.failed = ""
-        self._raw, self._need, self._text = b"", -1, b""
+        self._chunks, self._text = Dechunker(), b""
         self._task: asyncio.Task | None = None
         self._writer = None
         self._closing = False
@@ -130,7 +119,7 @@ class StreamStudent:
             await asyncio.sleep(RETRY_SECONDS)
 
     async def _read_stream(self) -> None:
-        self._raw, self._need, self._text = b"", -1, b""
+        self._chunks, self._text = Dechunker(), b""
         reader, self._writer = await asyncio.open_connection(self.host, self.port)
         self._writer.write(f"GET {self.path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
                            "Accept: text/event-stream\r\nAccept-Encoding: gzip\r\n\r\n".encode())
@@ -141,24 +130,9 @@ class StreamStudent:
             raise ConnectionError("the event stream came compressed")
         try:
             while data := await reader.read(65536):
-                self._events(self._dechunk(data))
+                self._events(self._chunks.feed(data))
         finally:
             self._writer.close()
-
-    def _dechunk(self, data: bytes) -> bytes:
-        self._raw += data
-        out = []
-        while True:
-            if self._need < 0:
-                end = self._raw.find(b"\r\n")
-                if end < 0:
-                    break
-                self._need, self._raw = int(self._raw[:end].split(b";")[0], 16), self._raw[end + 2:]
-            if len(self._raw) < self._need + 2:
-                break
-            out.append(self._raw[:self._need])
-            self._raw, self._need = self._raw[self._need + 2:], -1
-        return b"".join(out)
 
     def _events(self, body: bytes) -> None:
         now = time.time()
@@ -254,7 +228,7 @@ async def open_light(browser, base_url: str, room: str) -> LightWindow:
     page = await context.new_page()
     await page.goto(f"{base_url}/follow/{room}?lang={LANG}")
     await page.wait_for_selector("#line", timeout=120_000)
-    await page.evaluate(LIGHT_RECORDER_JS)
+    await page.evaluate(LIGHT_RECORDER_JS, "#line")
     return LightWindow(page)
 
 

@@ -25,12 +25,35 @@ CONNECT_SECONDS = 120.0
 CONNECTING_AT_ONCE = 100  # the server's listen backlog is larger; this keeps a burst of 1000 SYNs off a 2-core box
 
 
+class Dechunker:
+    """The body's bytes out of HTTP/1.1 chunks (uvicorn streams a response of no known length as chunks), fed as the
+    socket gives them; one per stream."""
+
+    def __init__(self) -> None:
+        self._raw, self._need = b"", -1
+
+    def feed(self, data: bytes) -> bytes:
+        self._raw += data
+        out = []
+        while True:
+            if self._need < 0:
+                end = self._raw.find(b"\r\n")
+                if end < 0:
+                    break
+                self._need, self._raw = int(self._raw[:end].split(b";")[0], 16), self._raw[end + 2:]
+            if len(self._raw) < self._need + 2:
+                break
+            out.append(self._raw[:self._need])
+            self._raw, self._need = self._raw[self._need + 2:], -1
+        return b"".join(out)
+
+
 class Reader:
     def __init__(self, hall: Hall) -> None:
         self.hall = hall
         self.seen: dict[int, float] = {}  # version -> when read
         self.latest = 0
-        self._raw, self._need, self._text = b"", -1, b""
+        self._chunks, self._text = Dechunker(), b""
         self.first = asyncio.Event()
         self.settled = asyncio.Event()  # its first event read, or it failed
 
@@ -49,25 +72,9 @@ class Reader:
                 raise ConnectionError(head.split(b"\r\n", 1)[0].decode())
         try:
             while data := await reader.read(65536):
-                self._events(self._dechunk(data))
+                self._events(self._chunks.feed(data))
         finally:
             writer.close()
-
-    def _dechunk(self, data: bytes) -> bytes:
-        """The body's bytes out of HTTP/1.1 chunks (uvicorn streams a response of no known length as chunks)."""
-        self._raw += data
-        out = []
-        while True:
-            if self._need < 0:
-                end = self._raw.find(b"\r\n")
-                if end < 0:
-                    break
-                self._need, self._raw = int(self._raw[:end].split(b";")[0], 16), self._raw[end + 2:]
-            if len(self._raw) < self._need + 2:
-                break
-            out.append(self._raw[:self._need])
-            self._raw, self._need = self._raw[self._need + 2:], -1
-        return b"".join(out)
 
     def _events(self, body: bytes) -> None:
         self._text += body

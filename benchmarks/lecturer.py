@@ -24,14 +24,16 @@ PROJECTION_BAR = ".st-key-projection-bar"
 
 # In a page: the first moment (epoch ms) each step was on the line and the page idle. A MutationObserver, not
 # requestAnimationFrame: a window behind the lecturer's gets no animation frames, but its DOM still changes.
-RECORDER_JS = """(selector) => {
+def recorder_js(drawn: str) -> str:
+    """The recorder with its test of a drawn step (JavaScript, with ``line`` and ``m`` in scope): the app's own
+    window is drawn once idle; a light page once its caption is the step's."""
+    return """(selector) => {
   window.__shown = window.__shown || {};
   const look = () => {
     const line = document.querySelector(selector);
     const m = line && /Step\\s*(\\d+)\\s*of/.exec(line.textContent);
-    const app = document.querySelector('[data-testid="stApp"]');
-    const idle = app && app.dataset.testScriptState !== 'running' && !document.querySelector('[data-stale="true"]');
-    if (m && idle && !(m[1] in window.__shown)) window.__shown[m[1]] = performance.timeOrigin + performance.now();
+    const drawn = (() => { /* drawn */ })();
+    if (m && drawn && !(m[1] in window.__shown)) window.__shown[m[1]] = performance.timeOrigin + performance.now();
   };
   if (!window.__recording) {
     window.__recording = true;
@@ -39,7 +41,12 @@ RECORDER_JS = """(selector) => {
                                                        characterData: true});
     look();
   }
-}"""
+}""".replace("/* drawn */", drawn)
+
+
+RECORDER_JS = recorder_js("const app = document.querySelector('[data-testid=\"stApp\"]');"
+                          " return app && app.dataset.testScriptState !== 'running'"
+                          " && !document.querySelector('[data-stale=\"true\"]');")
 
 
 @dataclass

@@ -207,3 +207,12 @@ def rejoin(page, room: str) -> None:
 
 def page_lang(page) -> str:
     return page.evaluate("new URL(location.href).searchParams.get('lang') || document.documentElement.lang || 'en'")
+
+
+def move(projection, k: int, students=()) -> None:
+    """PageDown on the projection: it, and every student's light page in ``students``, at step ``k``."""
+    projection.bring_to_front()
+    projection.keyboard.press("PageDown")
+    wait_step(projection, k)
+    for s in students:
+        wait_light(s, k)

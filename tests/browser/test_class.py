@@ -16,6 +16,7 @@ from tests.browser.lecture import (
     CLASS_BAR,
     explore,
     light_step,
+    move,
     open_projection,
     open_student,
     rejoin,
@@ -28,15 +29,6 @@ from ui.words.content import app_text
 
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True}
-
-
-def move(projection, k: int, students) -> None:
-    """PageDown on the projection: it, and every student's light page, at step ``k``."""
-    projection.bring_to_front()
-    projection.keyboard.press("PageDown")
-    wait_step(projection, k)
-    for s in students:
-        wait_light(s, k)
 
 
 def test_a_class_follows_and_a_late_joiner_lands_on_the_current_step(browser, servers):

@@ -20,7 +20,7 @@ from contextlib import ExitStack
 import pytest
 
 from tests.browser.harness import PATIENT_MS, ROOT, Server, free_port
-from tests.browser.lecture import open_projection, open_student, wait_light, wait_open, wait_step
+from tests.browser.lecture import move, open_projection, open_student, wait_light, wait_open
 from tests.redis_server import redis_server_path, running_redis
 from ui.words.content import app_text
 
@@ -87,12 +87,6 @@ class Wire:
     def close(self) -> None:
         self.cut()
         self._listener.close()
-
-
-def move(projection, k: int) -> None:
-    projection.bring_to_front()
-    projection.keyboard.press("PageDown")
-    wait_step(projection, k)
 
 
 def closed(page) -> None:

@@ -22,12 +22,12 @@ from tests.browser.harness import PATIENT_MS, ROOT, axe_run
 from tests.browser.lecture import (
     STAGE,
     answer,
+    move,
     open_console,
     open_projection,
     says,
     verdict,
     wait_light,
-    wait_step,
 )
 from ui.lecture.walkthrough import load_bundled
 from ui.words.content import app_text
@@ -73,14 +73,6 @@ def heard(page, words: str, timeout_ms: float = PATIENT_MS) -> None:
         page.wait_for_function("(w) => window.said.some(s => s.text.includes(w))", arg=words, timeout=timeout_ms)
     except Exception as exc:  # noqa: BLE001 (Playwright's TimeoutError), said with what it said
         raise AssertionError(f"the live region never said {words!r}: {said(page)}") from exc
-
-
-def move(projection, k: int, students) -> None:
-    projection.bring_to_front()
-    projection.keyboard.press("PageDown")
-    wait_step(projection, k)
-    for s in students:
-        wait_light(s, k)
 
 
 def check_layout(student, k: int) -> None:
