@@ -135,6 +135,7 @@ class Key:
     SPOTLIGHT_BACK = "spotlight_back"  # the console's "Back to the lecture"
     SPOTLIGHT_BACK_KEY = "spotlight_back_key"  # the projection's (B)
     SPOTLIGHT_PROJECT_PREFIX = "spotlight_project:"  # the console's Project, per exploration: spotlight_project:<n>
+    LISTEN = "listen"  # hidden: the newest room version a lecturer's window heard (ui/lecture/listen.js)
     HEAL = "heal"  # hidden: the watchdog's count of asks for a full run (ui/lecture/heal.js), kept as state
     HEAL_TOKEN = "_heal_token"  # the session's token, which the browser's count of asks carries
     HEAL_TAKEN = "_heal_taken"  # the asks a run has taken (ui/lecture/state.py)

@@ -105,8 +105,20 @@ def test_each_move_is_drawn_and_said_and_an_older_one_is_ignored(browser):
         expect(page.locator("h1")).to_have_text("The weights: softmax of the scores")
         expect(page.locator("#say")).to_have_text("Step 8 of 33: The weights: softmax of the scores")
 
-        room.push(full_view(3))  # a poll opens: its prompt is shown and said
-        prompt = full_view(3)["poll"]["prompt"]
+        # The same step again, first without its picture and then with it (the lecturer closed a poll): a screen
+        # reader is not told the step it is on a second time.
+        page.evaluate("""() => { window.__said = 0; new MutationObserver(() => { window.__said += 1; })
+          .observe(document.getElementById('say'), {childList: true, characterData: true, subtree: true}); }""")
+        seen = page.evaluate("window.__seen")
+        caption, tensor = "The weights: softmax of the scores", str(weights())
+        room.push(view(3, 7, caption, tensor=tensor, picture=False))
+        room.push(view(4, 7, caption, tensor=tensor))
+        page.wait_for_function("n => window.__seen >= n", arg=seen + 2)
+        expect(page.locator("#tensor")).to_have_text(tensor)
+        assert page.evaluate("window.__said") == 0
+
+        room.push(full_view(5))  # a poll opens: its prompt is shown and said
+        prompt = full_view(5)["poll"]["prompt"]
         expect(page.locator("#poll-prompt")).to_have_text(prompt)
         expect(page.locator("#say")).to_contain_text(app_text("follow_poll", prompt=prompt))
         assert errors == []

@@ -144,14 +144,17 @@ def test_a_control_changed_in_the_console_changes_the_projection(browser, app_se
 
 def test_the_console_on_another_replica_drives_the_projection_through_redis(browser):
     """Two app servers sharing a real redis-server stand for two replicas: the projection on one,
-    its console on the other (its token redeemed there), moving each other."""
+    its console on the other (its token redeemed there), moving each other. Their heartbeat is slowed to ten
+    minutes: each window hears the other's move on its room's event stream (ui/lecture/listen.js), across Redis,
+    and neither needed its watchdog to ask for a run (a window that missed the move is healed that way)."""
     from tests.browser.harness import Server
     from tests.redis_server import redis_server_path, running_redis
 
     if redis_server_path() is None:
         pytest.skip("redis-server is not installed (make test installs Debian's)")
     with running_redis() as url:
-        replicas = [Server(ROOT / "app.py", env={"ATTENTION_ROOMS": url}) for _ in range(2)]
+        env = {"ATTENTION_ROOMS": url, "ATTENTION_HEARTBEAT_MS": "600000"}
+        replicas = [Server(ROOT / "app.py", env=env) for _ in range(2)]
         context, console = browser.new_context(viewport={"width": 1280, "height": 720}), None
         try:
             for replica in replicas:
@@ -176,6 +179,8 @@ def test_the_console_on_another_replica_drives_the_projection_through_redis(brow
             projection.keyboard.press("PageDown")
             console.wait_for_function("() => document.querySelector('[data-testid=\"stMain\"]').innerText"
                                       ".includes('Step 6 of')", timeout=PATIENT_MS)
+            asks = [w.evaluate("() => window.attentionWatchdog?.healN || 0") for w in (projection, console)]
+            assert asks == [0, 0], f"the watchdog asked for runs (projection, console): {asks}"
         finally:
             context.close()
             if console is not None:

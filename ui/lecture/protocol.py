@@ -9,8 +9,8 @@ or what a person asked for) to the next window and the :data:`Action` list its c
 
 What a run sees (:class:`Seen`) is taken at one of three moments: ``BEFORE`` the page is drawn (a full
 run: a room that is gone is left here), ``AFTER`` the page ran (a full or a page-only run: what the page
-changed is published), and ``BEAT``, a lecturer's heartbeat: a timed fragment that reads the room's version and
-reruns the app only when there is something to draw.
+changed is published), and ``BEAT``, a lecturer's heartbeat: a fragment, run when the window hears its room
+move and now and then besides, that reads the room's version and reruns the app only when there is something to draw.
 """
 
 from __future__ import annotations

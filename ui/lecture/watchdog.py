@@ -1,10 +1,10 @@
 """A lecturer's window's watchdog, in the browser: it notices when the window stopped following its room, and heals it.
 
 Streamlit pushes nothing from the server to a session: the projection and its console learn of each other's moves
-only from their heartbeat (a timed fragment, ui/lecture/window.py), and a browser whose timer stopped would otherwise
-sit on an old step for ever. Nothing on the server can see that. So a lecturer's window on the walkthrough also
-carries a small script (``watchdog.js``) that watches what the window shows (the class follows on the light page,
-ui/follow, which reconnects by itself):
+from their room's event stream, heard in the browser, and their heartbeat (a timed fragment, ui/lecture/window.py);
+a browser whose stream and timer stopped would otherwise sit on an old step for ever. Nothing on the server can see
+that. So a lecturer's window on the walkthrough also carries a small script (``watchdog.js``) that watches what the
+window shows (the class follows on the light page, ui/follow, which reconnects by itself):
 - the heartbeat's marker, redrawn on every beat, and the element the window must show (the projection's bar, the
   console's note);
 - when either stops for :data:`HEAL_MS`, it asks for a full run (which draws the heartbeat again), each further try
@@ -28,13 +28,16 @@ from pathlib import Path
 
 import streamlit as st
 
+from ..settings import limits
 from ..state import Key
 from . import state as walk_state
 
 __all__ = ["HEAL_MS", "STALE_MS", "asked", "beat", "draw", "parse"]
 
-STALE_MS = 1_500  # a blank page, or another step or question than drawn, for this long: healed (a beat is 0.25 s)
-HEAL_MS = 4_000  # a rerun after this long (plus up to half again, at random: a class does not press at once)
+STALE_MS = 1_500  # a blank page, or another step or question than drawn, for this long: healed
+# No new beat for this long asks for a rerun (plus up to half again, at random: a class does not press at once);
+# three beats at the least, so that a beat late on a busy machine is not taken for a stopped one.
+HEAL_MS = max(4_000, 3 * limits().heartbeat_ms)
 _MAX_COUNT = 2**31
 
 

@@ -2,21 +2,26 @@
 run sees of the room, and the actions the state machine (ui/lecture/protocol.py) decides, carried out.
 
 Streamlit pushes nothing from one session to another, so a lecturer's window on the walkthrough has a
-**heartbeat**: a fragment that reruns every :data:`HEARTBEAT_SECONDS`, reads the room's version (a dictionary
-lookup, or one Redis call) and reruns the app only when the protocol says so. The deck itself is taken in the full
-run that follows, before anything is drawn. A heartbeat drawn inside a full run does not look again (the run's
-BEFORE moment has just looked). A student's window (one exploring: following is the light page's, ui/follow) has
-no heartbeat: its full runs look at the room's version only, to leave a room that is gone and to stay counted.
+**heartbeat**: a fragment that reads the room's version (a dictionary lookup, or one Redis call) and reruns the app
+only when the protocol says so. It runs when the window hears its room move (``listen.js``: the room's event stream,
+ui/shell/push.py, opened in the browser; a newer version becomes the heartbeat's state, which reruns it at once),
+and every :data:`HEARTBEAT_SECONDS` besides, for what a stream cannot bring: a press or an ask of the watchdog whose
+own request Streamlit dropped. The deck itself is taken in the full run that follows, before anything is drawn. A
+heartbeat drawn inside a full run does not look again (the run's BEFORE moment has just looked). A student's window
+(one exploring: following is the light page's, ui/follow) has no heartbeat: its full runs look at the room's version
+only, to leave a room that is gone and to stay counted.
 
 Every change to the window goes through :func:`dispatch`: the record is replaced whole, never changed in place.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import streamlit as st
 
@@ -49,7 +54,7 @@ from .walkthrough import FILE_PARAM, WalkthroughError, decode_text, encode
 
 __all__ = ["HEARTBEAT_SECONDS", "attendance", "current", "dispatch", "heartbeat", "rooms", "see", "snapshot"]
 
-HEARTBEAT_SECONDS = limits().heartbeat_ms / 1000  # a lecturer's window: half of it on average is added to a move
+HEARTBEAT_SECONDS = limits().heartbeat_ms / 1000  # besides the moves a lecturer's window hears (a safety net)
 _log = logging.getLogger("attention_app")
 _inline = threading.local()  # full_run: this thread is drawing a heartbeat inside a full run, not beating
 
@@ -221,15 +226,34 @@ def _inside_full_run() -> bool:
     return getattr(_inline, "full_run", False)
 
 
+@functools.cache
+def _listener():
+    script = Path(__file__).with_name("listen.js").read_text(encoding="utf-8")
+    return st.components.v2.component("attention_listen", js=script)
+
+
+def _ignore() -> None:
+    """A version heard reruns the heartbeat, whose beat reads the room: nothing to do in a callback."""
+
+
+def _listen(lecturer: Lecturer) -> None:
+    """The room's event stream, heard in the browser: a move of another window reruns this heartbeat at once."""
+    _listener()(key=Key.LISTEN, data={"events": f"room/{lecturer.room}/events?raw=1", "seen": lecturer.seen},
+                on_heard_change=_ignore, height=0)
+
+
 @st.fragment(run_every=HEARTBEAT_SECONDS)
 def _lecturer_heartbeat(page: str) -> None:
     if _inside_full_run():  # drawn before the page: the question this run draws is not known yet
         watchdog.beat(time.monotonic_ns(), step=walk_state.walk_position() + 1)
+        _listen(current())
         return
     lecturer = current()  # the step, and on the projection the question, that its last full run drew
     question = walk_state.drawn_question() if isinstance(lecturer, Lecturer) else None
     watchdog.beat(time.monotonic_ns(), step=walk_state.walk_position() + 1, poll=question)
     moved = walk_state.take_press()  # a press whose own request was dropped comes with a beat: published here,
     see(Moment.BEAT, page)
+    if isinstance(window := current(), Lecturer):
+        _listen(window)
     if moved or watchdog.asked():  # (or the watchdog's ask for a full run, whose own request was dropped)
         st.rerun(scope="app")  # and drawn by the run this starts

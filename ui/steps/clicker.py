@@ -1,7 +1,7 @@
 """The walkthrough's clicker keys, kept as state instead of sent as clicks.
 
 A button's click reaches the server once, as a one-shot trigger; a lecture window's heartbeat (a timed fragment)
-reruns every quarter of a second, and a trigger sent while it ran could be dropped: the soak test's projection
+reruns now and then, and a trigger sent while it ran could be dropped: the soak test's projection
 stayed on its step after a PageDown. So a window that drives the walkthrough (the projection, its console, the
 plain walkthrough) listens for PageDown, PageUp, → and ←, and for clicks on the walkthrough's Back and Next, with a
 script that comes with its page (``clicker_keys.js``: a press just after a reload is counted too), and sends them

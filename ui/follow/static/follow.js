@@ -4,7 +4,7 @@
   "use strict";
   const words = document.body.dataset;
   const $ = (id) => document.getElementById(id);
-  const shown = { version: -1, said: "", poll: null, open: false, line: "" };
+  const shown = { version: -1, saidLine: null, saidPicture: false, poll: null, open: false, line: "" };
   const asking = { number: null, judged: null }; // the poll the box answers; the poll whose verdict was asked for
   const last = {}; // each part's value as last drawn (JSON), so a move redraws only what it changed
   let source = null;
@@ -214,13 +214,18 @@
     $("say").textContent = lines.filter(Boolean).join(" ");
   }
 
-  // The live region says each move once, and a poll once when it opens (not again on a reconnect's resend).
+  // The live region says each move once: its line when it comes, with its caption once its picture is there; the
+  // same step drawn again (its picture redrawn after a poll, a reconnect's resend) is not said again. A poll is
+  // said once when it opens.
   function say(view, picture, poll) {
     const spoken = [];
-    const move = picture ? fill(words.announce, { line: text(view.line), caption: text(view.caption) })
-      : text(view.line);
-    if (move && move !== shown.said) spoken.push(move);
-    shown.said = move;
+    const line = text(view.line);
+    const move = picture ? fill(words.announce, { line, caption: text(view.caption) }) : line;
+    if (move && (line !== shown.saidLine || (picture && !shown.saidPicture))) {
+      spoken.push(move);
+      shown.saidLine = line;
+      shown.saidPicture = picture;
+    }
     const number = poll && Number.isInteger(poll.number) ? poll.number : null;
     if (poll && number !== shown.poll) spoken.push(fill(words.poll, { prompt: text(poll.prompt) }));
     shown.poll = number;
