@@ -216,3 +216,58 @@ def move(projection, k: int, students=()) -> None:
     wait_step(projection, k)
     for s in students:
         wait_light(s, k)
+
+
+# ----- a student whose screen reader listens: what the light page's live region said -----------------------
+
+LISTENING_PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
+                   "has_touch": True}
+# Every text the live region takes, and whether it was then the element the page loaded with, still in the page and
+# still marked live (a screen reader reads changes to a live region it already knew).
+LISTEN_JS = """document.addEventListener("DOMContentLoaded", () => {
+  window.said = [];
+  const say = document.getElementById("say");
+  new MutationObserver(() => window.said.push({text: say.textContent, live: say.isConnected
+    && document.getElementById("say") === say && say.getAttribute("aria-live") === "polite"}))
+    .observe(say, {childList: true, characterData: true, subtree: true});
+});"""
+# Where the step begins on the page: its caption, and its first picture (the chart, else the printed tensor).
+LAYOUT_JS = """() => { const top = (id) => { const e = document.getElementById(id);
+    return e && e.getClientRects().length ? e.getBoundingClientRect().top + window.scrollY : null; };
+  return {caption: top('caption'), picture: top('chart') ?? top('tensor-part'),
+          wide: document.documentElement.scrollWidth > window.innerWidth}; }"""
+
+
+def open_listening(stack: ExitStack, browser, url: str, room: str, lang: str):
+    """A student's phone following ``room`` on the light page, its live region listened to from the page's load."""
+    context = browser.new_context(**LISTENING_PHONE)
+    stack.callback(context.close)
+    context.add_init_script(LISTEN_JS)
+    page = context.new_page()
+    page.goto(f"{url}/follow/{room}?lang={lang}")
+    page.wait_for_function("() => document.getElementById('line')?.dataset.state === 'open'", timeout=PATIENT_MS)
+    return page
+
+
+def said(page) -> list[dict]:
+    return page.evaluate("() => window.said")
+
+
+def heard(page, words: str, timeout_ms: float = PATIENT_MS) -> None:
+    """Until the live region has said ``words`` (in one of its texts)."""
+    try:
+        page.wait_for_function("(w) => window.said.some(s => s.text.includes(w))", arg=words, timeout=timeout_ms)
+    except Exception as exc:  # noqa: BLE001 (Playwright's TimeoutError), said with what it said
+        raise AssertionError(f"the live region never said {words!r}: {said(page)}") from exc
+
+
+def check_layout(student, k: int) -> None:
+    """The step's caption and the top of its first picture on the phone's first screen, nothing wider than it."""
+    shown = student.evaluate(LAYOUT_JS)
+    assert shown["caption"] is not None and shown["caption"] < LISTENING_PHONE["viewport"]["height"], (k, shown)
+    assert shown["picture"] is not None and shown["picture"] < LISTENING_PHONE["viewport"]["height"], (k, shown)
+    assert not shown["wide"], (k, shown)
+
+
+def line_of(k: int, n: int, lang: str = "en") -> str:
+    return plain_text(app_text("step_of", lang, k=k, n=n))

@@ -1,5 +1,6 @@
 """A following student's phone (390x844) on the light page (GET /follow/<room>), in Chromium, on the real app: the
-step's caption and its first picture on the first screen at every one of the walkthrough's steps; the question when
+step's caption and its first picture on the first screen (at every one of the walkthrough's steps in
+tests/browser/test_follower_numbers.py); the question when
 it opens; after the reveal, each student's own verdict in their own language. A screen reader hears each move once,
 the question and the verdict, each said in the page's live region (``#say``, aria-live), the same element from the
 page's load on (a region made or marked live at the moment it speaks is not read). axe finds nothing on the page in
@@ -22,9 +23,14 @@ from tests.browser.harness import PATIENT_MS, ROOT, axe_run
 from tests.browser.lecture import (
     STAGE,
     answer,
+    check_layout,
+    heard,
+    line_of,
     move,
     open_console,
+    open_listening,
     open_projection,
+    said,
     says,
     verdict,
     wait_light,
@@ -32,59 +38,8 @@ from tests.browser.lecture import (
 from ui.lecture.walkthrough import load_bundled
 from ui.words.content import app_text
 from ui.words.i18n import LANGUAGES
-from ui.words.plain import plain_text
 
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
-# Every text the live region takes, and whether it was then the element the page loaded with, still in the page and
-# still marked live (a screen reader reads changes to a live region it already knew).
-LISTEN_JS = """document.addEventListener("DOMContentLoaded", () => {
-  window.said = [];
-  const say = document.getElementById("say");
-  new MutationObserver(() => window.said.push({text: say.textContent, live: say.isConnected
-    && document.getElementById("say") === say && say.getAttribute("aria-live") === "polite"}))
-    .observe(say, {childList: true, characterData: true, subtree: true});
-});"""
-# Where the step begins on the page: its caption, and its first picture (the chart, else the printed tensor).
-LAYOUT_JS = """() => { const top = (id) => { const e = document.getElementById(id);
-    return e && e.getClientRects().length ? e.getBoundingClientRect().top + window.scrollY : null; };
-  return {caption: top('caption'), picture: top('chart') ?? top('tensor-part'),
-          wide: document.documentElement.scrollWidth > window.innerWidth}; }"""
-
-
-def open_student_listening(stack: ExitStack, browser, url: str, room: str, lang: str):
-    """A student's phone following ``room`` on the light page, its live region listened to from the page's load."""
-    context = browser.new_context(**PHONE)
-    stack.callback(context.close)
-    context.add_init_script(LISTEN_JS)
-    page = context.new_page()
-    page.goto(f"{url}/follow/{room}?lang={lang}")
-    page.wait_for_function("() => document.getElementById('line')?.dataset.state === 'open'", timeout=PATIENT_MS)
-    return page
-
-
-def said(page) -> list[dict]:
-    return page.evaluate("() => window.said")
-
-
-def heard(page, words: str, timeout_ms: float = PATIENT_MS) -> None:
-    """Until the live region has said ``words`` (in one of its texts)."""
-    try:
-        page.wait_for_function("(w) => window.said.some(s => s.text.includes(w))", arg=words, timeout=timeout_ms)
-    except Exception as exc:  # noqa: BLE001 (Playwright's TimeoutError), said with what it said
-        raise AssertionError(f"the live region never said {words!r}: {said(page)}") from exc
-
-
-def check_layout(student, k: int) -> None:
-    """The step's caption and the top of its first picture on the phone's first screen, nothing wider than it."""
-    shown = student.evaluate(LAYOUT_JS)
-    assert shown["caption"] is not None and shown["caption"] < PHONE["viewport"]["height"], (k, shown)
-    assert shown["picture"] is not None and shown["picture"] < PHONE["viewport"]["height"], (k, shown)
-    assert not shown["wide"], (k, shown)
-
-
-def line_of(k: int, n: int, lang: str = "en") -> str:
-    return plain_text(app_text("step_of", lang, k=k, n=n))
 
 
 def test_a_following_phone_sees_each_step_first_its_question_and_its_own_verdict(browser, app_server):
@@ -94,7 +49,7 @@ def test_a_following_phone_sees_each_step_first_its_question_and_its_own_verdict
         stack.callback(context.close)
         projection, room = open_projection(context, app_server.url, walk_to=1, new_room=True)
         console = open_console(context, projection, ready=".st-key-poll-console")
-        one = open_student_listening(stack, browser, app_server.url, room, "en")
+        one = open_listening(stack, browser, app_server.url, room, "en")
         wait_light(one, 1)
         check_layout(one, 1)
         for k in range(2, 5):
@@ -102,8 +57,8 @@ def test_a_following_phone_sees_each_step_first_its_question_and_its_own_verdict
             check_layout(one, k)
             heard(one, line_of(k, steps) + ":")  # the move, with the step's caption
 
-        mistaken = open_student_listening(stack, browser, app_server.url, room, "ko")
-        wrong = open_student_listening(stack, browser, app_server.url, room, "id")
+        mistaken = open_listening(stack, browser, app_server.url, room, "ko")
+        wrong = open_listening(stack, browser, app_server.url, room, "id")
         for s in (mistaken, wrong):
             wait_light(s, 4)
         console.bring_to_front()
@@ -138,17 +93,11 @@ def test_a_following_phone_sees_each_step_first_its_question_and_its_own_verdict
         for student in (mistaken, wrong):
             student.context.close()
 
-        # The rest of the walkthrough, step by step: the caption and the step's first picture on the first screen.
-        for k in range(5, steps + 1):
-            move(projection, k, [one])
-            check_layout(one, k)
-            heard(one, line_of(k, steps) + ":")
-        one.screenshot(path=str(SHOTS / "follower-last-step.png"))
-
-        # Each move was said once, and everything said was said in the live region the page loaded with.
+        # Each move was said once, and everything said was said in the live region the page loaded with (the rest
+        # of the walkthrough, step by step, is tests/browser/test_follower_numbers.py's, on this phone).
         spoken = said(one)
         assert all(s["live"] for s in spoken), spoken
-        for k in range(2, steps + 1):
+        for k in range(2, 5):
             assert sum(s["text"].startswith(line_of(k, steps) + ":") for s in spoken) == 1, (k, spoken)
 
 
@@ -161,7 +110,7 @@ def test_the_light_page_has_no_axe_violation_in_any_language(browser, app_server
         stack.callback(context.close)
         projection, room = open_projection(context, app_server.url, walk_to=4, new_room=True)
         console = open_console(context, projection, ready=".st-key-poll-console")
-        pages = {lang: open_student_listening(stack, browser, app_server.url, room, lang) for lang in LANGUAGES}
+        pages = {lang: open_listening(stack, browser, app_server.url, room, lang) for lang in LANGUAGES}
         axe = Axe()
 
         def clean(when: str) -> None:
