@@ -74,13 +74,9 @@ def page(browser):
         yield pg
 
 
-@pytest.fixture(params=["memory", "redis"])
-def servers(request, app_server):
-    """(the lecturer's server, the students' server): one server with the in-process store, or two
-    replicas sharing a real redis-server (every move then crosses Redis)."""
-    if request.param == "memory":
-        yield app_server, app_server
-        return
+@pytest.fixture(scope="session")
+def redis_replicas():
+    """Two app servers sharing a real redis-server, started once per worker: each test opens rooms of its own."""
     if redis_server_path() is None:
         pytest.skip("redis-server is not installed (make test installs Debian's)")
     with running_redis() as url:
@@ -92,3 +88,12 @@ def servers(request, app_server):
         finally:
             for replica in replicas:
                 replica.stop()
+
+
+@pytest.fixture(params=["memory", "redis"])
+def servers(request, app_server):
+    """(the lecturer's server, the students' server): one server with the in-process store, or two
+    replicas sharing a real redis-server (every move then crosses Redis)."""
+    if request.param == "memory":
+        return app_server, app_server
+    return request.getfixturevalue("redis_replicas")

@@ -1,5 +1,6 @@
 """A lecturer's commands are never lost: Reveal, Close and Next, 15 times each, clicked once at random moments
-while the console's timed fragments rerun (its heartbeat every 250 ms; the poll's count every 500 ms).
+while the console's timed fragments rerun (the poll's count every 500 ms; its heartbeat, when it hears a move and
+every 2 s).
 
 A lecturer's window runs its page in the app's own run (ui/shell/frame.py run_whole_page), so each of these
 clicks reruns the app: Streamlit merges it into any run pending instead of dropping it, as it can a click on a
@@ -20,7 +21,7 @@ EFFECT_MS = 45_000  # a behaviour (one click takes effect), not a speed: generou
 
 
 def _jitter(rng: random.Random) -> None:
-    time.sleep(rng.uniform(0.0, 0.6))  # lands anywhere in a heartbeat's or a count's rerun
+    time.sleep(rng.uniform(0.0, 0.6))  # lands anywhere in a count's rerun
 
 
 def _took(command: str, n: int, effect) -> None:
