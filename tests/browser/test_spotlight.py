@@ -85,7 +85,10 @@ def sent_or_refused(page, console, note: str, listed: int) -> str:
         if console.locator(PROJECT).count() > listed:
             return "taken"
         page.wait_for_timeout(200)
-    raise AssertionError(f"the send {note!r} was neither listed on the console nor refused")
+    sent = "Sent. The lecturer sees it as Student" in page.inner_text("body")  # (a flash of an earlier send, maybe)
+    raise AssertionError(f"the send {note!r} was neither listed on the console nor refused: the student's page "
+                         f"{'shows' if sent else 'does not show'} 'Sent.'; "
+                         f"the console lists {console.locator(PROJECT).count()} (before: {listed})")
 
 
 def no_axe_violation(pages) -> None:
