@@ -10,22 +10,14 @@ What comes back is the ✓, not the typed answers: the inputs may have changed s
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
-import streamlit as st
-
+from ..draw import script_component
 from ..state import Key
 from . import state as check_state
 from .questions import QUESTIONS
 
 __all__ = ["mount", "parse", "restore"]
-
-
-@functools.cache
-def _component():
-    script = Path(__file__).with_name("progress.js").read_text(encoding="utf-8")
-    return st.components.v2.component("attention_progress", js=script)
 
 
 def _ignore() -> None:
@@ -35,8 +27,9 @@ def _ignore() -> None:
 def mount() -> None:
     """The component that keeps this session's progress in the browser (drawn by app.py, out of sight)."""
     done = {page: sorted(qids) for page, qids in check_state.done_by_page().items() if qids}
-    _component()(key=Key.PROGRESS, data={"done": done, "s": check_state.progress_token()}, on_saved_change=_ignore,
-                 height=0)
+    component = script_component("attention_progress", Path(__file__).with_name("progress.js"))
+    component(key=Key.PROGRESS, data={"done": done, "s": check_state.progress_token()}, on_saved_change=_ignore,
+              height=0)
 
 
 def restore() -> None:

@@ -13,6 +13,7 @@ from .show import (
     per_head,
     print_tensor,
     printed_in,
+    script_component,
     show_chart,
     show_comparisons,
     show_formula,
@@ -33,7 +34,7 @@ from .show import (
 
 __all__ = [
     "PRINTED_SELECTOR", "breakable", "folded",
-    "narrow_screen", "per_head", "print_tensor", "printed_in", "show_chart", "show_comparisons",
+    "narrow_screen", "per_head", "print_tensor", "printed_in", "script_component", "show_chart", "show_comparisons",
     "show_formula", "show_heads",
     "show_matrix", "show_row", "show_shapes", "show_source", "show_step", "show_step_code", "show_table", "show_tensor",
     "show_vector", "side_by_side", "step_heading", "tensor_text",

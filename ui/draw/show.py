@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from html import escape, unescape
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -37,6 +38,13 @@ __all__ = [
     "show_row", "show_shapes", "show_source", "show_step", "show_step_code", "show_table", "show_tensor",
     "show_vector", "side_by_side", "step_heading", "tensor_text",
 ]
+
+
+@functools.cache
+def script_component(name: str, script: Path):
+    """A component that is only a script (read once per process): what a browser keeps as state and sends with every
+    request, drawn with ``height=0``."""
+    return st.components.v2.component(name, js=script.read_text(encoding="utf-8"))
 
 
 def side_by_side(name: str, spec: int | Sequence[int] = 2) -> list:

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from ..draw import script_component
 from ..settings import limits
 from ..state import Key
 from . import state as walk_state
@@ -48,12 +49,6 @@ def _script() -> str:
     return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
 
 
-@functools.cache
-def _heal():
-    script = Path(__file__).with_name("heal.js").read_text(encoding="utf-8")
-    return st.components.v2.component("attention_heal", js=script)
-
-
 def _ignore() -> None:
     """An ask is taken by the next run that looks (:func:`asked`), not in a callback."""
 
@@ -64,7 +59,8 @@ def draw(expect: str, beats: bool) -> None:
     st.html(f'<span class="attention-watch" data-expect="{expect}" data-beats="{int(beats)}" '
             f'data-stale="{STALE_MS}" data-heal="{HEAL_MS}"></span><script>{_script()}</script>',
             unsafe_allow_javascript=True)
-    _heal()(key=Key.HEAL, data={"s": walk_state.heal_token()}, on_heal_change=_ignore, height=0)
+    component = script_component("attention_heal", Path(__file__).with_name("heal.js"))
+    component(key=Key.HEAL, data={"s": walk_state.heal_token()}, on_heal_change=_ignore, height=0)
 
 
 def asked() -> bool:

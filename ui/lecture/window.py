@@ -16,7 +16,6 @@ Every change to the window goes through :func:`dispatch`: the record is replaced
 
 from __future__ import annotations
 
-import functools
 import logging
 import threading
 import time
@@ -25,6 +24,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from ..draw import script_component
 from ..inputs import state as matrix_state
 from ..settings import limits
 from ..state import Key
@@ -226,34 +226,28 @@ def _inside_full_run() -> bool:
     return getattr(_inline, "full_run", False)
 
 
-@functools.cache
-def _listener():
-    script = Path(__file__).with_name("listen.js").read_text(encoding="utf-8")
-    return st.components.v2.component("attention_listen", js=script)
-
-
 def _ignore() -> None:
     """A version heard reruns the heartbeat, whose beat reads the room: nothing to do in a callback."""
 
 
 def _listen(lecturer: Lecturer) -> None:
     """The room's event stream, heard in the browser: a move of another window reruns this heartbeat at once."""
-    _listener()(key=Key.LISTEN, data={"events": f"room/{lecturer.room}/events?raw=1", "seen": lecturer.seen},
-                on_heard_change=_ignore, height=0)
+    component = script_component("attention_listen", Path(__file__).with_name("listen.js"))
+    component(key=Key.LISTEN, data={"events": f"room/{lecturer.room}/events?raw=1", "seen": lecturer.seen},
+              on_heard_change=_ignore, height=0)
 
 
 @st.fragment(run_every=HEARTBEAT_SECONDS)
 def _lecturer_heartbeat(page: str) -> None:
     if _inside_full_run():  # drawn before the page: the question this run draws is not known yet
         watchdog.beat(time.monotonic_ns(), step=walk_state.walk_position() + 1)
-        _listen(current())
-        return
-    lecturer = current()  # the step, and on the projection the question, that its last full run drew
-    question = walk_state.drawn_question() if isinstance(lecturer, Lecturer) else None
-    watchdog.beat(time.monotonic_ns(), step=walk_state.walk_position() + 1, poll=question)
-    moved = walk_state.take_press()  # a press whose own request was dropped comes with a beat: published here,
-    see(Moment.BEAT, page)
-    if isinstance(window := current(), Lecturer):
+    else:
+        lecturer = current()  # the step, and on the projection the question, that its last full run drew
+        question = walk_state.drawn_question() if isinstance(lecturer, Lecturer) else None
+        watchdog.beat(time.monotonic_ns(), step=walk_state.walk_position() + 1, poll=question)
+        moved = walk_state.take_press()  # a press whose own request was dropped comes with a beat: published here,
+        see(Moment.BEAT, page)
+        if moved or watchdog.asked():  # (or the watchdog's ask for a full run, whose own request was dropped)
+            st.rerun(scope="app")  # and drawn by the run this starts
+    if isinstance(window := current(), Lecturer):  # (the beat may have found the room gone)
         _listen(window)
-    if moved or watchdog.asked():  # (or the watchdog's ask for a full run, whose own request was dropped)
-        st.rerun(scope="app")  # and drawn by the run this starts

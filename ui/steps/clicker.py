@@ -24,6 +24,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from ..draw import script_component
 from ..state import Key
 from . import state as step_state
 
@@ -41,12 +42,6 @@ class Press:
 
 
 @functools.cache
-def _component():
-    script = Path(__file__).with_name("clicker.js").read_text(encoding="utf-8")
-    return st.components.v2.component("attention_clicker", js=script)
-
-
-@functools.cache
 def _keys_script() -> str:
     return Path(__file__).with_name("clicker_keys.js").read_text(encoding="utf-8")
 
@@ -61,8 +56,8 @@ def mount(total: int) -> None:
     token = step_state.clicker_token()
     st.html(f'<span hidden class="walk-clicker" data-s="{escape(token)}"></span>'
             f"<script>{_keys_script()}</script>", unsafe_allow_javascript=True)
-    _component()(key=Key.CLICKER_KEYS, data={"n": total, "s": token}, on_press_change=_ignore,
-                 height=0)
+    component = script_component("attention_clicker", Path(__file__).with_name("clicker.js"))
+    component(key=Key.CLICKER_KEYS, data={"n": total, "s": token}, on_press_change=_ignore, height=0)
 
 
 def pressed() -> Press | None:
