@@ -247,6 +247,27 @@ def open_page(page, server, page_id: str) -> None:
     wait_idle(page)
 
 
+# The navigation's link to a path (the home page's is the root), clicked as a learner's click would be: Streamlit's
+# own handler switches the page in the tab's session. (A click from a script: in lecture mode the sidebar is folded.)
+_NAVIGATE_JS = """(path) => { const link = Array.from(document.querySelectorAll('[data-testid="stSidebarNav"] a'))
+    .find(a => new URL(a.href).pathname === path); if (!link) return false; link.click(); return true; }"""
+
+
+def navigate(page, page_id: str) -> None:
+    """Open ``page_id`` from the navigation, in the tab's own session, and wait for it to settle: what a learner's
+    click does. The app is not loaded again (a page switched this way costs the browser about half of a page
+    loaded with ``goto``, which is most of a walk's time); the session's state, language and lecture mode stay."""
+    from ui.chapter import PAGES
+
+    path = "/" if page_id == PAGES[0].page_id else f"/{page_id}"
+    before = page.evaluate("() => document.querySelector('h1')?.textContent")
+    assert page.evaluate(_NAVIGATE_JS, path), f"no link to {path} in the navigation"
+    page.wait_for_function("([path, before]) => location.pathname === path && "
+                           "(document.querySelector('h1')?.textContent || before) !== before",
+                           arg=[path, before], timeout=PATIENT_MS)
+    wait_idle(page)
+
+
 # Every text the live region takes, in order (it is emptied before each new one: an empty text is not kept).
 LISTEN_JS = """() => { window.__heard = []; const live = document.querySelector('.attention-live[role="status"]');
     new MutationObserver(() => { const t = live.textContent.trim(); if (t) window.__heard.push(t); })

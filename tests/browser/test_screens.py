@@ -1,8 +1,8 @@
 """What reaches a learner's screen: nothing a page computes is cut off, on a laptop and on a phone.
 
-Every page is visited in one browser context per screen (1024x768, a phone at 390x844), and on a
-laptop (1024x768 and 1440x900) with the sidebar at its widest (8 dimensions, after "Use … as the input"; at
-most half the screen).
+Every page is visited from the navigation, in one tab per device: a laptop at 1024x768, then with the sidebar at its
+widest (8 dimensions, after "Use … as the input"; at most half the screen) at 1440x900 and 1024x768, its window
+resized on each page; and a phone at 390x844.
 On each page the browser measures:
 - printed tensors: the text of every ``pre`` fits its box (on a phone, a box too narrow for a
   readable font scrolls inside itself, with its scroll shadows, and never the page); so does every formula;
@@ -16,7 +16,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.browser.harness import wait_charts, wait_idle
+from tests.browser.harness import navigate, url_of, wait_charts, wait_idle
 from ui.chapter import PAGES
 from ui.inputs.sidebar import sidebar_px
 
@@ -25,7 +25,8 @@ PHONE_UA = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML,
 
 MEASURE_JS = """() => {
   const main = document.querySelector('[data-testid="stMain"]');
-  const out = {sideways: main.scrollWidth - main.clientWidth, charts: [], pres: [], scrolling: [], shown: 0};
+  const out = {sideways: main.scrollWidth - main.clientWidth, charts: [], pres: [], scrolling: [], shown: 0,
+    width: window.innerWidth};
   for (const svg of document.querySelectorAll('[data-testid="stVegaLiteChart"] > svg')) {
     const box = svg.getBoundingClientRect();
     if (box.width === 0) continue;  // inside a closed expander
@@ -54,24 +55,42 @@ MEASURE_JS = """() => {
 }"""
 
 
-def url_of(server, page_id: str) -> str:
-    return f"{server.url}/{'' if page_id == 'home' else page_id}"
+LAPTOPS = [(1440, 900), (1024, 768)]
 
 
-def visit_every_page(page, server, query: str = "", sidebar: str = "") -> dict[str, dict]:
-    """Open every page (with ``query``: a link's state) and measure it; ``sidebar``: text the sidebar must show."""
-    found = {}
-    for info in PAGES:
-        page.goto(url_of(server, info.page_id) + (f"?{query}" if query else ""))
-        page.wait_for_selector("h1")
-        wait_idle(page)
-        wait_charts(page)  # charts are drawn after the run ends
-        if sidebar:
-            assert sidebar in page.inner_text('[data-testid="stSidebar"]'), info.page_id
-            page.wait_for_function("px => document.querySelector('[data-testid=\"stSidebar\"]')"
-                                   ".getBoundingClientRect().width >= Math.min(px, innerWidth / 2) - 2",
-                                   arg=sidebar_px(8))
-        found[info.page_id] = page.evaluate(MEASURE_JS)
+def ready(page, sidebar: str = "") -> dict:
+    """The page's measure once its charts are drawn and its layout has settled (two measures in a row agree: a chart
+    redrawn for a new width, or a sidebar that has not yet grown, shows as a change); ``sidebar``: text the sidebar
+    must show, at its widest."""
+    wait_charts(page)  # charts are drawn after the run ends
+    if sidebar:
+        assert sidebar in page.inner_text('[data-testid="stSidebar"]'), page.url
+        page.wait_for_function("px => document.querySelector('[data-testid=\"stSidebar\"]')"
+                               ".getBoundingClientRect().width >= Math.min(px, innerWidth / 2) - 2",
+                               arg=sidebar_px(8))
+    found = page.evaluate(MEASURE_JS)
+    for _ in range(20):
+        page.wait_for_timeout(150)
+        again = page.evaluate(MEASURE_JS)
+        if again == found:
+            return found
+        found = again
+    return found
+
+
+def walk(page, sizes: list[tuple[int, int]], sidebar: str = "") -> dict[tuple[int, int], dict[str, dict]]:
+    """Every page, from the one on screen, opened from the navigation (its state kept), measured at each of ``sizes``
+    (the window resized, as a learner's: the layout is the browser's, the server only tells a phone from the rest)."""
+    here = page.evaluate("location.pathname").strip("/") or PAGES[0].page_id
+    found: dict[tuple[int, int], dict[str, dict]] = {size: {} for size in sizes}
+    order = sorted(PAGES, key=lambda info: info.page_id != here)  # the page on screen first
+    for n, info in enumerate(order):
+        if info.page_id != here:
+            navigate(page, info.page_id)
+        for size in sizes if n % 2 == 0 else sizes[::-1]:  # each size in turn: one resize per page
+            if page.viewport_size != {"width": size[0], "height": size[1]}:
+                page.set_viewport_size({"width": size[0], "height": size[1]})
+            found[size][info.page_id] = ready(page, sidebar)
     return found
 
 
@@ -96,24 +115,37 @@ def widen_the_sidebar(page, server) -> None:
     assert "× 8 dimensions" in page.inner_text('[data-testid="stSidebar"]')
 
 
-@pytest.mark.parametrize("size", [(1440, 900), (1024, 768)], ids=lambda s: f"{s[0]}x{s[1]}")
-def test_nothing_is_cut_off_on_a_laptop(browser, app_server, size):
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+@pytest.fixture(scope="module")
+def laptops(browser, app_server):
+    """One laptop's tab: every page at 1024x768 as it opens; then, beside the widest sidebar, every page at 1440x900
+    and at 1024x768 (at 1440 px the walk beside the widest sidebar leaves the page less room than the plain one)."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
     try:
         page = context.new_page()
-        if size[0] < 1400:  # at 1440 px the walk beside the widest sidebar below leaves the page less room
-            found = visit_every_page(page, app_server)
-            assert sum(m["shown"] for m in found.values()) >= 15  # the measure saw the charts
-            assert problems(found, scrolling_allowed=False) == {}
+        page.goto(url_of(app_server, "home"))
+        page.wait_for_selector("h1")
+        wait_idle(page)
+        plain = walk(page, [(1024, 768)])[(1024, 768)]
         widen_the_sidebar(page, app_server)
         link = urlparse(page.url).query  # the address bar's link carries the 8-dimension matrix to every page
         assert "s=" in link
-        wide = visit_every_page(page, app_server, query=link, sidebar="× 8 dimensions")
-        # beside the widest sidebar a 1024 px screen keeps ~500 px for the page: a tensor may scroll in its
-        # own box there, with its scroll shadows; nothing is cut and no chart runs past its column
-        assert problems(wide, scrolling_allowed=size[0] < 1400) == {}
+        return {"plain": plain, "wide": walk(page, LAPTOPS, sidebar="× 8 dimensions")}
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", LAPTOPS, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_nothing_is_cut_off_on_a_laptop(laptops, size):
+    if size[0] < 1400:
+        assert len(laptops["plain"]) == len(PAGES)
+        assert sum(m["shown"] for m in laptops["plain"].values()) >= 15  # the measure saw the charts
+        assert problems(laptops["plain"], scrolling_allowed=False) == {}
+    wide = laptops["wide"][size]
+    assert len(wide) == len(PAGES) and sum(m["shown"] for m in wide.values()) >= 15
+    assert {m["width"] for m in wide.values()} == {size[0]}  # each measured on a window of this size
+    # beside the widest sidebar a 1024 px screen keeps ~500 px for the page: a tensor may scroll in its
+    # own box there, with its scroll shadows; nothing is cut and no chart runs past its column
+    assert problems(wide, scrolling_allowed=size[0] < 1400) == {}
 
 
 def test_a_phone_never_scrolls_sideways_and_every_chart_fits(browser, app_server):
@@ -121,8 +153,11 @@ def test_a_phone_never_scrolls_sideways_and_every_chart_fits(browser, app_server
                                   user_agent=PHONE_UA, device_scale_factor=2)
     try:
         page = context.new_page()
-        found = visit_every_page(page, app_server)
-        assert sum(m["shown"] for m in found.values()) >= 15
+        page.goto(url_of(app_server, "home"))
+        page.wait_for_selector("h1")
+        wait_idle(page)
+        found = walk(page, [(390, 844)])[(390, 844)]
+        assert len(found) == len(PAGES) and sum(m["shown"] for m in found.values()) >= 15
         assert problems(found, scrolling_allowed=True) == {}
     finally:
         context.close()

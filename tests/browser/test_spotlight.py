@@ -28,6 +28,7 @@ from tests.browser.lecture import (
 from ui.lecture.rooms import SENDS_PER_MINUTE
 
 BANNER = ".st-key-spotlight-banner"
+ALERT = '[data-testid="stAlert"]'
 PROJECT = ".st-key-spotlight-console button:has-text('Project'):visible"  # (each button has a hidden twin)
 _NUMBER = re.compile(r"^-?\d+\.\d{4}$")
 
@@ -72,23 +73,37 @@ def send(page, note: str, told: str) -> None:
 
 def sent_or_refused(page, console, note: str, listed: int) -> str:
     """Send what is on screen with ``note``; "taken" once the console lists one more than ``listed``, "refused"
-    once the student is told to wait."""
+    once the student is told to wait. A click that never reached the form (the page idle and the note still in the
+    field, which the form empties as it submits) is made again once, as a student whose click did nothing would."""
     field = page.get_by_label("A note for the lecturer (optional)")
     if not field.is_visible():
         page.get_by_role("button", name="Send to the lecturer").click()
     field.fill(note)
     page.get_by_role("button", name="Send", exact=True).click()
-    deadline = time.monotonic() + PATIENT_MS / 1000
+    started = time.monotonic()
+    deadline, resent = started + PATIENT_MS / 1000, False
     while time.monotonic() < deadline:
         if "wait a minute before sending another" in page.inner_text("body"):
             return "refused"
         if console.locator(PROJECT).count() > listed:
             return "taken"
+        if not resent and time.monotonic() - started > 15 and _untaken(page, field, note):
+            page.get_by_role("button", name="Send", exact=True).click()
+            resent = True
         page.wait_for_timeout(200)
     sent = "Sent. The lecturer sees it as Student" in page.inner_text("body")  # (a flash of an earlier send, maybe)
-    raise AssertionError(f"the send {note!r} was neither listed on the console nor refused: the student's page "
-                         f"{'shows' if sent else 'does not show'} 'Sent.'; "
+    kept = field.input_value() if field.is_visible() else None
+    notices = page.locator(ALERT).all_inner_texts()
+    raise AssertionError(f"the send {note!r} was neither listed on the console nor refused (sent again: {resent}): "
+                         f"the student's page {'shows' if sent else 'does not show'} 'Sent.', its note field holds "
+                         f"{kept!r}, its notices say {notices!r}; "
                          f"the console lists {console.locator(PROJECT).count()} (before: {listed})")
+
+
+def _untaken(page, field, note: str) -> bool:
+    """The student's page is idle and its form still holds ``note``: the click never reached the form."""
+    wait_idle(page)
+    return field.is_visible() and field.input_value() == note and "wait a minute" not in page.inner_text("body")
 
 
 def no_axe_violation(pages) -> None:
