@@ -19,7 +19,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.browser.harness import IN_NAV_JS, NAV, UPSTREAM, Server, axe_run, not_upstream, wait_charts, wait_idle
+from tests.browser.harness import (
+    IN_NAV_JS,
+    NAV,
+    UPSTREAM,
+    Server,
+    axe_run,
+    navigate,
+    not_upstream,
+    wait_charts,
+    wait_idle,
+)
 from ui.chapter import PAGES
 from ui.draw import colours
 from ui.words.i18n import LANGUAGES
@@ -61,28 +71,43 @@ def views() -> list[tuple[str, str]]:
 
 @pytest.fixture(scope="module")
 def walk(browser, app_server):
-    """Every view once: its axe violations (upstream ones taken out), its charts and its tables."""
+    """Every view once: its axe violations (upstream ones taken out), its charts and its tables. The views of one
+    language and mode are opened from the navigation, one after another in the same tab (a learner's clicks: the
+    language and lecture mode stay); the first of each, and the single views, from their address."""
     from axe_playwright_python.sync_playwright import Axe
 
-    axe, seen = Axe(), {}
+    axe, seen, here = Axe(), {}, None
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     try:
-        for path, lang in views():
-            page.goto(url(app_server, path, lang))
-            page.wait_for_selector('[data-testid="stMain"] h1, .st-key-projection-stage', timeout=60_000)
-            wait_idle(page)
+        for path, lang in sorted(views(), key=lambda view: _mode(*view)):  # (a stable sort: the pages' order kept)
+            if here == _mode(path, lang):
+                navigate(page, path.partition("?")[0] or PAGES[0].page_id)
+            else:
+                page.goto(url(app_server, path, lang))
+                page.wait_for_selector('[data-testid="stMain"] h1, .st-key-projection-stage', timeout=60_000)
+                wait_idle(page)
+            here = _mode(path, lang)
             wait_charts(page)  # charts are drawn after the run ends
             raw = axe_run(axe, page)
             seen[(path, lang)] = {"raw": raw, "left": not_upstream(page, raw), "charts": page.evaluate(CHARTS_JS),
-                                  "tables": page.evaluate(TABLES_JS), "code": page.evaluate(CODE_JS)}
+                                  "tables": page.evaluate(TABLES_JS), "code": page.evaluate(CODE_JS),
+                                  "lang": page.evaluate("document.documentElement.lang"), "address": page.url}
     finally:
         context.close()
     return seen
 
 
+def _mode(path: str, lang: str) -> tuple[str, str]:
+    """A view's language and mode: the views that share them are one walk through the navigation."""
+    query = path.partition("?")[2]
+    return (lang, "walk" if "walk=" in query else query)
+
+
 def test_no_axe_violation_on_any_page_in_each_language_in_lecture_mode_or_a_projected_step(walk):
     assert len(walk) >= 2 * len(PAGES) + 1 and {lang for _, lang in walk} == set(LANGUAGES)
+    for (path, lang), found in walk.items():  # each view was in its language and mode (the app keeps both in its link)
+        assert found["lang"] == lang and ("lecture=1" in found["address"]) == ("lecture=1" in path), (path, found)
     left = {f"{path or 'home'} [{lang}]": found["left"] for (path, lang), found in walk.items() if found["left"]}
     assert not left
 
