@@ -29,7 +29,8 @@ def test_the_first_load_benchmark_catches_compression_switched_off(browser):
         cluster = Cluster(1, compress=compress)
         try:
             cluster.start()
-            visit(browser, cluster.url + path, chart, throttle=False)  # the server's first run of the page
+            # One cold visit each: the bytes a phone receives do not depend on the server having run the page before
+            # (the benchmark's own warm-up visit is for its timings)
             sent[compress] = visit(browser, cluster.url + path, chart, throttle=False)
             if compress:  # a bundle: from the balancer, gzipped at level 9; without gzip, from Streamlit as it is
                 _, page = _get(cluster.url + "/", gzip_ok=False)

@@ -16,6 +16,7 @@ from tests.browser.harness import PATIENT_MS, ROOT, Server, wait_idle
 from tests.browser.lecture import BAR, open_console, open_projection, open_student, wait_light, wait_open, wait_step
 from ui.words.content import app_text
 
+SESSION_JS = "() => document.querySelector('.walk-clicker')?.dataset.s"  # the server session the clicker's keys go to
 KEY_WORDS = [app_text(key) for key in ("class_exploring", "class_rejoin", "console_expired")]
 
 
@@ -76,6 +77,7 @@ def test_a_restarted_server_finds_its_room_and_the_projection_still_drives(brows
         wait_light(student, 3)
         wait_idle(projection)
         student.evaluate("window.__stay = 1")  # gone if the page reloads
+        session = projection.evaluate(SESSION_JS)
         server.stop()  # SIGTERM
         student.wait_for_function("() => document.getElementById('line').dataset.state === 'closed'",
                                   timeout=PATIENT_MS)  # the page says it lost the lecture
@@ -86,6 +88,9 @@ def test_a_restarted_server_finds_its_room_and_the_projection_still_drives(brows
         wait_light(student, 3)  # the same room, at the same step
         assert student.evaluate("window.__stay") == 1, "the light page reloaded"
         assert student.evaluate("location.pathname") == f"/follow/{room}"
+        # The projection is back once the new server has run its page: its clicker belongs to a new session (a key
+        # pressed before, while it reconnects, counts in the old one, which the new server never takes).
+        projection.wait_for_function(f"(old) => ({SESSION_JS})() !== old", arg=session, timeout=PATIENT_MS)
         wait_idle(projection)
         assert projection.evaluate("new URL(location.href).searchParams.get('room')") == room
         wait_step(projection, 3)
