@@ -62,20 +62,16 @@ check: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/pytest -m "not browser" -n 2 -p no:cacheprovider --durations=5
 
-# Everything: ruff, the unit tests (Hypothesis at 300 examples) and the browser tests, both suites in two workers and
-# side by side. The browser tests leave about a tenth of the two cores idle while they wait on servers and browsers; the
-# unit tests, niced, fill that and take what is left (the browser tests that only look at pages go first: tests/
-# conftest.py). Each browser worker has its own app server and browser, on free ports; the unit tests' app keeps its
-# rooms in memory. Either suite failing fails make test; the unit tests' report follows the browser tests'.
+# Everything: ruff, the unit tests (Hypothesis at 300 examples) and the browser tests. The unit tests, CPU-bound, run
+# first in two workers; then the browser tests in two workers too (each worker has its own app server and browser, on
+# free ports). Run side by side (the unit tests niced), the two suites took 13 min 40 s to 14 min 10 s against about
+# 14 min 35 s in turn, and the load the unit tests add made the lecture tests' flakes likelier: in turn, then.
+# Either failing fails make test.
 test: $(DEV_STAMP) browser-deps balancer-deps redis-deps
 	$(BIN)/ruff check .
 	@mkdir -p artifacts
-	@HYPOTHESIS_PROFILE=full nice -n 10 $(BIN)/pytest -m "not browser" -n 2 -p no:cacheprovider --durations=10 \
-		> artifacts/unit-tests.log 2>&1 & units=$$!; \
-	$(BIN)/pytest -m browser -n 2 --dist loadfile -p no:cacheprovider --durations=15; browser=$$?; \
-	wait $$units; unit=$$?; echo "--- the unit tests, run beside the browser tests (artifacts/unit-tests.log):"; \
-	cat artifacts/unit-tests.log; echo "browser tests: exit $$browser; unit tests: exit $$unit"; \
-	test $$browser -eq 0 && test $$unit -eq 0
+	HYPOTHESIS_PROFILE=full $(BIN)/pytest -m "not browser" -n 2 -p no:cacheprovider --durations=10
+	$(BIN)/pytest -m browser -n 2 --dist loadfile -p no:cacheprovider --durations=15
 
 # The browser tests while stress-ng keeps one of the two cores busy: what CI may meet on a busy machine.
 test-busy: $(DEV_STAMP) browser-deps balancer-deps redis-deps stress-deps

@@ -19,8 +19,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "check"))
 os.environ["ATTENTION_ROOMS"] = "memory"
 
 
-# make test runs the unit tests beside the browser tests (Makefile): the browser tests that only look at pages
-# go first, while the unit tests hold a core; the soak, the longest, goes last.
+# The browser tests that only look at pages go first, and the soak, which watches a lecture's windows at a lecturer's
+# pace, last: what else runs beside it then is the other worker's last file, not a page walk.
 _LOOK_FIRST = ("test_accessibility", "test_screens", "test_e2e", "test_languages", "test_editor")
 _TIME_LAST = ("test_soak_class",)
 
