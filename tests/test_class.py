@@ -206,3 +206,25 @@ def test_explore_this_step_opens_the_walkthrough_at_the_lectures_step_and_state_
     assert texts(pupil).count(app_text("link_opened")) == 1
     shown = printed_tensors(projection)
     assert shown and shown[0] in printed_tensors(pupil)  # the lecture's step, at the lecture's state
+
+
+def test_a_projection_whose_store_misses_one_answer_still_shows_its_class_the_step(monkeypatch):
+    """The store did not answer the projection's publish of the step it drew (a timeout under load): the publish is
+    tried again at once, so the class gets the step's picture without waiting for the lecturer's next key."""
+    from ui.lecture.deck import Deck
+    from ui.lecture.memory_rooms import MemoryRooms
+
+    publish, missed = MemoryRooms.publish, []
+
+    def once_unanswered(self, room, secret, document, expected=None):
+        if Deck.from_json(document).picture is not None and not missed:
+            missed.append(room)
+            raise rooms_module.RoomsUnavailable("the store did not answer in time")
+        return publish(self, room, secret, document, expected)
+
+    monkeypatch.setattr(MemoryRooms, "publish", once_unanswered)
+    _, room = lecture(walk="4")
+    assert missed == [room]  # the picture's publish met the missed answer
+    _, document = store.rooms().read(room)
+    picture = Deck.from_json(document).picture
+    assert picture is not None and picture.index == 3  # and the class has the step on the projection (step 4)

@@ -56,6 +56,8 @@ __all__ = ["HEARTBEAT_SECONDS", "attendance", "current", "dispatch", "heartbeat"
 
 HEARTBEAT_SECONDS = limits().heartbeat_ms / 1000  # besides the moves a lecturer's window hears (a safety net)
 _log = logging.getLogger("attention_app")
+PUBLISH_ATTEMPTS = 2  # a publish the store did not answer is tried once more, PUBLISH_RETRY_SECONDS later
+PUBLISH_RETRY_SECONDS = 0.25
 _inline = threading.local()  # full_run: this thread is drawing a heartbeat inside a full run, not beating
 
 
@@ -154,14 +156,22 @@ def _publish(action: Publish, slot: walk_state.Slot, drawn: Deck | None = None) 
         return
     picture = walk_state.picture_for(action.deck, drawn, action.shown, window.last)
     deck = replace(action.deck, shown=action.shown, picture=picture)
-    try:  # compare and set: a window that has not seen another's newer deck must not undo it
-        version = rooms().publish(window.room, window.secret, deck.to_json(), expected=action.expected)
-    except RoomsUnavailable:  # the next run publishes again
-        _note(slot, Published(action.deck, None, reachable=False))
-        return
-    except RoomError:  # the room is gone (a restart, or hours idle): this window goes on alone
-        _note(slot, Gone())
-        return
+    for attempt in range(1, PUBLISH_ATTEMPTS + 1):
+        try:  # compare and set: a window that has not seen another's newer deck must not undo it
+            version = rooms().publish(window.room, window.secret, deck.to_json(), expected=action.expected)
+            break
+        except RoomsUnavailable as exc:
+            # Tried again after a moment: a projection alone has no next run until the lecturer's next key, and its
+            # class would wait until then for the step on its screen (a store's answer slowed past its timeout).
+            if attempt < PUBLISH_ATTEMPTS:
+                time.sleep(PUBLISH_RETRY_SECONDS)
+                continue
+            _log.warning("room %s: a publish did not reach the store (%s); the next run tries again", window.room, exc)
+            _note(slot, Published(action.deck, None, reachable=False))
+            return
+        except RoomError:  # the room is gone (a restart, or hours idle): this window goes on alone
+            _note(slot, Gone())
+            return
     _note(slot, Published(deck, version, action.shown))  # its picture kept: the next publish may carry it on
 
 
