@@ -197,9 +197,14 @@ def test_a_phone_learner_in_their_own_language_and_number_convention(browser, ap
         address = page.url
         causal = page.get_by_role("switch", name=words(lang, "_app", "Causal mask"), exact=True)
         mask = page.locator('[data-testid="stCheckbox"]').filter(has=causal).locator("label > div").first
-        for _ in range(3):
-            mask.tap()  # the switch itself
-            wait_idle(page)
+        for _ in range(3):  # each tap once the switch shows the last one, tapped again if it did not flip
+            on = causal.is_checked()
+            for _tap in range(2):
+                mask.tap()  # the switch itself
+                wait_idle(page)
+                if causal.is_checked() != on:
+                    break
+            assert causal.is_checked() != on, "two taps on the causal mask's switch did not flip it"
         assert page.url != address  # each change was written to the address
         page.go_back()
         page.wait_for_url("**/all-queries**")
