@@ -129,7 +129,7 @@ def no_axe_violation(pages) -> None:
 
 def step_on(page, shown: str, clicks: int = 3) -> None:
     """Next on a page explored on one's own, until it says ``shown``. The button is in the page's fragment, and a
-    click that lands as the class heartbeat re-registers it is dropped (a student clicks again); a click is
+    click that lands while a run redraws it can be dropped under load (a student clicks again); a click is
     repeated only once the page is idle and still on the step before, so a slow one is never taken twice."""
     main = '[data-testid="stMain"]'
     for n in range(1, clicks + 1):
