@@ -268,6 +268,26 @@ def navigate(page, page_id: str) -> None:
     wait_idle(page)
 
 
+def resize(page, size: tuple[int, int]) -> None:
+    """The window at ``size`` (width, height), as a learner's resized window or another projector."""
+    if page.viewport_size != {"width": size[0], "height": size[1]}:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+
+
+def steady(page, measure_js: str, interval_ms: int = 100, reads: int = 20) -> dict:
+    """``measure_js``'s result once the layout has settled: two reads ``interval_ms`` apart agree (a chart redrawn
+    after a run or for a new width shows as a change). After ``reads`` reads the last is returned: a layout that keeps
+    changing is then measured as it is, and what it measures is the test's to judge."""
+    found = page.evaluate(measure_js)
+    for _ in range(reads):
+        page.wait_for_timeout(interval_ms)
+        again = page.evaluate(measure_js)
+        if again == found:
+            break
+        found = again
+    return found
+
+
 # Every text the live region takes, in order (it is emptied before each new one: an empty text is not kept).
 LISTEN_JS = """() => { window.__heard = []; const live = document.querySelector('.attention-live[role="status"]');
     new MutationObserver(() => { const t = live.textContent.trim(); if (t) window.__heard.push(t); })

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.harness import PATIENT_MS, ROOT, choose_option, sized_page, wait_idle
+from tests.browser.harness import PATIENT_MS, ROOT, choose_option, resize, sized_page, steady, wait_idle
 from tests.browser.lecture import open_console, open_projection, step_of, wait_keys, wait_step
 from ui.lecture.walkthrough import load_bundled
 from ui.words.content import page_text
@@ -25,19 +25,6 @@ SHOT_STEPS = {4, 9, 31}  # one query's scores; all the weights; the heads' batch
 
 
 PROJECTORS = [(1280, 720), (1920, 1080), (1024, 768)]
-
-
-def _measure(page) -> dict:
-    """The step's visuals as drawn, once its layout has settled (two measures in a row agree: a chart redrawn for a
-    new width shows as a change)."""
-    found = page.evaluate(MEASURE_JS)
-    for _ in range(20):
-        page.wait_for_timeout(100)  # the charts' own drawing after the run, or after the window's resize
-        again = page.evaluate(MEASURE_JS)
-        if again == found:
-            break
-        found = again
-    return found
 
 
 @pytest.fixture(scope="module")
@@ -57,9 +44,8 @@ def projected(browser, app_server):
                 wait_idle(page)
             main = page.inner_text('[data-testid="stMain"]')
             for size in PROJECTORS if k % 2 else PROJECTORS[::-1]:  # each size in turn: two resizes a step
-                if page.viewport_size != {"width": size[0], "height": size[1]}:
-                    page.set_viewport_size({"width": size[0], "height": size[1]})
-                found = _measure(page)
+                resize(page, size)
+                found = steady(page, MEASURE_JS)  # the charts' own drawing after the run, or after the resize
                 found.update(note=step.note in main, title=page_text(step.page).title in main,
                              failed=page.locator('[data-testid="stException"]').count(),
                              width=page.evaluate("innerWidth"))

@@ -16,7 +16,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.browser.harness import navigate, url_of, wait_charts, wait_idle
+from tests.browser.harness import navigate, open_page, resize, steady, url_of, wait_charts, wait_idle
 from ui.chapter import PAGES
 from ui.inputs.sidebar import sidebar_px
 
@@ -68,14 +68,7 @@ def ready(page, sidebar: str = "") -> dict:
         page.wait_for_function("px => document.querySelector('[data-testid=\"stSidebar\"]')"
                                ".getBoundingClientRect().width >= Math.min(px, innerWidth / 2) - 2",
                                arg=sidebar_px(8))
-    found = page.evaluate(MEASURE_JS)
-    for _ in range(20):
-        page.wait_for_timeout(150)
-        again = page.evaluate(MEASURE_JS)
-        if again == found:
-            return found
-        found = again
-    return found
+    return steady(page, MEASURE_JS, interval_ms=150)
 
 
 def walk(page, sizes: list[tuple[int, int]], sidebar: str = "") -> dict[tuple[int, int], dict[str, dict]]:
@@ -88,8 +81,7 @@ def walk(page, sizes: list[tuple[int, int]], sidebar: str = "") -> dict[tuple[in
         if info.page_id != here:
             navigate(page, info.page_id)
         for size in sizes if n % 2 == 0 else sizes[::-1]:  # each size in turn: one resize per page
-            if page.viewport_size != {"width": size[0], "height": size[1]}:
-                page.set_viewport_size({"width": size[0], "height": size[1]})
+            resize(page, size)
             found[size][info.page_id] = ready(page, sidebar)
     return found
 
@@ -122,9 +114,7 @@ def laptops(browser, app_server):
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     try:
         page = context.new_page()
-        page.goto(url_of(app_server, "home"))
-        page.wait_for_selector("h1")
-        wait_idle(page)
+        open_page(page, app_server, "home")
         plain = walk(page, [(1024, 768)])[(1024, 768)]
         widen_the_sidebar(page, app_server)
         link = urlparse(page.url).query  # the address bar's link carries the 8-dimension matrix to every page
@@ -153,9 +143,7 @@ def test_a_phone_never_scrolls_sideways_and_every_chart_fits(browser, app_server
                                   user_agent=PHONE_UA, device_scale_factor=2)
     try:
         page = context.new_page()
-        page.goto(url_of(app_server, "home"))
-        page.wait_for_selector("h1")
-        wait_idle(page)
+        open_page(page, app_server, "home")
         found = walk(page, [(390, 844)])[(390, 844)]
         assert len(found) == len(PAGES) and sum(m["shown"] for m in found.values()) >= 15
         assert problems(found, scrolling_allowed=True) == {}
