@@ -142,6 +142,16 @@ def wait_text(page, text: str, timeout_ms: float = PATIENT_MS, where: str = "bod
                            arg=[text, where], timeout=timeout_ms, polling="raf")
 
 
+def wait_progress_kept(page, page_id: str, question_id: str, timeout_ms: float = PATIENT_MS) -> None:
+    """Wait until the browser's copy of Check yourself's progress holds ``question_id`` (ui/check/progress.js).
+
+    The copy is written when the run that judged the answer reaches the browser, a moment after its verdict is on
+    screen: a learner reloads seconds later, a test at once, so a test that reloads waits for it first."""
+    page.wait_for_function("([p, q]) => { try { const s = JSON.parse(localStorage.getItem('attention-progress')"
+                           " || '{}'); return Array.isArray(s[p]) && s[p].includes(q); } catch (e) { return false; } }",
+                           arg=[page_id, question_id], timeout=timeout_ms)
+
+
 def choose_option(page, selectbox, option: str, attempts: int = 3) -> None:
     """Open a selectbox and pick ``option``; a click that lands while the box is redrawn is tried again."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from attention import book_inputs, causal_attention_step_by_step
-from tests.browser.harness import PATIENT_MS, open_page, wait_idle, wait_text
+from tests.browser.harness import PATIENT_MS, open_page, wait_idle, wait_progress_kept, wait_text
 from ui.chapter import PAGES
 
 TITLE = next(p.title for p in PAGES if p.page_id == "causal-mask")
@@ -61,6 +61,7 @@ def test_answering_all_of_3_5_1_shows_correct_and_a_check_mark_in_the_navigation
     assert page.locator('[data-testid="stException"]').count() == 0
 
     # A reload (a new server session) keeps the ✓: the browser kept which questions were answered.
+    wait_progress_kept(page, "causal-mask", "left_in_row")
     page.reload()
     page.wait_for_selector("h1")
     page.wait_for_function("(t) => document.querySelector('[data-testid=\"stSidebarNav\"]').innerText.includes(t)",

@@ -24,7 +24,7 @@ import pytest
 import torch
 
 from attention import simple_self_attention
-from tests.browser.harness import PATIENT_MS, code_texts, open_matrix_cell, wait_idle, wait_text
+from tests.browser.harness import PATIENT_MS, code_texts, open_matrix_cell, wait_idle, wait_progress_kept, wait_text
 from ui.inputs.matrix import book_matrix
 from ui.words.i18n import translate
 
@@ -228,6 +228,7 @@ def test_a_phone_learner_in_their_own_language_and_number_convention(browser, ap
         page.locator(".st-key-check-all-queries-scores_shape-check button").tap()
         wait_text(page, words(lang, "_app", "Correct: {given}.").format(given="(6, 6)"), where=MAIN)
         assert "2. ✓" in page.inner_text(MAIN)
+        wait_progress_kept(page, "all-queries", "scores_shape")
         page.reload()
         page.wait_for_selector("h1")
         wait_idle(page)
