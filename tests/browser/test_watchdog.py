@@ -101,6 +101,8 @@ BARS = {  # the projection's line (its step in its key), and the console's poll 
     ("3-1", "3-0", 1),  # nor the reveal
     ("3-0", "3-0", 0),
     ("", None, 0),
+    ("ask", None, 1),  # the console's box came back empty after a Close: its Ask (and the box's mark) lost
+    ("ask", "ask", 0),
 ])
 def test_a_question_other_than_the_one_its_session_drew_is_healed(page, window, want, shown, healed):
     expect = {"projection": ".st-key-projection-bar",

@@ -39,6 +39,7 @@ from .rooms import MAX_POLLS, RoomError, RoomsUnavailable
 __all__ = ["RADIO_UP_TO", "asked", "console_panel", "live_answer", "option_names", "pollable", "projection_panel",
            "prompt", "question_of"]
 
+ASKING = "ask"  # the console's poll box when no question is open: its Ask (a poll's mark is "<number>-<revealed>")
 COUNT_SECONDS = 0.5  # the console's and the projection's count of answers is read this often
 RADIO_UP_TO = 8  # as Check yourself: more choices than this get a select box
 _log = logging.getLogger("attention_app")
@@ -86,8 +87,10 @@ def console_panel(page_id: str, index: int) -> None:
         if flashed:
             getattr(st, flashed[0])(flashed[1])
         poll = asked()
-        # the mark the watchdog compares with the beat's (watchdog.js): a run whose output never reached the console
-        mark = poll.mark if poll is not None else ""  # (Close taken, the old box left on screen) is healed
+        # The mark the watchdog compares with the beat's (watchdog.js): a run whose output never reached the console
+        # (Close taken, the old box left on screen) is healed. The box with its Ask has a mark too, not none: under
+        # load the box once came back empty after a Close, Ask gone, and an empty box read as "no question" matched.
+        mark = poll.mark if poll is not None else ASKING
         walk_state.set_drawn_question(mark)
         st.html(f'<span hidden class="poll-drawn" data-poll="{mark}"></span>')
         if poll is None:

@@ -31,9 +31,10 @@
   // next run starts, and a busy server sends late), and no later beat redraws the line: Heal reruns the app,
   // once every `heal` ms while they differ.
   // The projection's beat and the console's also say which question that run drew
-  // (data-poll: "<number>-<revealed>", empty for none), and the question's box carries the same mark (.poll-drawn):
-  // a question never shown, one still shown after it closed, a reveal that never reached the projection, or a
-  // console still showing Close after it closed the poll, is healed the same way.
+  // (data-poll: "<number>-<revealed>"; on the console "ask" for its Ask; empty for none), and the question's box
+  // carries the same mark (.poll-drawn): a question never shown, one still shown after it closed, a reveal that
+  // never reached the projection, a console still showing Close after it closed the poll, or a console's box
+  // whose Ask was lost (no mark), is healed the same way.
   const differs = (marker) => {
     const want = marker && marker.dataset.step;
     const line = want && document.querySelector('[class*="st-key-walk-at-"]');
