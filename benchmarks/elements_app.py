@@ -36,7 +36,7 @@ DRAW = {
     "code_python": lambda k: st.code(TENSOR, language="python"),
     "text_input": lambda k: st.text_input(f"Answer {k}", key=f"answer{k}"),
     "button": lambda k: st.button(f"Check {k}", key=f"check{k}"),
-    # a printed tensor under its caption: two elements (as the app drew them), or one HTML element (ui/draw/show.py)
+    # a printed tensor under its caption: two elements (as the app drew them), or one HTML element (ui/draw/tensors.py)
     "tensor": lambda k: (st.caption(TEXT.format(k=k)), st.code(TENSOR, language="text")),
     "tensor_html": lambda k: st.html(f'<div class="printed-tensor" style="--chars: 40"><p><code>x</code> step {k}, '
                                      f"{v}</p><pre><code>{TENSOR}</code></pre></div>"),

@@ -95,7 +95,7 @@ class ProtocolLearner:
                 element = msg.delta.new_element
                 if element.WhichOneof("type") == "code":
                     result.code.append(element.code.code_text)
-                elif element.WhichOneof("type") == "html":  # printed tensors (ui/draw/show.py: print_tensor)
+                elif element.WhichOneof("type") == "html":  # printed tensors (ui/draw/tensors.py: print_tensor)
                     result.code.extend(printed_in(element.html.body))
                 elif element.WhichOneof("type") == "number_input":
                     result.widgets[element.number_input.label] = element.number_input.id

@@ -31,7 +31,7 @@ def open_page(page_id: str, *, state: dict[str, Any] | None = None, params: dict
 
 
 def printed_tensors(at: AppTest) -> list[str]:
-    """The tensors a run printed (ui/draw/show.py: print_tensor), as the learner reads them."""
+    """The tensors a run printed (ui/draw/tensors.py: print_tensor), as the learner reads them."""
     return [text for el in at.get("html") for text in printed_in(el.proto.body)]
 
 

@@ -161,8 +161,8 @@ class Key:
     CHECK_WIDGET_PREFIX = "check:"  # answer widgets: check:<page>:<question>[:<part>]
     LIVE = "_live"  # (page id, Live): what this run's page computed, for a class poll judged on it
     # Prefixes of widget keys made per page or per thing (each owner builds its keys from its prefix).
-    FOLD_PREFIX = "fold:"  # ui/draw/show.py folded(): fold:<what>, open or closed
-    RESULTS_PREFIX = "results-"  # ui/draw/show.py side_by_side(): columns of results that may stack
+    FOLD_PREFIX = "fold:"  # ui/draw/layout.py folded(): fold:<what>, open or closed
+    RESULTS_PREFIX = "results-"  # ui/draw/layout.py side_by_side(): columns of results that may stack
     CONTROL_PREFIX = "w:"  # control(): w:<page>:<name>
     WALK_CONTROL_PREFIX = "walk:"  # control() while a walkthrough drives the page: walk:<page>:<name>
     STEP_MODE_PREFIX = "step_mode:"  # the step-through toggle of a page: step_mode:<page>

@@ -182,7 +182,7 @@ CODE_TEXTS_JS = "sel => Array.from(document.querySelectorAll(sel)).map(c => c.te
 
 
 def code_texts(page) -> list[str]:
-    """Every printed tensor (ui/draw/show.py: print_tensor) and code listing on the page."""
+    """Every printed tensor (ui/draw/tensors.py: print_tensor) and code listing on the page."""
     return page.evaluate(CODE_TEXTS_JS, CODE_SELECTOR)
 
 

@@ -1,6 +1,6 @@
 """A tensor as PyTorch prints it, the text the app shows under a step (plain: no Streamlit).
 
-Apart from ui/draw/show.py so that the server's follower view (ui/follow/render.py) prints a projected step with the
+Apart from ui/draw/tensors.py so that the server's follower view (ui/follow/render.py) prints a projected step with the
 very same function, outside any Streamlit run.
 """
 

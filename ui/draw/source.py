@@ -21,7 +21,7 @@ from attention.trace import Where
 
 __all__ = ["CodeExcerpt", "excerpt"]
 
-MARK = "  # ◀ {label}"  # the label is in the reader's language (ui/draw/show.py passes it)
+MARK = "  # ◀ {label}"  # the label is in the reader's language (ui/draw/listing.py passes it)
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,7 @@ def href(path: str, **params: object) -> str:
 
 
 def download_link(label: str, address: str, file_name: str, help_text: str, icon: str) -> None:
-    """A link that downloads ``address`` as ``file_name``, drawn as a small button (ui/shell/style.css)."""
+    """A link that downloads ``address`` as ``file_name``, drawn as a small button (ui/shell/access.css)."""
     st.html(f'<a class="download-link" href="{escape(address)}" download="{escape(file_name)}" '
             f'title="{escape(help_text)}"><span class="download-icon" aria-hidden="true">{escape(icon)}</span>'
             f"{escape(label)}</a>")

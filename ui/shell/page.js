@@ -10,7 +10,7 @@
   window.__attentionPage = true;
 
   // A reload opens the same address as a new session, and the app cannot tell it from a shared link: the tab can.
-  // "The shared link was opened" is then hidden (ui/shell/style.css), since it was one's own page.
+  // "The shared link was opened" is then hidden (ui/shell/access.css), since it was one's own page.
   const navigation = performance.getEntriesByType('navigation')[0];
   if (navigation && navigation.type === 'reload') document.documentElement.classList.add('attention-reloaded');
 

@@ -1,6 +1,6 @@
-"""The app's stylesheets (style.css, lecture.css, projection.css, console.css, lang-ko.css beside this
-file), added to every page: the base, and the rules of the view (lecture mode, the walkthrough's projection
-or presenter console) and of the language."""
+"""The app's stylesheets (style.css, results.css, access.css, lecture.css, projection.css, console.css,
+lang-ko.css beside this file), added to every page: the base, and the rules of the view (lecture mode, the
+walkthrough's projection or presenter console) and of the language."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ from ..inputs.sidebar import sidebar_px
 
 __all__ = ["apply_style"]
 
-CSS = Path(__file__).with_name("style.css")
+# The base, in three sheets by concern (layout; results; reading and reaching), sent in this order: one sheet as
+# it was, rule for rule.
+BASE_CSS = tuple(Path(__file__).with_name(name) for name in ("style.css", "results.css", "access.css"))
 LECTURE_CSS = Path(__file__).with_name("lecture.css")
 VIEW_CSS = {view: Path(__file__).with_name(f"{view}.css") for view in ("projection", "console", "class")}
 LANGUAGE_CSS = {"ko": Path(__file__).with_name("lang-ko.css")}  # rules a language's script needs
@@ -28,6 +30,12 @@ def _css(path: Path) -> str:
     student's run (benchmarks/PROFILE-ROOM.md)."""
     text = re.sub(r"/\*.*?\*/", "", path.read_text(encoding="utf-8"), flags=re.DOTALL)
     return " ".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+@cache
+def _base() -> str:
+    """The base sheets as one, in their order, each joined to the next as a sheet's lines are: by a space."""
+    return " ".join(map(_css, BASE_CSS))
 
 
 @cache
@@ -49,7 +57,7 @@ def apply_style(dim: int, *, lecture: bool = False, lang: str = "en", view: str 
     goes to the previous page, ``<html lang>`` is the page's language, and a help icon in a toggle's label does
     not flip the toggle.
     """
-    rules = _css(CSS) + (_css(LECTURE_CSS) if lecture else "") + (_css(VIEW_CSS[view]) if view in VIEW_CSS else "")
+    rules = _base() + (_css(LECTURE_CSS) if lecture else "") + (_css(VIEW_CSS[view]) if view in VIEW_CSS else "")
     rules += _css(LANGUAGE_CSS[lang]) if lang in LANGUAGE_CSS else ""
     width = f'[data-testid="stSidebar"] {{ --matrix-sidebar-width: {sidebar_px(dim)}px; }}'
     st.html(f"<style>{rules}</style>")
