@@ -192,7 +192,8 @@ def _expected_question_keys(question) -> set[str]:
 
 @pytest.mark.parametrize("page_id", PAGE_IDS)
 def test_every_question_has_exactly_its_words_in_the_pages_content_file(page_id):
-    """ui/check/questions.py declares each question's mistakes, options and reasons; the content file words them all."""
+    """ui/check/ declares each question's mistakes, options and reasons (gathered in questions.py); the content file
+    words them all."""
     raw = _raw(page_id).get("questions", {})
     questions = QUESTIONS.get(page_id, ())
     assert list(raw) == [q.id for q in questions], f"{page_id}.toml [questions.*] and ui/check/questions.py disagree"
