@@ -16,6 +16,9 @@ Two cells are the state's: ``inputs`` is replaced by the learner's tokens and ma
 control (``context_length = inputs.shape[0]``) stays as written. The notebook imports only ``torch``.
 
 Plain Python (no Streamlit): the page hands over a :class:`NotebookSpec`, plain data, and gets bytes back.
+
+The book files and a cell's ``if`` are read in book_files.py, the state and its checks are notebook_spec.py's; this
+module writes the cells and the notebook, a page's or the whole walkthrough's.
 """
 
 from __future__ import annotations
@@ -24,99 +27,22 @@ import ast
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import nbformat
 import numpy as np
 from nbformat import v4
 
-from attention.errors import ExplainedValueError
-
-from ..chapter import PAGES
 from ..inputs.matrix import InputMatrix
-from ..settings import limits
 from ..words import i18n
 from ..words.content import app_text, page_text
-from .codec import MAX_INLINE_CELLS, LinkError, decode_state, encode_state
+from .book_files import BOOK, Cell, book_cells, book_pages, has_notebook, holds
+from .notebook_spec import NotebookError, NotebookSpec, check, check_size
 
 __all__ = ["BOOK", "Cell", "NotebookError", "NotebookSpec", "book_cells", "book_pages", "build", "check", "check_size",
            "has_notebook", "notebook_bytes", "settings_of", "state_code", "walk_specs", "walkthrough_bytes",
            "walkthrough_notebook"]
-
-BOOK = Path(__file__).resolve().parent / "book"
-_HEADER = re.compile(r"^# %% (?P<key>[a-z][a-z0-9_]*)(?: if (?P<when>(?:(?! -> ).)+))?(?: -> (?P<prints>.+))?\s*$")
-_STEP = re.compile(r"^[A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z][A-Za-z0-9_]*)?$")
-MAX_CONTROLS = 40
-
-
-class NotebookError(ExplainedValueError):
-    """A state a notebook cannot be made of, and why (an English template and its fields)."""
-
-
-@dataclass(frozen=True)
-class Cell:
-    key: str
-    code: str
-    when: str | None = None
-    prints: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class NotebookSpec:
-    """What the learner sees, as plain data: the page, the matrix, the controls' values, the step on screen."""
-
-    page: str
-    tokens: tuple[str, ...]
-    rows: tuple[tuple[float, ...], ...]
-    controls: Mapping[str, Any] = field(default_factory=dict)
-    step: str | None = None
-
-    @classmethod
-    def of(cls, page: str, matrix: InputMatrix, controls: Mapping[str, Any], step: str | None = None) -> NotebookSpec:
-        rows = tuple(tuple(float(v) for v in row) for row in matrix.values.tolist())
-        return cls(page, tuple(matrix.tokens), rows, dict(controls), step)
-
-
-def book_file(page: str) -> Path:
-    return BOOK / f"{page.replace('-', '_')}.py"
-
-
-@cache
-def book_cells(page: str) -> tuple[Cell, ...]:
-    """The cells of a page's book file, in order."""
-    path = book_file(page)
-    cells: list[Cell] = []
-    header, lines = None, []
-    for line in [*path.read_text(encoding="utf-8").splitlines(), "# %% end"]:
-        match = _HEADER.match(line)
-        if not match:
-            if line.startswith("# %%"):
-                raise ValueError(f"{path}: a cell header that does not parse: {line!r}")
-            lines.append(line)
-            continue
-        if header is not None:
-            prints = tuple(p.strip() for p in (header["prints"] or "").split(",") if p.strip())
-            if not all(_STEP.match(p) for p in prints):
-                raise ValueError(f"{path}: cell {header['key']!r} prints a step with a bad name: {prints}")
-            cells.append(Cell(header["key"], "\n".join(lines).strip("\n"), header["when"], prints))
-        header, lines = match, []
-    keys = [c.key for c in cells]
-    if "inputs" not in keys or "settings" not in keys:
-        raise ValueError(f"{path}: a book file needs an 'inputs' and a 'settings' cell")
-    return tuple(cells)
-
-
-@cache
-def has_notebook(page: str) -> bool:
-    return book_file(page).exists()
-
-
-def book_pages() -> tuple[str, ...]:
-    """The pages that have a book file (every page that computes something)."""
-    return tuple(p.page_id for p in PAGES if has_notebook(p.page_id))
 
 
 # ----- the state ---------------------------------------------------------------------------------------------------
@@ -154,54 +80,6 @@ def settings_of(spec: NotebookSpec) -> dict[str, Any]:
             pass  # an expression of the inputs (context_length = inputs.shape[0]): not a condition's name
     return values
 
-
-def check_size(num_tokens: int, dim: int) -> None:
-    """Refuse a matrix too large to write out as code (as a link leaves it out)."""
-    if num_tokens * dim > MAX_INLINE_CELLS:
-        raise NotebookError("the {cells} numbers of this matrix are too many to write into a notebook (the limit "
-                            "is {limit}); download the results as CSV instead.", cells=num_tokens * dim,
-                            limit=MAX_INLINE_CELLS)
-
-
-def check(spec: NotebookSpec) -> None:
-    """Refuse what a shared link refuses (the matrix, the controls' kinds and sizes, the app's limits), with the
-    link's message."""
-    pages = set(book_pages())
-    if spec.page not in pages:
-        raise NotebookError("there is no notebook for the page {page!r}.", page=spec.page[:40])
-    if len(spec.controls) > MAX_CONTROLS:
-        raise NotebookError("the state has {count} controls; the limit is {limit}.", count=len(spec.controls),
-                            limit=MAX_CONTROLS)
-    if spec.step is not None and not (isinstance(spec.step, str) and _STEP.match(spec.step)):
-        raise NotebookError("the step on screen is not one of the page's steps.")
-    check_size(len(spec.rows), max((len(r) for r in spec.rows), default=0))
-    try:
-        matrix = InputMatrix(spec.tokens, spec.rows)
-        text, _ = encode_state(matrix, {spec.page: dict(spec.controls)})
-        lim = limits()
-        decode_state(text, pages=pages, max_tokens=lim.max_tokens, max_dim=lim.max_dim, max_chars=10**9)
-    except (LinkError, ValueError, TypeError) as exc:
-        if isinstance(exc, ExplainedValueError):
-            raise NotebookError("this state cannot be a notebook: {problem}", problem=exc) from None
-        raise NotebookError("this state cannot be a notebook: its matrix or controls are not plain values.") from None
-
-
-# ----- conditions ---------------------------------------------------------------------------------------------------
-_ALLOWED = (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.Compare, ast.Name, ast.Load,
-            ast.Constant, ast.Gt, ast.GtE, ast.Lt, ast.LtE, ast.Eq, ast.NotEq)
-
-
-def holds(condition: str | None, values: Mapping[str, Any]) -> bool:
-    """Whether a cell's ``if`` condition holds for the settings (a tiny language: no calls, no attributes)."""
-    if condition is None:
-        return True
-    tree = ast.parse(condition.strip(), mode="eval")
-    for node in ast.walk(tree):
-        if not isinstance(node, _ALLOWED):
-            raise ValueError(f"condition {condition!r}: {type(node).__name__} is not allowed")
-        if isinstance(node, ast.Name) and node.id not in values:
-            raise ValueError(f"condition {condition!r}: {node.id!r} is not a setting with a literal value")
-    return bool(eval(compile(tree, "<condition>", "eval"), {"__builtins__": {}}, dict(values)))  # noqa: S307
 
 
 # ----- the cells ----------------------------------------------------------------------------------------------------

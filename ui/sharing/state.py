@@ -41,7 +41,7 @@ def set_opened_at(when: float | None) -> None:
 
 
 def notebook_spec() -> Any:
-    """What the last "Open as a notebook" offered: the page's state as plain data (ui/sharing/notebook.py)."""
+    """What the last "Open as a notebook" offered: the page's state as plain data (ui/sharing/notebook_spec.py)."""
     return st.session_state.get(Key.NOTEBOOK_SPEC)
 
 
