@@ -48,6 +48,7 @@ LAYERS = (
     "ui.words",
     "ui.script",
     "ui.settings",
+    "ui.keys",  # the registry of every session key (re-exported by ui.state): names only, it imports nothing
 )
 
 

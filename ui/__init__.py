@@ -12,10 +12,11 @@ way too, from the shell at the top down to drawing, words and state (tests/test_
     inputs/     the shared input matrix: its type, the sidebar that edits it, its session state
     draw/       charts, printed tensors and code excerpts (data in, elements out)
     chapter.py  the table of contents: page ids (= URL paths), files, groups
-    state.py    the registry of every session key, and what every page shares in the session
+    state.py    what every page shares in the session, and the registry of its keys (from keys.py)
     words/      the content files and the four languages' catalogs
     script.py   running app.py or a page script (and the legacy first run of a server)
     settings.py hosted-mode caps and environment settings
+    keys.py     the registry of every session key: names only
     catalog.py  python -m ui.catalog: the translation catalogs kept in step with the English
 
 Each package's own ``__init__`` says what it owns.

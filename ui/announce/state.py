@@ -1,6 +1,6 @@
 """What the page said last, per page, and what this run has to say.
 
-Only this module touches these keys (ui/state.py lists them).
+Only this module touches these keys (ui/keys.py lists them).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Check yourself in the session: the learner's typed answers, what was checked, and progress.
 
 Kept under Key.CHECKS, apart from the page controls: answers never go into a link.
-Only this module touches these keys (ui/state.py lists them).
+Only this module touches these keys (ui/keys.py lists them).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The shared input matrix in the session: the matrix every page reads, and the data editor's base.
 
-Only this module touches the matrix's session keys (ui/state.py lists them).
+Only this module touches the matrix's session keys (ui/keys.py lists them).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The shareable link in the session: whether this session has read its link, and the note about it.
 
-Only this module touches these keys (ui/state.py lists them).
+Only this module touches these keys (ui/keys.py lists them).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Step-through in the session: whether a page steps through, the step on screen, a link's pending step.
 
-Only this module touches these keys (ui/state.py lists them).
+Only this module touches these keys (ui/keys.py lists them).
 """
 
 from __future__ import annotations
