@@ -5,7 +5,7 @@ way too, from the shell at the top down to drawing, words and state (tests/test_
 
     shell/      the app around every page: frame, style, process set-up, server start, reconnects
     lecture/    the walkthrough (/walkthrough): its projection, presenter console, and their rooms
-    page.py     the page controller every page script starts with (start_page)
+    page/       the page controller every page script starts with (start_page)
     check/      Check yourself: questions, answer parsing, the panel and the ✓ in the navigation
     sharing/    what leaves the app: the ?s= link, its codec, CSV downloads
     steps/      step-through: a page's computation one named step at a time, clicker keys

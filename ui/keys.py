@@ -19,7 +19,7 @@ class Key:
     PAGE = "current_page"
     CONTROLS = "controls"  # page id -> control name -> value: what a shared link carries
     FLASH = "_flash"
-    LINK_OPENED = "link-opened"  # the container of "the shared link was opened" (ui/page.py draw_flash)
+    LINK_OPENED = "link-opened"  # the container of "the shared link was opened" (ui/page/header.py draw_flash)
     LAST_GOOD = "_last_good"
     WALK_CONTROLS = "_walk_controls"  # page id -> the walkthrough's own control values
     NAVIGATION = "_navigation"  # (language and titles, the st.Page objects): app.py's pages, built again on a change
@@ -136,7 +136,7 @@ class Key:
     CONTROL_PREFIX = "w:"  # control(): w:<page>:<name>
     WALK_CONTROL_PREFIX = "walk:"  # control() while a walkthrough drives the page: walk:<page>:<name>
     STEP_MODE_PREFIX = "step_mode:"  # the step-through toggle of a page: step_mode:<page>
-    DOWNLOAD_PREFIX = "download:"  # ui/page.py: a page's CSV download, download:<page>:<n>
+    DOWNLOAD_PREFIX = "download:"  # ui/page/controller.py: a page's CSV download, download:<page>:<n>
     # page scripts' own widgets
     TIME_VARIANTS = "time_variants"  # pages/92_efficient.py
 
