@@ -76,7 +76,7 @@ def app_uses() -> list[Use]:
     uses += [Use("ui/check/panel.py:answer_<reason>", f"answer_{r}", None) for r in REASONS]
     uses += [Use("ui/check/panel.py:check_<feedback>", f"check_{g}", None) for g in GENERIC]
     uses += [Use("ui/check/panel.py:placeholder_<kind>", f"placeholder_{k}", None) for k in (NUMBER, SHAPE)]
-    uses += [Use("ui/draw/charts.py:legend_<kind>", f"legend_{k}", frozenset()) for k in KINDS]
+    uses += [Use("ui/draw/chart_heatmap.py:legend_<kind>", f"legend_{k}", frozenset()) for k in KINDS]
     uses += [Use("ui/inputs/sidebar.py:preset_<preset>", f"preset_{p}", frozenset()) for p in PRESETS]
     return uses
 

@@ -30,7 +30,7 @@ SCORE = {q.id: q for q in QUESTIONS["one-query"]}["score"]  # step 4 of the walk
 
 
 def answer_charts(at: AppTest) -> list[str]:
-    """The poll charts the window drew (their dataset is the class's answers: ui/draw/charts.py answers_chart)."""
+    """The poll charts the window drew (their dataset is the class's answers: ui/draw/chart_grids.py answers_chart)."""
     return [c.proto.spec for c in at.get("vega_lite_chart") if '"answers"' in c.proto.spec]
 
 

@@ -35,7 +35,7 @@ from ..words.i18n import WALK_CONTEXT, decimal_comma, translate
 
 __all__ = ["VEGA_LITE", "view"]
 
-VEGA_LITE = "6.4"  # the schema ui/draw/charts.py writes (v6), as vl-convert names its bundled versions
+VEGA_LITE = "6.4"  # the schema ui/draw/chart_spec.py writes (v6), as vl-convert names its bundled versions
 CACHED_VIEWS = 64  # a few rooms' newest versions in four languages
 
 
