@@ -1,8 +1,8 @@
 """How results sit on the page: columns that stack on a narrow screen, sections drawn only while open, headings a
 screen reader finds without seeing them, a step's caption as its heading, and components that are only a script.
 
-Apart from what is drawn (show.py: charts; tensors.py: printed tensors; listing.py: code) because each of those
-places its results with these.
+Apart from what is drawn (charts in show.py, printed tensors in tensors.py, code in listing.py): the page scripts,
+the charts and the code listings are all placed with these.
 """
 
 from __future__ import annotations
