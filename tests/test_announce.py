@@ -9,6 +9,7 @@ from html import unescape
 from attention import book_inputs, causal_attention_step_by_step, simple_attention_for_query
 from tests.apptest import open_page
 from ui.announce import mask_sentence, weights_sentence
+from ui.keys import fold_key
 from ui.words.content import app_text
 
 LABELS = ["Your", "journey", "starts", "with", "one", "step"]
@@ -90,3 +91,49 @@ def test_the_trace_says_where_a_query_looks_most_and_how_many_cells_the_mask_hid
     assert trace.strongest_key(99)[0] == int(trace["masked_weights"][-1].argmax())  # past the end: the last row
     assert trace.hidden_count() == 15
     assert causal_attention_step_by_step(book_inputs(), causal=False).hidden_count() == 0
+
+
+def test_turning_step_through_off_is_said():
+    at = open_page("causal-mask")
+    at.toggle(key="step_mode:causal-mask").set_value(True).run()
+    on = _marker(at)
+    at.toggle(key="step_mode:causal-mask").set_value(False).run()
+    off = _marker(at)
+    assert int(off["n"]) == int(on["n"]) + 1
+    assert off["say"] == app_text("say_step_off")
+
+
+def test_dropouts_training_switch_says_what_dropout_now_does():
+    at = open_page("dropout")
+    first = _marker(at)
+    at.toggle(key="w:dropout:training").set_value(False).run()
+    off = _marker(at)
+    assert int(off["n"]) == int(first["n"]) + 1
+    assert off["say"].startswith(app_text("say_dropout_off"))
+    at.toggle(key="w:dropout:training").set_value(True).run()
+    p = float(at.select_slider(key="w:dropout:dropout").value)
+    assert _marker(at)["say"].startswith(
+        app_text("say_dropout_on", p=f"{p:.4f}", scale=f"{1 / (1 - p):.4f}"))
+    at = open_page("causal-class")  # the dropout control the later pages share
+    at.toggle(key="w:causal-class:training").set_value(False).run()
+    assert app_text("say_dropout_off") in _marker(at)["say"]
+
+
+def test_a_verdict_is_said_once_per_check_not_again_when_the_inputs_come_back():
+    """Answered, then the mask off (the verdict goes stale and is hidden) and on again (the same verdict is shown
+    again): the second showing is not said. A new press of Check, even with the same answer, is."""
+    page, question = "causal-mask", "left_in_row"
+    at = open_page(page, state={fold_key(f"check:{page}"): True})
+    right = f"{float(causal_attention_step_by_step(book_inputs())['row_sums'][1]):.4f}"
+    at.text_input(key=f"check:{page}:{question}").input(right)
+    at.button(key=f"check:{page}:{question}:check").click().run()
+    verdict = app_text("check_correct", given=right)
+    assert verdict in _marker(at)["say"]
+    at.toggle(key=f"w:{page}:causal").set_value(False).run()
+    at.toggle(key=f"w:{page}:causal").set_value(True).run()
+    back = _marker(at)["say"]
+    assert back.startswith("Causal mask on") and verdict not in back
+    pressed = int(_marker(at)["n"])
+    at.button(key=f"check:{page}:{question}:check").click().run()
+    again = _marker(at)
+    assert int(again["n"]) == pressed + 1 and again["say"] == verdict

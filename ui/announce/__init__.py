@@ -20,19 +20,23 @@ from ..state import helps
 from ..words.content import app_text
 from . import said
 from . import state as say_state
-from .said import heads_sentence, mask_sentence, step_sentence, weights_sentence
+from .said import dropout_sentence, heads_sentence, mask_sentence, step_sentence, weights_sentence
 
-__all__ = ["begin", "draw", "heads_sentence", "mask_sentence", "note", "note_result", "said", "step_sentence",
-           "weights_sentence"]
+__all__ = ["begin", "draw", "dropout_sentence", "heads_sentence", "mask_sentence", "note", "note_result", "said",
+           "step_sentence", "weights_sentence"]
 
-ORDER = ("step", "mask", "heads", "result")  # the order in which changes are said
+ORDER = ("step", "mask", "dropout", "heads", "result")  # the order in which changes are said
+CHECK = "check:"  # a question's verdict: its kind is "check:<question>#<press>" (ui/check/panel.py)
 
 begin = say_state.begin
 note = say_state.note
 
 
 def note_result(result: object, labels: list[str], given: dict) -> None:
-    """Note what a page's result shows: its mask and where its query's weight goes."""
+    """Note what a page's result shows: its mask, what dropout does (a page that gives ``training`` and ``p``; the
+    shared dropout control says it itself, ui/page/controls.py) and where its query's weight goes."""
+    if "training" in given:
+        note("dropout", dropout_sentence(float(given.get("p", 0.0)), bool(given["training"])))
     for kind, sentence in (("mask", mask_sentence(result)), ("heads", heads_sentence(result, given)),
                            ("result", weights_sentence(result, labels, given))):
         if sentence:
@@ -44,9 +48,11 @@ def draw(page_id: str) -> None:
     slow run, in the page's language."""
     now = say_state.noted()
     before = say_state.heard(page_id)
-    say_state.set_heard(page_id, now)
+    say_state.set_heard(page_id, {**_verdicts_kept(before, now), **now})
     kinds = [*ORDER, *sorted(k for k in now if k not in ORDER)]  # then each question's feedback
     changed = [now[kind] for kind in kinds if kind in now and before is not None and before.get(kind) != now[kind]]
+    if before is not None and "step" in before and "step" not in now:  # the whole page is back
+        changed.insert(0, app_text("say_step_off"))
     if changed:
         say_state.spoken(_plain(" ".join(changed)))
     data = {"n": say_state.count(), "page": page_id, "say": say_state.last_text(),
@@ -54,6 +60,14 @@ def draw(page_id: str) -> None:
             "skip": app_text("a11y_skip_results")}
     attributes = " ".join(f'data-{name}="{escape(str(value))}"' for name, value in data.items())
     st.html(f'<div class="attention-say" hidden {attributes}>{_helps()}</div>')
+
+
+def _verdicts_kept(before: dict[str, str] | None, now: dict[str, str]) -> dict[str, str]:
+    """The verdicts said before that this run does not show (hidden while the inputs changed): kept as said, so a
+    verdict shown again when the inputs come back is not said a second time. A new press of Check is a new kind."""
+    asked = {kind.split("#")[0] for kind in now if kind.startswith(CHECK)}
+    return {kind: text for kind, text in (before or {}).items()
+            if kind.startswith(CHECK) and kind not in now and kind.split("#")[0] not in asked}
 
 
 def _helps() -> str:

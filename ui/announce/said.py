@@ -13,7 +13,7 @@ from attention.trace import traces_in
 
 from ..words.content import app_text, label_number
 
-__all__ = ["heads_sentence", "mask_sentence", "step_sentence", "weights_sentence"]
+__all__ = ["dropout_sentence", "heads_sentence", "mask_sentence", "step_sentence", "weights_sentence"]
 
 
 def _trace(result: Any) -> Trace | None:
@@ -44,6 +44,15 @@ def mask_sentence(result: Any) -> str | None:
     if trace.mask is None:
         return app_text("say_mask_off")
     return app_text("say_mask_on", n=trace.hidden_count())
+
+
+def dropout_sentence(p: float, training: bool) -> str:
+    """What dropout does now: nothing in eval mode (or at p = 0), else the share it zeroes and the scale of the rest."""
+    if not training:
+        return app_text("say_dropout_off")
+    if p <= 0:
+        return app_text("say_dropout_none")
+    return app_text("say_dropout_on", p=label_number(p), scale=label_number(1 / (1 - p)))
 
 
 def heads_sentence(result: Any, given: Mapping[str, Any]) -> str | None:

@@ -206,7 +206,8 @@ def _feedback(page_id: str, question: Question, words: QuestionText, answer: Ans
         st.warning(app_text(f"answer_{said.reason}", **said.fields))
         return
     verdict, message, shown = said
-    announce.note(f"check:{question.id}", message)  # said once, when a check gives new words
+    # said once per press of Check: the same verdict shown again (the inputs changed and came back) is not said again
+    announce.note(f"check:{question.id}#{entry.get('presses', 1)}", message)
     if verdict.correct:
         st.success(message, icon=":material/check_circle:")
         return

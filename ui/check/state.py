@@ -53,14 +53,15 @@ def answer_input(page_id: str, question_id: str, widget: Callable[..., Any], lab
 def check_entry(page_id: str, question_id: str) -> dict[str, Any]:
     """A question's record: ``given`` (the last answer checked), ``signature`` (what the answer depended on
     then), ``correct`` (whether that check was right), ``done`` (answered correctly at least once), ``shown`` (the
-    learner asked to see the answer)."""
+    learner asked to see the answer), ``presses`` (how many times Check was pressed: each verdict is said once)."""
     return dict(_check_store(page_id, question_id))
 
 
 def record_check(page_id: str, question_id: str, given: Any, signature: str, correct: bool) -> None:
     """on_click of Check: keep the answer checked and under which inputs; once correct, the question is done."""
     entry = _check_store(page_id, question_id)
-    entry.update(given=given, signature=signature, checked=True, shown=False, correct=bool(correct))
+    entry.update(given=given, signature=signature, checked=True, shown=False, correct=bool(correct),
+                 presses=entry.get("presses", 0) + 1)
     entry["done"] = bool(entry.get("done")) or bool(correct)
 
 

@@ -18,7 +18,7 @@ import torch
 from attention import NORMALISATIONS, AttentionConfig
 from attention.explore import RunOptions
 
-from .. import state
+from .. import announce, state
 from ..settings import limits
 from ..words.content import app_text, reader_number
 from ..words.i18n import explain, translate
@@ -173,6 +173,8 @@ class PageControls:
         p = self.stepped("dropout", default, app_text("dropout"), low=0.0, high=0.9, step=0.05,
                          help=app_text("dropout_help"))
         training = self.control("training", True, st.toggle, app_text("training"), help=app_text("training_help"))
+        if self.driver is None:  # a lecture's step is said as the lecture's move
+            announce.note("dropout", announce.dropout_sentence(float(p), bool(training)))
         return float(p), bool(training)
 
     def later_controls(self, *, seed: int | None = None) -> LaterSettings:
