@@ -105,6 +105,24 @@ def test_a_learner_without_a_mouse_edits_the_matrix_changes_a_control_answers_an
         said = heard(page)
         assert len(said) == 1 and any(said[0] == step_sentence(steps[-1] - 1, total, c) for c in captions), said
     assert steps == [2, 3, 4] and where["visible"]
+    # Next is named by its word; its key is a key shortcut, not part of its name ("Next Shortcut →").
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-keyshortcuts')") == "ArrowRight"
+    assert page.get_by_role("button", name=app_text("step_next"), exact=True).count() == 1
+    # Step-through off: said, as on.
+    where = tab_to(page, lambda f: (f["key"] or "").startswith("st-key-step_mode") and f["role"] == "switch",
+                   backwards=True)
+    page.keyboard.press("Space")
+    settled(page, where["key"])
+    assert heard(page) == [app_text("say_step_off")]
+
+    # The mask off and on again: the question answered above goes stale and comes back; its verdict, said once
+    # already, is not said again.
+    where = tab_to(page, lambda f: (f["key"] or "").endswith("-causal") and f["role"] == "switch")
+    for _ in range(2):
+        page.keyboard.press("Space")
+        settled(page, where["key"])
+        said = heard(page)
+        assert len(said) == 1 and said[0].startswith("Causal mask") and "Correct" not in said[0], said
 
     # Another page, from the navigation: its own document title, and the focus on its heading.
     title = next(p.title for p in PAGES if p.page_id == "one-query")
@@ -140,6 +158,12 @@ def test_without_a_mouse_a_query_the_heads_and_the_mask_are_heard_and_each_help_
     box = ".st-key-w-stacking-heads-causal"  # the help of the mask, a tooltip on screen, read as a description
     assert described(page, box) == [
         app_text("causal_help")] * 2
+    # Each field is named once, in words: no icon shortcode, no label said twice.
+    names = page.evaluate("""() => Array.from(document.querySelectorAll('input, [role=combobox], [role=slider]'))
+        .map(e => e.getAttribute('aria-label') || '')""")
+    assert not [n for n in names if ":material/" in n], names
+    assert page.get_by_role("combobox", name=app_text("language").split(": ")[-1], exact=True).count() == 1
+    assert page.get_by_role("slider", name=app_text("dropout"), exact=True).count() == 1
     where = tab_to(page, lambda f: (f["key"] or "").endswith("-num_heads") and f["tag"] == "INPUT")
     page.keyboard.press("ArrowUp")  # 2 heads -> 3
     page.keyboard.press("Enter")

@@ -146,6 +146,20 @@
       const owner = icon.parentElement;
       if (owner && owner.textContent.trim() !== icon.textContent.trim()) icon.setAttribute('aria-hidden', 'true');
     }
+    // A field's name is its words: a label's icon shortcode (":material/translate: Language") is not read out,
+    // a slider is not named twice (its own label and its group's, "Dropout rate p Dropout rate p"), and a button's
+    // shortcut is a key shortcut, not part of its name ("Next Shortcut →": now "Next", with its key).
+    for (const el of document.querySelectorAll('[aria-label*=":material/"]')) {
+      el.setAttribute('aria-label', el.getAttribute('aria-label').replace(/:material\/[a-z0-9_]+:\s*/g, ''));
+    }
+    for (const el of document.querySelectorAll('[data-testid="stSlider"] input[aria-labelledby][aria-label]')) {
+      el.removeAttribute('aria-labelledby');
+    }
+    for (const kbd of document.querySelectorAll('button kbd[aria-label]:not([aria-hidden])')) {
+      kbd.setAttribute('aria-hidden', 'true');
+      const keys = { '→': 'ArrowRight', '←': 'ArrowLeft', '↑': 'ArrowUp', '↓': 'ArrowDown' };
+      kbd.closest('button').setAttribute('aria-keyshortcuts', keys[kbd.textContent.trim()] || kbd.textContent.trim());
+    }
     // The data grid's cell editor: a field with a name.
     const editor = document.querySelector('.gdg-input:not([aria-label])');
     if (editor && marker) editor.setAttribute('aria-label', marker.dataset.cell);
