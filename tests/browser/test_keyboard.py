@@ -86,6 +86,15 @@ def test_a_learner_without_a_mouse_edits_the_matrix_changes_a_control_answers_an
     settled(page, where["key"])
     assert heard(page) == [f"Correct: {answer}."]  # a first try's Correct, through the region that was there
 
+    # Open as a notebook: Enter downloads it, the focus stays on the link, and the download is said.
+    tab_to(page, lambda f: f["tag"] == "A" and page.evaluate(
+        "() => document.activeElement.classList.contains('download-link')"), backwards=True, limit=200)
+    with page.expect_download(timeout=PATIENT_MS) as download:
+        page.keyboard.press("Enter")
+    assert download.value.suggested_filename == "causal-mask.ipynb"
+    assert heard(page) == [app_text("download_said", file="causal-mask.ipynb")]
+    assert page.evaluate("() => document.activeElement.classList.contains('download-link')")
+
     # Step through: the switch with Space, then Next three times with Enter, the focus staying on Next.
     where = tab_to(page, lambda f: (f["key"] or "").startswith("st-key-step_mode") and f["role"] == "switch",
                    backwards=True)

@@ -51,10 +51,12 @@ def href(path: str, **params: object) -> str:
 
 
 def download_link(label: str, address: str, file_name: str, help_text: str, icon: str) -> None:
-    """A link that downloads ``address`` as ``file_name``, drawn as a small button (ui/shell/access.css)."""
+    """A link that downloads ``address`` as ``file_name``, drawn as a small button (ui/shell/access.css). A browser
+    says nothing of a download it starts: page.js says ``data-said`` when the link is followed."""
+    said = app_text("download_said", file=file_name)
     st.html(f'<a class="download-link" href="{escape(address)}" download="{escape(file_name)}" '
-            f'title="{escape(help_text)}"><span class="download-icon" aria-hidden="true">{escape(icon)}</span>'
-            f"{escape(label)}</a>")
+            f'title="{escape(help_text)}" data-said="{escape(said)}">'
+            f'<span class="download-icon" aria-hidden="true">{escape(icon)}</span>{escape(label)}</a>')
 
 
 def notebook_button(spec: NotebookSpec) -> None:

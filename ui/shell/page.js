@@ -87,6 +87,11 @@
     live.textContent = '';
     setTimeout(() => { live.textContent = text; }, 60);
   };
+  // A download link starts a download and nothing on the page changes: what it started is said (its data-said).
+  document.addEventListener('click', (event) => {
+    const link = event.target.closest && event.target.closest('a.download-link[data-said]');
+    if (link) speak(link.dataset.said);
+  });
   let heard = null;
   let runningSince = null;
   let updating = false;
