@@ -33,12 +33,12 @@ with right:
 if later.causal and q == len(labels) - 1:  # the toggle seems to do nothing: say why
     st.caption(page.text("mask_hides_nothing", token=labels[q]))
 
-st.subheader(page.text("normalise_heading"))
+st.header(page.text("normalise_heading"))
 st.markdown(page.text("normalise_body"))
 for method in NORMALISATIONS:
     show_tensor(trace, f"weights_{method}", label=normalisation_name(method))
 
-st.subheader(page.text("context_heading", q=q + 1))
+st.header(page.text("context_heading", q=q + 1))
 show_tensor(trace, "context")
 show_comparisons(trace)
 

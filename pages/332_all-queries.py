@@ -21,12 +21,12 @@ with right:  # the heatmap is revealed in Check yourself, once the learner has p
     st.info(page.text("weights_hidden"), icon=":material/visibility_off:")
     with st.expander(page.text("weights_printed")):  # the book's printed tensor, for reading side by side
         show_tensor(trace, trace.applied_weights.name)
-st.subheader(page.text("context_heading"))
+st.header(page.text("context_heading"))
 dims = [f"d{j + 1}" for j in range(page.matrix.dim)]
 show_matrix(trace, "context", labels, dims, kind="values", row_title=page.text("axis_token"),  # printed once, below
             col_title=page.text("axis_dimension"), title=page.text("context_title"), printed=False)
 show_tensor(trace, "context")
-st.subheader(page.text("comparison_heading"))
+st.header(page.text("comparison_heading"))
 show_comparisons(trace)
 show_source(simple_self_attention, attend, attention_scores_loop)
 page.check_yourself()

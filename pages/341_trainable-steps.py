@@ -20,19 +20,19 @@ trace = page.compute(lambda: self_attention_step_by_step(page.inputs, d_out=d_ou
                                                          dropout_seed=later.seed, training=later.training))
 page.step_through(trace, query=q)
 labels = page.labels
-st.subheader(page.text("weights_heading"))
+st.header(page.text("weights_heading"))
 for col, name in zip(side_by_side("weights", 3), ("W_query", "W_key", "W_value"), strict=True):
     with col:
         show_tensor(trace, name)
-st.subheader(page.text("projections_heading", q=q + 1, token=labels[q]))
+st.header(page.text("projections_heading", q=q + 1, token=labels[q]))
 for col, name in zip(side_by_side("projections", 3), ("query", "key_of_query", "value_of_query"), strict=True):
     with col:
         show_tensor(trace, name)
-st.subheader(page.text("keys_values_heading"))
+st.header(page.text("keys_values_heading"))
 for col, name in zip(side_by_side("keys_values"), ("keys", "values"), strict=True):
     with col:
         show_tensor(trace, name)
-st.subheader(page.text("scores_heading"))
+st.header(page.text("scores_heading"))
 show_tensor(trace, "omega_qq")
 c1, c2 = side_by_side("scores_weights")
 with c1:
@@ -45,9 +45,9 @@ with c2:
     show_vector(trace, weights, labels, title=page.text("weights_title"), value_title=page.text("axis_weight"),
                 domain=(0, 1))
     show_tensor(trace, weights)
-st.subheader(page.text("context_heading", q=q + 1))
+st.header(page.text("context_heading", q=q + 1))
 show_tensor(trace, "context")
-st.subheader(page.text("shapes_heading"))
+st.header(page.text("shapes_heading"))
 show_shapes(trace)
 show_source(self_attention_step_by_step, attend_one_query, attend)
 page.check_yourself()

@@ -30,7 +30,7 @@ with c2:
     st.markdown(page.text("v2_heading_bias", seed=seed_v2) if qkv_bias else page.text("v2_heading", seed=seed_v2))
     show_matrix(result.v2, "weights", labels, labels, title=page.text("v2_title"))
     show_tensor(result.v2, "context")
-st.subheader(page.text("exercise_heading"))
+st.header(page.text("exercise_heading"))
 if result.v1_from_v2 is None:
     st.warning(page.text("exercise_needs_no_bias"))
 else:

@@ -28,10 +28,10 @@ if not causal:
     st.info(page.text("mask_off"))
     show_tensor(trace, "context")
 else:
-    st.subheader(page.text("way1_heading"))
+    st.header(page.text("way1_heading"))
     for name in ("mask_simple", "masked_simple", "masked_simple_norm"):  # in the book's order
         show_tensor(trace, name)
-    st.subheader(page.text("way2_heading"))
+    st.header(page.text("way2_heading"))
     show_tensor(trace, "masked_scores")
     show_comparisons(trace)
     show_tensor(trace, "context")

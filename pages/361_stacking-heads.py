@@ -14,14 +14,14 @@ heads = page.compute(lambda: stacking_heads(
 ))
 page.step_through(heads, heads=ctl.num_heads, d_out=ctl.d_out, qkv_bias=ctl.qkv_bias)
 trace, labels = heads.trace, page.labels
-st.subheader(page.text("heads_heading", heads=ctl.num_heads))
+st.header(page.text("heads_heading", heads=ctl.num_heads))
 show_heads(trace, labels, labels)
 if ctl.num_heads > 1:  # untrained heads often look the same, and nothing said why
     st.caption(page.text("heads_alike"))
 st.markdown(page.text("output_shape", shape=tuple(trace["output"].shape), d_out=ctl.d_out, heads=ctl.num_heads,
                       parameters=heads.parameters))
 show_tensor(trace, "output")
-st.subheader(page.text("splits_heading"))
+st.header(page.text("splits_heading"))
 st.markdown(page.text("splits_body"))
 if trace.comparisons:
     show_comparisons(trace)

@@ -13,9 +13,9 @@ page.step_through(splits, heads=ctl.num_heads, d_out=ctl.d_out, qkv_bias=ctl.qkv
 trace, labels = splits.trace, page.labels
 if splits.reduced:
     st.info(page.text("large", tokens=page.matrix.num_tokens, heads=ctl.num_heads))
-st.subheader(page.text("tracer_heading"))
+st.header(page.text("tracer_heading"))
 show_shapes(trace)
-st.subheader(page.text("batched_heading"))
+st.header(page.text("batched_heading"))
 st.markdown(page.text("batched_body"))
 c1, c2 = side_by_side("batched")
 with c1:
@@ -23,11 +23,11 @@ with c1:
 with c2:
     show_tensor(splits.batched_product, "product")
 show_comparisons(splits.batched_product)
-st.subheader(page.text("heads_heading", head_dim=splits.head_dim))
+st.header(page.text("heads_heading", head_dim=splits.head_dim))
 show_heads(trace, labels, labels)
 if not splits.reduced:
     show_tensor(trace, "output")
-st.subheader(page.text("gpt2_heading"))
+st.header(page.text("gpt2_heading"))
 st.markdown(page.text("gpt2_body"))  # the counts are Check yourself's answers: not printed here
 show_source(MultiHeadAttention, batched_product)
 page.check_yourself()

@@ -37,7 +37,7 @@ page.step_through(info, labels=info.query_tokens, key_labels=info.key_tokens)
 trace = info.trace
 if causal and qs != ks:  # the toggle would seem to do nothing
     st.info(page.text("causal_cross"), icon=":material/info:")
-st.subheader(page.text("tokens_heading"))
+st.header(page.text("tokens_heading"))
 st.table([{page.text("col_sentence"): i + 1, page.text("col_tokens"): " | ".join(t),
            page.text("col_ids"): str(trace["ids"][i].tolist())}
           for i, t in enumerate(info.tokens)], hide_index=True, width="stretch")
@@ -62,6 +62,6 @@ st.button(
     on_click=adopt_matrix, args=(info.query_tokens, trace["query_inputs"].tolist(), source),
     help=page.text("adopt_help"),
 )
-st.subheader(page.text("heads_heading_cross") if info.cross else page.text("heads_heading_self"))
+st.header(page.text("heads_heading_cross") if info.cross else page.text("heads_heading_self"))
 show_heads(trace, info.query_tokens, info.key_tokens)
 show_source(text_to_attention, TextMultiHeadAttention, sinusoidal_positions)

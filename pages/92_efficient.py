@@ -17,7 +17,7 @@ config, batch, variants = result.config, result.batch, result.variants
 st.markdown(page.text("config", d_in=config.d_in, d_out=config.d_out, context_length=config.context_length,
                       num_heads=config.num_heads, qkv_bias=config.qkv_bias, causal=config.causal,
                       shape=tuple(batch.shape), head_dim=config.head_dim))
-st.subheader(page.text("outputs_heading"))
+st.header(page.text("outputs_heading"))
 rows = [
     {
         page.text("col_variant"): v.name,
@@ -34,12 +34,12 @@ rows = [
 st.table(pd.DataFrame(rows).set_index(page.text("col_variant")))  # static: cheaper to redraw than a grid
 with st.expander(page.text("printed_output", shape=tuple(variants.book.output.shape)), expanded=False):
     print_tensor(variants.book.output)
-st.subheader(page.text("weights_heading"))
+st.header(page.text("weights_heading"))
 heads = (page.text("heads_many", n=config.num_heads) if config.num_heads > 1
          else page.text("heads_one", n=config.num_heads))
 st.caption(page.text("weights_caption", heads=heads))
 show_heads(result.trace, page.labels, page.labels)
-st.subheader(page.text("timing_heading"))
+st.header(page.text("timing_heading"))
 st.markdown(page.text("timing_body"))
 if st.button(page.text("timing_button"), key=Key.TIME_VARIANTS):
     timed = relative_times(time_variants(result.book, config, batch, repeats=5))
@@ -50,7 +50,7 @@ if st.button(page.text("timing_button"), key=Key.TIME_VARIANTS):
         column_config={ms: st.column_config.NumberColumn(format="%.3f"),
                        ratio: st.column_config.NumberColumn(format="%.2f")},
     )
-st.subheader(page.text("backends_heading"))
+st.header(page.text("backends_heading"))
 st.markdown(", ".join(page.text("backend_weights", name=name) if BACKEND_RETURNS_WEIGHTS[name]
                       else page.text("backend_no_weights", name=name) for name in ATTENTION_BACKENDS))
 show_source(FastMultiHeadAttention, *ATTENTION_BACKENDS.values())

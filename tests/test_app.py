@@ -362,7 +362,7 @@ def test_a_new_d_out_keeps_the_nearest_head_count_that_divides_it_and_says_so():
 def test_exercise_3_3s_answer_is_not_printed_above_its_question():
     at = open_page("weight-splits")
     assert "2,360,064" not in shown_text(at) and "2360064" not in shown_text(at)
-    assert "Exercise 3.3" in " ".join(s.value for s in at.subheader)
+    assert "Exercise 3.3" in " ".join(s.value for s in at.header)
 
 
 def test_a_page_that_computes_twice_offers_one_download_with_both():

@@ -120,7 +120,7 @@ EN_WORDS = {"the", "and", "of", "is", "to", "each", "with", "this", "that", "are
 
 def prose(at) -> str:
     """The words a page shows: titles, Markdown, captions, labels, alerts (not code, not tensors)."""
-    parts = [e.value for e in at.title] + [e.value for e in at.subheader] + [e.value for e in at.markdown]
+    parts = [e.value for kind in ("title", "header", "subheader", "markdown") for e in getattr(at, kind)]
     parts += [e.value for e in at.caption] + [str(e.value) for e in at.info] + [str(e.value) for e in at.warning]
     parts += [w.label for kind in ("button", "toggle", "slider", "number_input", "selectbox", "radio")
               for w in getattr(at, kind)]

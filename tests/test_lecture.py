@@ -139,7 +139,7 @@ def test_the_walkthrough_moves_across_pages_with_next():
     seen = set()
     for k, step in enumerate(steps):
         seen.add(at.query_params["walk"])
-        shown = [h.value for h in at.subheader]
+        shown = [h.value for h in at.header]
         assert page_text(step.page).title in shown, (k + 1, step.page, shown)  # the step's own page runs
         assert step.note in " ".join(m.value for m in at.markdown)  # reading alone: the note is the guide
         if k < len(steps) - 1:

@@ -92,10 +92,18 @@ def walk(browser, app_server):
             raw = axe_run(axe, page)
             seen[(path, lang)] = {"raw": raw, "left": not_upstream(page, raw), "charts": page.evaluate(CHARTS_JS),
                                   "tables": page.evaluate(TABLES_JS), "code": page.evaluate(CODE_JS),
-                                  "lang": page.evaluate("document.documentElement.lang"), "address": page.url}
+                                  "lang": page.evaluate("document.documentElement.lang"), "address": page.url,
+                                  "headings": page.evaluate(HEADINGS_JS)}
     finally:
         context.close()
     return seen
+
+
+# The headings a screen reader lists, in the document's order: (level, text); what is hidden from it left out.
+HEADINGS_JS = """() => Array.from(document.querySelectorAll('h1, h2, h3, h4, h5, h6, [role="heading"]'))
+    .filter(h => !h.closest('[hidden], [aria-hidden="true"]') && h.getClientRects().length
+                 || h.closest('.sr-only'))
+    .map(h => [Number(h.getAttribute('aria-level') || h.tagName.slice(1)), h.textContent.trim().slice(0, 60)])"""
 
 
 def _mode(path: str, lang: str) -> tuple[str, str]:
@@ -110,6 +118,23 @@ def test_no_axe_violation_on_any_page_in_each_language_in_lecture_mode_or_a_proj
         assert found["lang"] == lang and ("lecture=1" in found["address"]) == ("lecture=1" in path), (path, found)
     left = {f"{path or 'home'} [{lang}]": found["left"] for (path, lang), found in walk.items() if found["left"]}
     assert not left
+
+
+def test_each_pages_headings_start_with_its_one_h1_and_skip_no_level(walk):
+    """A screen reader's list of headings is the page's outline: its H1 first and once (the sidebar's title is not a
+    heading), and no level skipped (a section's H2 before a chart's H3). A projected step is a slide without an
+    outline of its own (the room reads the screen), and its pages' headings are checked in every other view."""
+    checked, wrong = 0, {}
+    for (path, lang), found in walk.items():
+        if path.startswith("walkthrough?lecture=1"):  # the projection (lecture mode's walkthrough)
+            continue
+        levels = [level for level, _ in found["headings"]]
+        skips = [(a, b) for a, b in zip(found["headings"], found["headings"][1:], strict=False) if b[0] > a[0] + 1]
+        if not levels or levels[0] != 1 or levels.count(1) != 1 or skips:
+            wrong[(path, lang)] = found["headings"]
+        checked += 1
+    assert not wrong
+    assert checked >= 2 * len(PAGES)
 
 
 def test_the_upstream_rules_are_exactly_streamlits_navigation(walk):

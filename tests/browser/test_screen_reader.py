@@ -120,7 +120,7 @@ def _results_are_one_skip_away(page) -> None:
     page.keyboard.press("Enter")
     heading = active(page)
     assert heading["tag"] == "H2" and heading["text"] == page.evaluate(
-        "() => document.querySelector('[data-testid=\"stMain\"] h2').textContent"), heading
+        "() => document.querySelector('[data-testid=\"stMain\"] h2.chart-heading').textContent"), heading
     page.keyboard.press("Tab")
     assert active(page)["chart"], active(page)
 

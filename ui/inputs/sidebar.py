@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 
 import streamlit as st
 
@@ -44,7 +45,9 @@ def input_panel(link_note: str = "", link_tools: Callable[[], None] | None = Non
     with st.sidebar:
         _language_selector()
         _lecture_toggle()
-        st.subheader(app_text("inputs_heading"))
+        # Drawn as a heading, not one: the sidebar comes before the page in the document, and a screen reader's
+        # list of headings must start with the page's H1 (the sidebar is a landmark of its own to jump to).
+        st.html(f'<p class="sidebar-heading">{escape(app_text("inputs_heading"))}</p>')
         st.caption(app_text("inputs_caption", n=matrix.num_tokens, d=matrix.dim))
         if not inline:
             _editor_and_width(matrix, lim)

@@ -209,7 +209,7 @@ def start_page(page_id: str) -> Page:
     projection = walk is not None and walk.projection
     text = page_text(page_id)
     if walk is not None and not projection:
-        st.subheader(text.title)
+        st.header(text.title)
     draw_flash(opened=projection)  # the projection has no header; a plain walkthrough's header said it already
     stage = None
     if text.steps:
