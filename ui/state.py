@@ -32,7 +32,7 @@ from .words.i18n import DEFAULT_LANG, LANGUAGES
 
 __all__ = [
     "Key", "fold_key", "value", "set_value", "mirrored",
-    "begin_run", "language", "set_language", "speaking", "language_chosen",
+    "begin_run", "decimal_fields", "language", "set_language", "speaking", "language_chosen",
     "lecture_mode", "set_lecture_mode",
     "flash", "take_flash",
     "current_page", "set_current_page",
@@ -87,6 +87,15 @@ def helps() -> dict[str, str]:
     found = getattr(_run, "helps", None)
     if found is None:
         found = _run.helps = {}
+    return found
+
+
+def decimal_fields() -> set[str]:
+    """The keys of the text fields this run drew that take a number (Check yourself's): a phone opens its number
+    keyboard for them (``inputmode``, set by ui/shell/page.js from the marker ui/announce draws)."""
+    found = getattr(_run, "decimal", None)
+    if found is None:
+        found = _run.decimal = set()
     return found
 
 

@@ -208,6 +208,8 @@ def test_every_part_is_reached_by_keyboard_with_a_visible_focus(browser):
         room.push(full_view(1))
         open_page(page, room)
         expect(page.locator("#poll")).to_be_visible()
+        # a number's answer opens a phone's number keyboard (a shape's keeps the full one, for its brackets)
+        expect(page.locator("#poll-text")).to_have_attribute("inputmode", "decimal")
         reached = []
         for _ in range(8):
             page.keyboard.press("Tab")

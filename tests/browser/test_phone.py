@@ -25,6 +25,7 @@ import torch
 
 from attention import simple_self_attention
 from tests.browser.harness import PATIENT_MS, code_texts, open_matrix_cell, wait_idle, wait_progress_kept, wait_text
+from ui.check.questions import NUMBER, QUESTIONS, SHAPE
 from ui.inputs.matrix import book_matrix
 from ui.words.i18n import translate
 
@@ -40,6 +41,11 @@ FORMULAS_JS = """() => Array.from(document.querySelectorAll('.katex-display')).f
 CODE_WIDER_JS = f"""() => Array.from(document.querySelectorAll('{MAIN} [data-testid="stCode"] pre'))
   .filter(p => p.clientWidth > 0 && p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.slice(0, 40))"""
 
+# Every field a number is typed into: (its box's key, its type, its inputmode).
+INPUT_MODES = """Array.from(document.querySelectorAll(
+    'input[type="number"], [class*="st-key-check-"] input[type="text"]'))
+    .map(i => [Array.from(i.closest('[class*="st-key-"]').classList).find(c => c.startsWith('st-key-')), i.type,
+               i.getAttribute('inputmode')])"""
 TOOLBAR_COVERS_JS = f"""() => {{ const t = document.querySelector('{MAIN} [data-testid="stElementToolbar"]');
   if (!t) return ['no toolbar']; const r = t.getBoundingClientRect();
   const above = '{MAIN} [data-testid="stCaptionContainer"], {MAIN} [data-testid="stAlert"]';
@@ -221,6 +227,15 @@ def test_a_phone_learner_in_their_own_language_and_number_convention(browser, ap
         # A right answer gets its ✓ in Check yourself, and a reload (a new server session) keeps it.
         fold = words(lang, "_app", "Check yourself: {n} questions").split("{")[0].strip()
         open_fold(page, fold)
+        # Each number opens the phone's number keyboard: a number answer the decimal one, a whole-number field
+        # the numeric one; a shape's answer ("(6, 6)") keeps the full keyboard for its brackets.
+        page.wait_for_function(f"() => {INPUT_MODES}.some(f => f[2] === 'decimal')", timeout=PATIENT_MS)
+        modes = {key: (kind, mode) for key, kind, mode in page.evaluate(f"() => {INPUT_MODES}")}
+        assert all(mode == "numeric" for kind, mode in modes.values() if kind == "number"), modes
+        for question in QUESTIONS["all-queries"]:
+            if question.kind in (NUMBER, SHAPE):
+                wanted = "decimal" if question.kind == NUMBER else None
+                assert modes[f"st-key-check-all-queries-{question.id}"] == ("text", wanted), (question.id, modes)
         field = page.locator(".st-key-check-all-queries-scores_shape input")
         field.fill("(6, 6)")
         field.press("Enter")

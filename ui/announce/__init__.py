@@ -16,7 +16,7 @@ from html import escape
 
 import streamlit as st
 
-from ..state import helps
+from ..state import decimal_fields, helps
 from ..words.content import app_text
 from . import said
 from . import state as say_state
@@ -57,7 +57,8 @@ def draw(page_id: str) -> None:
         say_state.spoken(_plain(" ".join(changed)))
     data = {"n": say_state.count(), "page": page_id, "say": say_state.last_text(),
             "updating": app_text("say_updating"), "cell": app_text("a11y_cell_editor"),
-            "skip": app_text("a11y_skip_results")}
+            "skip": app_text("a11y_skip_results"),
+            "decimal": " ".join(f"st-key-{_class(key)}" for key in sorted(decimal_fields()))}
     attributes = " ".join(f'data-{name}="{escape(str(value))}"' for name, value in data.items())
     st.html(f'<div class="attention-say" hidden {attributes}>{_helps()}</div>')
 

@@ -153,6 +153,8 @@ def _input(page_id: str, question: Question, words: QuestionText, answer: Answer
     if question.kind in (NUMBER, SHAPE):
         check_state.answer_input(page_id, question.id, st.text_input, label, label_visibility="collapsed",
                            placeholder=app_text(f"placeholder_{question.kind}"))
+        if question.kind == NUMBER:  # a phone's number keyboard (a shape's brackets need the full one)
+            state.decimal_fields().add(check_state.answer_key(page_id, question.id))
         return {"": check_state.answer_key(page_id, question.id)}
     if question.kind in (CHOICE, PREDICT):
         names = {**answer.labels, **_option_words(question, words)}

@@ -168,6 +168,15 @@
     // The data grid's cell editor: a field with a name.
     const editor = document.querySelector('.gdg-input:not([aria-label])');
     if (editor && marker) editor.setAttribute('aria-label', marker.dataset.cell);
+    // A phone's keyboard for a number: the digits and the decimal separator (inputmode), not the letters. The
+    // marker names the text fields that take a number (Check yourself's); a number field takes whole numbers.
+    for (const box of (marker?.dataset.decimal || '').split(' ').filter(Boolean)) {
+      const field = document.querySelector(`.${box} input:not([inputmode])`);
+      if (field) field.setAttribute('inputmode', 'decimal');
+    }
+    for (const field of document.querySelectorAll('input[type="number"]:not([inputmode])')) {
+      field.setAttribute('inputmode', 'numeric');
+    }
     if (marker) {
       describe(marker);
       skip.textContent = marker.dataset.skip;

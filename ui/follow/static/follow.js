@@ -169,6 +169,8 @@
       options.forEach((o) => add(field, "option", { value: o.value, textContent: text(o.label) || o.value }));
     } else {
       field = add(box, "input", { type: "text", autocomplete: "off", placeholder: text(poll.placeholder) });
+      // a number opens a phone's number keyboard; a shape, "(6, 6)", needs the brackets of the full one
+      if (poll.kind === "number") field.setAttribute("inputmode", "decimal");
     }
     Object.assign(field, { id: "poll-text", name: "text" });
   }
