@@ -26,7 +26,10 @@ PHONE_UA = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML,
 MEASURE_JS = """() => {
   const main = document.querySelector('[data-testid="stMain"]');
   const out = {sideways: main.scrollWidth - main.clientWidth, charts: [], pres: [], scrolling: [], shown: 0,
-    width: window.innerWidth};
+    width: window.innerWidth, fonts: []};
+  for (const code of document.querySelectorAll('.printed-tensor pre code')) {  // each printed tensor's font, px
+    if (code.getBoundingClientRect().width > 0) out.fonts.push(parseFloat(getComputedStyle(code).fontSize));
+  }
   for (const svg of document.querySelectorAll('[data-testid="stVegaLiteChart"] > svg')) {
     const box = svg.getBoundingClientRect();
     if (box.width === 0) continue;  // inside a closed expander
@@ -147,6 +150,8 @@ def test_a_phone_never_scrolls_sideways_and_every_chart_fits(browser, app_server
         found = walk(page, [(390, 844)])[(390, 844)]
         assert len(found) == len(PAGES) and sum(m["shown"] for m in found.values()) >= 15
         assert problems(found, scrolling_allowed=True) == {}
+        fonts = [size for m in found.values() for size in m["fonts"]]  # read in the hand: 12 px at the least
+        assert fonts and min(fonts) >= 12, {page_id: min(m["fonts"]) for page_id, m in found.items() if m["fonts"]}
     finally:
         context.close()
 
