@@ -90,8 +90,12 @@ def test_each_move_is_drawn_and_said_and_an_older_one_is_ignored(browser):
         expect(explore).to_have_text(app_text("follow_explore"))  # the app opens in this tab: no "new tab" to say
         assert explore.get_attribute("target") in (None, "_self")
 
+        title = app_text("follow_title")
+        expect(page).to_have_title(f"Step 7 of 33 — {title}")  # the tab's title follows the lecture
+
         room.push(view(2, 7, "The weights: softmax of the scores", tensor=str(weights())))
         expect(page.locator("#line")).to_have_text(line("en", "Step 8 of 33"))
+        expect(page).to_have_title(f"Step 8 of 33 — {title}")
         expect(page.locator("h1")).to_have_text("The weights: softmax of the scores")
         expect(page.locator("#tensor")).to_have_text(str(weights()))
         expect(page.locator("#say")).to_have_text("Step 8 of 33: The weights: softmax of the scores")

@@ -15,11 +15,15 @@
     Object.prototype.hasOwnProperty.call(values, name) ? values[name] : whole);
   const text = (value) => (typeof value === "string" ? value : "");
 
+  // The tab's title leads with the lecture's step, so the step is what a screen reader says on coming back to the tab
+  // (and what a row of tabs shows).
+  const pageTitle = document.title;
   function status() {
     const line = $("line");
     line.dataset.state = shown.open ? "open" : "closed";
     line.textContent = !shown.open ? words.reconnecting
       : shown.line ? fill(words.line, { line: shown.line }) : words.waiting;
+    document.title = shown.open && shown.line ? `${shown.line} — ${pageTitle}` : pageTitle;
   }
 
   function changed(part, value) {
