@@ -96,7 +96,7 @@ def frame() -> None:
     # runs as a fragment: its own controls rerun it alone (ui/shell/frame.py). The walkthrough's projection
     # and presenter console draw their own.
     if plain:
-        draw_header(shown.page_id)
+        draw_header(shown.page_id, brief=lecture.exploring(shown.page_id))
     if inline:
         inline_matrix()
 

@@ -25,7 +25,7 @@ from ui.lecture import lecture as lecture_module
 from ui.lecture import rooms as rooms_module
 from ui.lecture.records import WALK_PAGE, Student
 from ui.state import Key
-from ui.words.content import app_text
+from ui.words.content import app_text, page_text
 from ui.words.i18n import LANGUAGES
 
 
@@ -49,6 +49,21 @@ def test_a_student_who_explores_is_in_the_room_says_so_and_has_a_link_back_to_th
     assert app_text("class_rejoin", lang=lang) in texts(pupil)
     assert rejoin_links(pupil) == [f"/follow/{room}?lang={lang}"]
     assert pupil.query_params["room"] == room and pupil.query_params["away"] == "1"  # a reload explores again
+
+
+def test_a_student_who_explores_the_walkthrough_sees_its_step_before_the_lecturers_explanation():
+    """The walkthrough's explanation is written for a lecturer (its keys, "add ?lecture=1 for a projector"): a
+    student who explores gets the one-line idea, the explanation folded under it, as lecture mode shows it."""
+    projection, room = lecture(walk="4")
+    pupil = student(room, page="walkthrough", walk="7")
+    words = page_text("walkthrough")
+    assert words.idea in texts(pupil)
+    folded = [e for e in pupil.expander if e.label == app_text("full_explanation")]
+    assert len(folded) == 1 and any(words.intro.strip() in m.value for m in folded[0].markdown)
+    assert sum(words.intro.strip() in m.value for m in pupil.markdown) == 1  # only there, folded
+    plain = walk_app(walk="7")  # a learner on their own keeps the whole explanation in view
+    assert words.intro.strip() in " ".join(m.value for m in plain.markdown)
+    assert not [e for e in plain.expander if e.label == app_text("full_explanation")]
 
 
 def test_the_rejoin_link_keeps_the_apps_base_path():

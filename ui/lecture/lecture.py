@@ -87,6 +87,12 @@ def style(page_id: str) -> str | None:
     return "class" if isinstance(window.current(), Student) else view(page_id)
 
 
+def exploring(page_id: str) -> bool:
+    """A student of a room who explores the lecture's walkthrough: the step they came for comes before the
+    walkthrough's explanation, which is written for the lecturer (its keys, its projector address)."""
+    return page_id == WALK_PAGE and isinstance(window.current(), Student)
+
+
 def refusal(exc: RoomError) -> str:
     """Why no room could be opened, in the learner's words: a full server, or a store out of reach."""
     return app_text("room_server_full") if isinstance(exc, RoomsFull) else app_text("room_store_down")

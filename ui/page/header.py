@@ -17,8 +17,9 @@ from ..words.content import app_text, page_text
 __all__ = ["draw_explanation", "draw_flash", "draw_header"]
 
 
-def draw_header(page_id: str) -> None:
-    """Title, explanation and formula from the page's content file.
+def draw_header(page_id: str, brief: bool = False) -> None:
+    """Title, explanation and formula from the page's content file (``brief``: the one-line idea first, as in
+    lecture mode, for a student who explores the lecture's walkthrough, whose explanation speaks to a lecturer).
 
     app.py draws it outside the page's fragment: it changes only with the page, the language and
     lecture mode (each a whole-app rerun), so a page control does not make the browser rebuild it
@@ -29,7 +30,7 @@ def draw_header(page_id: str) -> None:
     draw_flash()
     text = page_text(page_id)
     st.title(text.title)
-    if state.lecture_mode() and text.idea:
+    if (brief or state.lecture_mode()) and text.idea:
         st.markdown(f"**{text.idea}**")
         with st.expander(app_text("full_explanation")):
             draw_explanation(page_id)
