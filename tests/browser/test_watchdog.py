@@ -103,14 +103,22 @@ BARS = {  # the projection's line (its step in its key), and the console's poll 
     ("", None, 0),
     ("ask", None, 1),  # the console's box came back empty after a Close: its Ask (and the box's mark) lost
     ("ask", "ask", 0),
+    ("3-1", "3-1 buttons=2", 1),  # the box drew Close and Delete, and the page shows neither (Close lost)
+    ("3-1", "3-1 buttons=0", 0),  # as many buttons as it drew: left alone
 ])
 def test_a_question_other_than_the_one_its_session_drew_is_healed(page, window, want, shown, healed):
     expect = {"projection": ".st-key-projection-bar",
               "console": ".st-key-poll-console"}[window]
     watch = (f'<span class="attention-watch" data-expect="{expect}" data-beats="1" '
              f'data-stale="{watchdog.STALE_MS}" data-heal="{watchdog.HEAL_MS}"></span>')
-    box = "" if shown is None else f'<span hidden class="poll-drawn" data-poll="{shown}"></span>'
-    html = (POLL_PAGE.format(watch=watch, want=want, bar=BARS[window], box=box)
+    shown, _, buttons = (shown or "").partition(" buttons=")
+    box = "" if not shown else f'<span hidden class="poll-drawn" data-poll="{shown}" data-buttons="{buttons}"></span>'
+    bar = BARS[window]
+    if buttons and window == "projection":
+        healed = 0  # only the console's box has buttons to count
+    elif buttons:  # the console's mark is inside its box
+        bar, box = bar.replace("</div>", f"{box}</div>"), ""
+    html = (POLL_PAGE.format(watch=watch, want=want, bar=bar, box=box)
             + f"<script>{watchdog._script()}</script>" + _heal_component())
     page.route(URL, lambda route: route.fulfill(body=html, content_type="text/html"))
     page.goto(URL)

@@ -83,16 +83,16 @@ def console_panel(page_id: str, index: int) -> None:
     """The console's poll box, drawn after the step's page ran (its live result judges the answers)."""
     with st.container(key=Key.POLL_CONSOLE, border=True):
         st.markdown(f"**:material/how_to_vote: {app_text('poll_heading')}**")
-        flashed = state.take_flash("poll")
-        if flashed:
+        if flashed := state.take_flash("poll"):
             getattr(st, flashed[0])(flashed[1])
         poll = asked()
         # The mark the watchdog compares with the beat's (watchdog.js): a run whose output never reached the console
-        # (Close taken, the old box left on screen) is healed. The box with its Ask has a mark too, not none: under
-        # load the box once came back empty after a Close, Ask gone, and an empty box read as "no question" matched.
+        # (Close taken, the old box left on screen) is healed; so is a box that came back empty (hence Ask's own
+        # mark: an empty box read as "no question") or short of a button (Close gone), as under load they did.
         mark = poll.mark if poll is not None else ASKING
         walk_state.set_drawn_question(mark)
-        st.html(f'<span hidden class="poll-drawn" data-poll="{mark}"></span>')
+        buttons = (1 if pollable(page_id) else 0) if poll is None else (2 if poll.revealed else 3)
+        st.html(f'<span hidden class="poll-drawn" data-poll="{mark}" data-buttons="{buttons}"></span>')
         if poll is None:
             return _ask(page_id, index)
         st.markdown(prompt(poll))

@@ -34,7 +34,7 @@
   // (data-poll: "<number>-<revealed>"; on the console "ask" for its Ask; empty for none), and the question's box
   // carries the same mark (.poll-drawn): a question never shown, one still shown after it closed, a reveal that
   // never reached the projection, a console still showing Close after it closed the poll, or a console's box
-  // whose Ask was lost (no mark), is healed the same way.
+  // whose Ask was lost (no mark) or with fewer buttons than it drew (data-buttons), is healed the same way.
   const differs = (marker) => {
     const want = marker && marker.dataset.step;
     const line = want && document.querySelector('[class*="st-key-walk-at-"]');
@@ -45,7 +45,10 @@
       return false;
     }
     const mark = document.querySelector('.poll-drawn');
-    return (mark ? mark.dataset.poll : '') !== poll;
+    if ((mark ? mark.dataset.poll : '') !== poll) return true;
+    // the console's box says how many buttons it drew: fewer on the page (Close lost) is a lost output too
+    const box = mark && mark.dataset.buttons && mark.closest('.st-key-poll-console');
+    return !!box && box.querySelectorAll('button').length < Number(mark.dataset.buttons);
   };
   const lost = (marker, now) => {
     if (!differs(marker)) { W.lostSince = null; return false; }
