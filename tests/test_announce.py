@@ -137,3 +137,14 @@ def test_a_verdict_is_said_once_per_check_not_again_when_the_inputs_come_back():
     at.button(key=f"check:{page}:{question}:check").click().run()
     again = _marker(at)
     assert int(again["n"]) == pressed + 1 and again["say"] == verdict
+
+
+def test_the_marker_gives_the_grid_and_its_cells_names_in_each_language_with_the_fields_the_browser_fills():
+    for lang in ("en", "id", "vi", "ko"):
+        marker = _marker(open_page("causal-mask", params={"lang": lang}))
+        assert marker["grid"] == app_text("a11y_grid", lang=lang)
+        # page.js fills the fields from the grid's own cells: the template reaches it with its fields unfilled
+        filled = {"token": "journey", "column": "d1", "value": "(the value shown)"}
+        assert marker["cellname"].format(**filled) == app_text("a11y_cell_name", lang=lang, **filled)
+        assert marker["cellof"].format(**filled) == app_text("a11y_cell_editor_of", lang=lang, **filled)
+        assert "{token}" in marker["cellname"] and "{column}" in marker["cellof"]

@@ -332,6 +332,17 @@ def focus(page) -> dict | None:
     return page.evaluate(FOCUS_JS)
 
 
+def focused_name(page) -> str:
+    """The focused element's name as the browser's accessibility tree computes it: what a screen reader says."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        found = cdp.send("Runtime.evaluate", {"expression": "document.activeElement"})["result"]
+        nodes = cdp.send("Accessibility.getPartialAXTree", {"objectId": found["objectId"], "fetchRelatives": False})
+        return next((n.get("name", {}).get("value", "") for n in nodes["nodes"] if not n.get("ignored")), "")
+    finally:
+        cdp.detach()
+
+
 def tab_to(page, wanted, *, backwards: bool = False, limit: int = 120) -> dict:
     """Press Tab (or Shift+Tab) until the focused element matches ``wanted(focus)``."""
     for _ in range(limit):

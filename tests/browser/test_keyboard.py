@@ -16,6 +16,7 @@ from tests.browser.harness import (
     PATIENT_MS,
     ROOT,
     described,
+    focused_name,
     heard,
     printed,
     settled,
@@ -37,15 +38,30 @@ def test_a_learner_without_a_mouse_edits_the_matrix_changes_a_control_answers_an
     page.evaluate(LISTEN_JS)
     assert page.get_attribute(".attention-live", "aria-live") == "polite"
     before = printed(page)
+    # A heading's link is not a stop on the Tab path to the results.
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stHeaderActionElements\"] a')]"
+                           ".every((a) => a.tabIndex === -1)", timeout=PATIENT_MS)
 
     # The matrix: Tab into the grid, walk to "journey", d1 with the arrow keys, type, Enter.
     where = tab_to(page, lambda f: f["testid"] == "data-grid-canvas")
     assert where["key"].startswith("st-key-matrix_editor")
     page.wait_for_timeout(200)
+    # In the grid the focus is on its first cell, the first row's token; the grid says what it is and how to move.
+    assert focused_name(page) == "Your"
+    page.wait_for_function("(n) => document.activeElement.closest('table').getAttribute('aria-label') === n",
+                           arg=app_text("a11y_grid"), timeout=PATIENT_MS)
     for key in ("ArrowDown", "ArrowRight"):  # from "Your" (the grid's first cell) to "journey", d1
         page.keyboard.press(key)
+    # the cell is named by its row's token and its column, then its value
+    page.wait_for_function("(n) => document.activeElement.getAttribute('aria-label') === n",
+                           arg=app_text("a11y_cell_name", token="journey", column="d1", value="0.55"),
+                           timeout=PATIENT_MS)
+    assert focused_name(page) == app_text("a11y_cell_name", token="journey", column="d1", value="0.55")
     page.keyboard.press("Enter")  # opens the cell's editor
     page.locator("input.gdg-input, textarea.gdg-input").first.wait_for(state="visible", timeout=PATIENT_MS)
+    page.wait_for_function("() => document.activeElement.classList.contains('gdg-input')"
+                           " && document.activeElement.hasAttribute('data-named')", timeout=PATIENT_MS)
+    assert focused_name(page) == app_text("a11y_cell_editor_of", token="journey", column="d1")
     page.keyboard.press("Control+a")
     page.keyboard.type("0.99")
     page.wait_for_timeout(100)  # the grid takes the typed value before Enter commits it

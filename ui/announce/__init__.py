@@ -43,6 +43,10 @@ def note_result(result: object, labels: list[str], given: dict) -> None:
             note(kind, sentence)
 
 
+# The cell names are filled in the browser, from the grid's own cells: their templates keep their fields.
+_SLOTS = {field: "{" + field + "}" for field in ("token", "column", "value")}
+
+
 def draw(page_id: str) -> None:
     """The hidden marker page.js reads: the sentences that changed since this page's last run, and the word for a
     slow run, in the page's language."""
@@ -57,6 +61,8 @@ def draw(page_id: str) -> None:
         say_state.spoken(_plain(" ".join(changed)))
     data = {"n": say_state.count(), "page": page_id, "say": say_state.last_text(),
             "updating": app_text("say_updating"), "cell": app_text("a11y_cell_editor"),
+            "grid": app_text("a11y_grid"), "cellname": app_text("a11y_cell_name", **_SLOTS),
+            "cellof": app_text("a11y_cell_editor_of", **_SLOTS),
             "skip": app_text("a11y_skip_results"),
             "decimal": " ".join(f"st-key-{_class(key)}" for key in sorted(decimal_fields()))}
     attributes = " ".join(f'data-{name}="{escape(str(value))}"' for name, value in data.items())

@@ -143,6 +143,39 @@
     left = null;
     focus(again || document.querySelector('[data-testid="stMain"] .step-heading'));
   };
+  // The input matrix (a data grid): the grid says what it is and how to move in it, and a cell is named by its
+  // row's token and its column ("journey, d1: 0.55"), not by its value alone. The grid draws its cells again on
+  // every change, so the names are made again whenever a cell's text no longer matches its name.
+  const fill = (template, values) => template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
+  const nameGrid = (marker) => {
+    for (const table of document.querySelectorAll('table[role="grid"]')) {
+      if (table.getAttribute('aria-label') !== marker.dataset.grid) table.setAttribute('aria-label', marker.dataset.grid);
+      const columns = {};
+      for (const th of table.querySelectorAll('th[role="columnheader"]')) {
+        columns[th.getAttribute('aria-colindex')] = th.textContent.trim();
+      }
+      for (const row of table.querySelectorAll('tbody tr')) {
+        const token = row.querySelector('td[aria-colindex="1"]')?.textContent.trim() ?? '';
+        for (const cell of row.querySelectorAll('td[role="gridcell"]:not([aria-colindex="1"])')) {
+          const name = fill(marker.dataset.cellname, {
+            token, column: columns[cell.getAttribute('aria-colindex')] ?? '', value: cell.textContent.trim() });
+          if (cell.getAttribute('aria-label') !== name) cell.setAttribute('aria-label', name);
+        }
+      }
+    }
+    // The cell's editor: named by the cell it edits (the selected one), or in plain words when none is.
+    const editor = document.querySelector('.gdg-input:not([data-named])');
+    if (editor) {
+      const cell = document.querySelector('table[role="grid"] td[aria-selected="true"]:not([aria-colindex="1"])');
+      const row = cell?.closest('tr');
+      const column = cell && cell.closest('table').querySelector(
+        `th[aria-colindex="${cell.getAttribute('aria-colindex')}"]`)?.textContent.trim();
+      const token = row?.querySelector('td[aria-colindex="1"]')?.textContent.trim();
+      editor.setAttribute('aria-label', cell && token && column
+        ? fill(marker.dataset.cellof, { token, column }) : marker.dataset.cell);
+      editor.setAttribute('data-named', '');
+    }
+  };
   const watch = () => {
     const app = document.querySelector('[data-testid="stApp"]');
     const marker = document.querySelector('.attention-say');
@@ -154,6 +187,11 @@
     // A field's name is its words: a label's icon shortcode (":material/translate: Language") is not read out,
     // a slider is not named twice (its own label and its group's, "Dropout rate p Dropout rate p"), and a button's
     // shortcut is a key shortcut, not part of its name ("Next Shortcut →": now "Next", with its key).
+    // A heading's link icon is for the mouse (copying a section's address); from the keyboard it is a stop on the
+    // way to the results, one per heading, and the headings are reached by a screen reader's own keys.
+    for (const link of document.querySelectorAll('[data-testid="stHeaderActionElements"] a:not([tabindex])')) {
+      link.setAttribute('tabindex', '-1');
+    }
     for (const el of document.querySelectorAll('[aria-label*=":material/"]')) {
       el.setAttribute('aria-label', el.getAttribute('aria-label').replace(/:material\/[a-z0-9_]+:\s*/g, ''));
     }
@@ -165,9 +203,7 @@
       const keys = { '→': 'ArrowRight', '←': 'ArrowLeft', '↑': 'ArrowUp', '↓': 'ArrowDown' };
       kbd.closest('button').setAttribute('aria-keyshortcuts', keys[kbd.textContent.trim()] || kbd.textContent.trim());
     }
-    // The data grid's cell editor: a field with a name.
-    const editor = document.querySelector('.gdg-input:not([aria-label])');
-    if (editor && marker) editor.setAttribute('aria-label', marker.dataset.cell);
+    if (marker) nameGrid(marker);
     // A phone's keyboard for a number: the digits and the decimal separator (inputmode), not the letters. The
     // marker names the text fields that take a number (Check yourself's); a number field takes whole numbers.
     for (const box of (marker?.dataset.decimal || '').split(' ').filter(Boolean)) {
