@@ -9,7 +9,9 @@ from html import unescape
 from attention import book_inputs, causal_attention_step_by_step, simple_attention_for_query
 from tests.apptest import open_page
 from ui.announce import mask_sentence, weights_sentence
+from ui.inputs.matrix import book_matrix
 from ui.keys import fold_key
+from ui.sharing.codec import PARAM, encode_state
 from ui.words.content import app_text
 
 LABELS = ["Your", "journey", "starts", "with", "one", "step"]
@@ -148,3 +150,21 @@ def test_the_marker_gives_the_grid_and_its_cells_names_in_each_language_with_the
         assert marker["cellname"].format(**filled) == app_text("a11y_cell_name", lang=lang, **filled)
         assert marker["cellof"].format(**filled) == app_text("a11y_cell_editor_of", lang=lang, **filled)
         assert "{token}" in marker["cellname"] and "{column}" in marker["cellof"]
+
+
+def test_a_shared_links_notice_is_said_on_the_pages_first_run_and_once_only():
+    """A notice is drawn above the page already filled in: the run says it through the live region, on the page's
+    first run too (where nothing else is said), and a notice drawn on every run while it holds is said once."""
+    shared, _ = encode_state(book_matrix(), {"causal-mask": {"causal": False}})
+    at = open_page("causal-mask", params={PARAM: shared})
+    assert app_text("link_opened") in [a.value for a in at.success]
+    first = _marker(at)
+    assert first["say"] == app_text("link_opened") and int(first["n"]) == 1
+    at.run()
+    assert _marker(at)["n"] == first["n"]  # drawn again, not said again
+
+
+def test_a_refused_link_is_said_where_it_is_drawn():
+    at = open_page("causal-mask", params={PARAM: "not-a-link"})
+    warned = [a.value for a in at.warning]
+    assert warned and _marker(at)["say"] == warned[0]

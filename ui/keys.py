@@ -86,6 +86,7 @@ class Key:
     # ui/lecture/classroom.py: a student's line (exploring on their own) and its link back to the lecture
     CLASS_BAR = "class-bar"
     CLASS_REJOIN = "class-rejoin"  # the class of "Rejoin the lecture", a link to the light page
+    CLASS_POLL = "class-poll"  # the class's question on that line, heard from the room's stream (class_poll.js)
     # ui/lecture/poll.py: a class poll's widgets and boxes
     POLL_QUESTION = "poll_question"  # the console's choice of question
     POLL_ASK = "poll_ask"
@@ -120,6 +121,9 @@ class Key:
     SAID = "_said"  # each page's last sentences, by kind
     SAY_COUNT = "_say_count"  # announcements made: the browser speaks when it moves
     SAY_TEXT = "_say_text"  # the last announcement
+    SAY_NOTICES = "_say_notices"  # notices drawn above the page, to be said with this run's changes
+    SAY_ONCE = "_say_once"  # the notices drawn on every run that were said already (a shared link's, by when)
+    PAGE_NOTICE = "page-notice"  # the box of a page's queued message (ui/page/header.py draw_flash)
     LINK_OPENED_AT = "_link_opened_at"  # when a shared link was opened, while that is said (ui/sharing/link.py)
     SHARE_NOTE = "_share_note"
     # ui/check/state.py: page id -> question id -> the learner's answer and progress.

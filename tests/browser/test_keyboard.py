@@ -26,6 +26,8 @@ from tests.browser.harness import (
 )
 from ui.announce import heads_sentence, mask_sentence, step_sentence, weights_sentence
 from ui.chapter import PAGES
+from ui.inputs.matrix import book_matrix
+from ui.sharing.codec import PARAM, encode_state
 from ui.words.content import app_text, page_text
 
 LABELS = ["Your", "journey", "starts", "with", "one", "step"]
@@ -101,6 +103,9 @@ def test_a_learner_without_a_mouse_edits_the_matrix_changes_a_control_answers_an
     wait_text(page, f"Correct: {answer}.", where='[data-testid="stMain"]')
     settled(page, where["key"])
     assert heard(page) == [f"Correct: {answer}."]  # a first try's Correct, through the region that was there
+    # and only there: its box is not a second live region, inserted filled
+    assert page.locator('[class*="st-key-fold-check"] [data-testid="stAlertContainer"]').count() == 1
+    assert page.locator('[class*="st-key-fold-check"] [data-testid="stAlertContainer"][role]').count() == 0
 
     # Open as a notebook: Enter downloads it, the focus stays on the link, and the download is said.
     tab_to(page, lambda f: f["tag"] == "A" and page.evaluate(
@@ -160,6 +165,19 @@ def test_a_learner_without_a_mouse_edits_the_matrix_changes_a_control_answers_an
                            " === t", arg=title, timeout=60_000)
 
     assert page.evaluate("window.__mouse") == 0
+
+
+def test_a_shared_links_notice_is_said_through_the_live_region_once(page, app_server):
+    """"Opened a shared link" is drawn filled in above the page: the page's one live region says it, and its box is
+    no live region of its own (said twice, or not at all, by a screen reader)."""
+    shared, _ = encode_state(book_matrix(), {"causal-mask": {"causal": False}})
+    page.goto(f"{app_server.url}/causal-mask?{PARAM}={shared}")
+    page.wait_for_selector('[data-testid="stMain"] h1')
+    wait_idle(page)
+    page.wait_for_function("(t) => document.querySelector('.attention-live').textContent === t",
+                           arg=app_text("link_opened"), timeout=PATIENT_MS)
+    assert page.locator('.st-key-link-opened [data-testid="stAlertContainer"]').count() == 1
+    assert page.locator('.st-key-link-opened [data-testid="stAlertContainer"][role]').count() == 0
 
 
 def test_without_a_mouse_a_query_the_heads_and_the_mask_are_heard_and_each_help_is_a_description(page, app_server):

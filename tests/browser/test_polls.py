@@ -13,8 +13,19 @@ from __future__ import annotations
 import os
 from contextlib import ExitStack
 
-from tests.browser.harness import PATIENT_MS, ROOT, wait_idle
-from tests.browser.lecture import STAGE, answer, open_console, open_projection, open_student, says, verdict, wait_step
+from tests.browser.harness import LISTEN_JS, PATIENT_MS, ROOT, wait_idle
+from tests.browser.lecture import (
+    STAGE,
+    answer,
+    explore,
+    open_console,
+    open_projection,
+    open_student,
+    says,
+    verdict,
+    wait_step,
+)
+from ui.words.content import app_text
 
 SHOTS = ROOT / ("docs/screenshots" if os.environ.get("UPDATE_SCREENSHOTS") else "artifacts/screenshots")
 
@@ -42,10 +53,27 @@ def test_a_poll_is_answered_counted_and_revealed(browser, servers):
         assert projection.locator(f"{STAGE} [data-testid='stVegaLiteChart']").count() == 0
         # The console counts the class present (a light page while its stream is open) and those who answered.
         says(console, ".st-key-poll-console", "3 of 3 following answered")
+        # A student who explores in the app meanwhile is told of the open question on their line, and hears it;
+        # the lecturer's windows hear what the poll does from here on.
+        explorer = open_student(stack, browser, class_server.url, room)
+        asked = explorer.inner_text("#poll-prompt")
+        explore(explorer, room)
+        for window in (explorer, console, projection):
+            window.evaluate(LISTEN_JS)
+        told = explorer.locator(".st-key-class-poll .class-poll")
+        told.wait_for(timeout=PATIENT_MS)
+        assert told.inner_text().startswith(app_text("class_poll_open", prompt=asked))
+        assert f"/follow/{room}" in told.locator("a").get_attribute("href")
+        said_in(explorer, app_text("class_poll_open", prompt=asked))
+        explorer.screenshot(path=str(SHOTS / "poll-explorer.png"))
 
         box.get_by_role("button", name="Reveal the answers").click()
         says(projection, STAGE, "Right answer: 0.9544")
         says(projection, STAGE, "1 of 3 right")
+        revealed_said = app_text("say_poll_revealed", right="Right answer: 0.9544", share="1 of 3 right")
+        said_in(projection, revealed_said)
+        said_in(console, revealed_said)
+        said_in(explorer, app_text("class_poll_revealed"))
         revealed = projection.inner_text(STAGE)
         assert "1 × 0.1385" in revealed and "is the weight α(2,1)" in revealed  # the mistake, counted by name
         projection.wait_for_selector(f"{STAGE} [data-testid='stVegaLiteChart'] svg", timeout=PATIENT_MS)
@@ -60,6 +88,25 @@ def test_a_poll_is_answered_counted_and_revealed(browser, servers):
         projection.wait_for_selector(STAGE, state="detached", timeout=PATIENT_MS)
         wait_step(projection, 4)
         right.locator("#poll").wait_for(state="hidden", timeout=PATIENT_MS)
+        for window in (projection, console):
+            said_in(window, app_text("say_poll_closed"))
+        told.wait_for(state="detached", timeout=PATIENT_MS)
+        # each was said once in each window, and the question was said before anything else of it
+        for window in (projection, console):
+            spoken = window.evaluate("() => window.__heard")
+            assert sum(revealed_said in t for t in spoken) == 1, spoken
+        spoken = explorer.evaluate("() => window.__heard")
+        assert [t for t in spoken if t in (app_text("class_poll_open", prompt=asked),
+                                           app_text("class_poll_revealed"))] == [
+            app_text("class_poll_open", prompt=asked), app_text("class_poll_revealed")], spoken
+
+
+def said_in(page, words: str) -> None:
+    """Until the page's live region has said ``words`` (within one of its texts), since its listener was set."""
+    try:
+        page.wait_for_function("(w) => window.__heard.some((t) => t.includes(w))", arg=words, timeout=PATIENT_MS)
+    except Exception as exc:  # noqa: BLE001 (Playwright's TimeoutError), said with what it did say
+        raise AssertionError(f"never said {words!r}: {page.evaluate('() => window.__heard')}") from exc
 
 
 def test_five_reveals_in_a_row_each_reach_the_projection(browser, app_server):

@@ -25,11 +25,12 @@ from .said import dropout_sentence, heads_sentence, mask_sentence, step_sentence
 __all__ = ["begin", "draw", "dropout_sentence", "heads_sentence", "mask_sentence", "note", "note_result", "said",
            "step_sentence", "weights_sentence"]
 
-ORDER = ("step", "mask", "dropout", "heads", "result")  # the order in which changes are said
+ORDER = ("poll", "step", "mask", "dropout", "heads", "result")  # the order in which changes are said
 CHECK = "check:"  # a question's verdict: its kind is "check:<question>#<press>" (ui/check/panel.py)
 
 begin = say_state.begin
 note = say_state.note
+notice = say_state.notice
 
 
 def note_result(result: object, labels: list[str], given: dict) -> None:
@@ -57,6 +58,7 @@ def draw(page_id: str) -> None:
     changed = [now[kind] for kind in kinds if kind in now and before is not None and before.get(kind) != now[kind]]
     if before is not None and "step" in before and "step" not in now:  # the whole page is back
         changed.insert(0, app_text("say_step_off"))
+    changed[:0] = say_state.take_notices()  # what the page's notices say (inserted filled, they may not be heard)
     if changed:
         say_state.spoken(_plain(" ".join(changed)))
     data = {"n": say_state.count(), "page": page_id, "say": say_state.last_text(),

@@ -9,7 +9,7 @@ import streamlit as st
 
 from ..state import Key
 
-__all__ = ["begin", "count", "heard", "last_text", "note", "noted", "set_heard", "spoken"]
+__all__ = ["begin", "count", "heard", "last_text", "note", "noted", "notice", "set_heard", "spoken", "take_notices"]
 
 
 def begin() -> None:
@@ -20,6 +20,21 @@ def begin() -> None:
 def note(kind: str, text: str) -> None:
     """What the page shows of one kind ("step", "mask", "result", "lecture"), as a sentence."""
     st.session_state.setdefault(Key.SAY_NOW, {})[kind] = text
+
+
+def notice(text: str, once: str | None = None) -> None:
+    """A notice drawn above the page, said with the run's changes, on a page's first run too; ``once`` names a notice
+    drawn on every run while it holds (said the first time only)."""
+    if once is not None:
+        said = st.session_state.setdefault(Key.SAY_ONCE, set())
+        if once in said:
+            return
+        said.add(once)
+    st.session_state.setdefault(Key.SAY_NOTICES, []).append(text)
+
+
+def take_notices() -> list[str]:
+    return st.session_state.pop(Key.SAY_NOTICES, [])
 
 
 def noted() -> dict[str, str]:

@@ -204,12 +204,14 @@ def _feedback(page_id: str, question: Question, words: QuestionText, answer: Ans
         st.info(app_text("check_stale"), icon=":material/update:")
         return
     said = feedback(question, words, answer, entry.get("given"))
+    # said once per press of Check: the same verdict shown again (the inputs changed and came back) is not said again
+    kind = f"check:{question.id}#{entry.get('presses', 1)}"
     if isinstance(said, Unparsed):
+        announce.note(kind, app_text(f"answer_{said.reason}", **said.fields))
         st.warning(app_text(f"answer_{said.reason}", **said.fields))
         return
     verdict, message, shown = said
-    # said once per press of Check: the same verdict shown again (the inputs changed and came back) is not said again
-    announce.note(f"check:{question.id}#{entry.get('presses', 1)}", message)
+    announce.note(kind, message)
     if verdict.correct:
         st.success(message, icon=":material/check_circle:")
         return

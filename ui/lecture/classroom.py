@@ -14,10 +14,12 @@ then holds ``room=<id>``. The lecturer's secret stays in the session.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import os
 import socket
 from html import escape
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import segno
@@ -28,7 +30,7 @@ from ..chapter import PAGES
 from ..state import Key
 from ..words.content import app_text
 from . import spotlight, window
-from .address import AWAY_PARAM, NEW_ROOM, ROOM_PARAM, follow_path
+from .address import AWAY_PARAM, NEW_ROOM, ROOM_PARAM, events_path, follow_path
 from .records import WALK_PAGE, Student
 
 __all__ = ["AWAY_PARAM", "COUNT_SECONDS", "NEW_ROOM", "ROOM_PARAM", "class_count", "join_link", "join_panel",
@@ -36,6 +38,7 @@ __all__ = ["AWAY_PARAM", "COUNT_SECONDS", "NEW_ROOM", "ROOM_PARAM", "class_count
 
 PUBLIC_URL = "ATTENTION_PUBLIC_URL"  # the address students reach the app at, when the lecturer's differs
 _PAGE_IDS = frozenset(p.page_id for p in PAGES)
+_POLL_JS = Path(__file__).with_name("class_poll.js")
 COUNT_SECONDS = 2  # the projection's count of the class (its line, the join panel) is read again this often
 
 
@@ -52,7 +55,26 @@ def status_bar(page_id: str) -> None:
                 width="content")
         if page_id != WALK_PAGE:  # what they found, sent to the lecturer (ui/lecture/spotlight.py)
             spotlight.send_panel(page_id)
+    _class_poll(member.room)
     spotlight.said()
+
+
+def _class_poll(room: str) -> None:
+    """The class's question, shown under the line and said, from the room's stream as the light page hears it: no
+    run of this session waits for it. Answered on the lecture page, where the form and the verdict are."""
+    lang = state.language()
+    base = _base(urlsplit(st.context.url or "/").path)
+    words = {"open": app_text("class_poll_open", prompt="{prompt}"), "answer": app_text("class_poll_answer"),
+             "revealed": app_text("class_poll_revealed")}
+    _poll_component()(key=Key.CLASS_POLL, data={"events": f"{base}{events_path(room)}?lang={lang}",
+                                                "rejoin": follow_address(room, lang), "words": words})
+
+
+@functools.cache
+def _poll_component():
+    css = (".class-poll { margin: 0.25rem 0 0.5rem; padding: 0.5rem 0.75rem; border-left: 4px solid #e07b00;"
+           " background: rgba(224, 123, 0, 0.08); border-radius: 0.25rem; } .class-poll a { margin-left: 0.5rem; }")
+    return st.components.v2.component("attention_class_poll", js=_POLL_JS.read_text(encoding="utf-8"), css=css)
 
 
 def follow_address(room: str, lang: str) -> str:

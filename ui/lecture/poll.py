@@ -9,9 +9,9 @@ the presenter console, revealed on the projection.
   the question and a count only (:func:`projection_panel`, in place of the step), until the lecturer
   reveals: then the spread, the right answer and each known mistake with how many made it.
 
-Every count is made by the lecturer's windows, against the answer worked out from the page's live
-result in this very run (``Page.step_through`` keeps it: ui/check/state.py ``live``): a matrix or a
-control changed while the poll is open changes the right answer, and the count follows.
+Every count is made by the lecturer's windows, against the answer worked out from the page's live result in this
+very run (ui/check/state.py ``live``): a matrix or a control changed while the poll is open changes the right answer,
+and the count follows. What the poll does is said to a screen reader in those windows too (:func:`say_asked`).
 """
 
 from __future__ import annotations
@@ -21,23 +21,21 @@ from dataclasses import replace
 
 import streamlit as st
 
-from .. import state
+from .. import announce, state
 from ..check import state as check_state
 from ..check.questions import QUESTIONS, Answer, Question, Unavailable
 from ..check.tally import POLL_KINDS, Tally, tally
-from ..draw import show_chart
-from ..draw.charts import answers_chart
 from ..state import Key
 from ..words.content import QuestionText, app_text, page_text
 from ..words.plain import plain_text
-from . import lesson, window
+from . import lesson, poll_answers, window
 from . import state as walk_state
 from .deck import Poll, Right
 from .records import Lecturer, SetPoll
 from .rooms import MAX_POLLS, RoomError, RoomsUnavailable
 
 __all__ = ["RADIO_UP_TO", "asked", "console_panel", "live_answer", "option_names", "pollable", "projection_panel",
-           "prompt", "question_of"]
+           "prompt", "question_of", "say_asked"]
 
 ASKING = "ask"  # the console's poll box when no question is open: its Ask (a poll's mark is "<number>-<revealed>")
 COUNT_SECONDS = 0.5  # the console's and the projection's count of answers is read this often
@@ -57,6 +55,15 @@ def asked() -> Poll | None:
     if not isinstance(member, Lecturer) or member.poll is None:
         return None
     return member.poll if member.poll.position == walk_state.walk_position() else None
+
+
+def say_asked() -> None:
+    """What a lecturer's window says of the class's question, once (ui/announce): asked, or closed. The reveal is
+    said with its counts (ui/lecture/poll_answers.py)."""
+    member = window.current()
+    if isinstance(member, Lecturer) and (member.poll is None or not member.poll.revealed and asked() is not None):
+        announce.note("poll", app_text("say_poll_closed") if member.poll is None
+                      else app_text("say_poll_open", prompt=prompt(member.poll)))
 
 
 def _words(poll: Poll, lang: str | None = None) -> QuestionText:
@@ -231,40 +238,7 @@ def _watch(poll: Poll) -> None:
     if counted is None:
         return
     st.markdown(app_text("poll_answered", n=counted.total, of=window.attendance()))
-    _results(poll, counted, lecture=False)
-
-
-def _results(poll: Poll, counted: Tally, *, lecture: bool) -> None:
-    """The answers' spread beside the right answer and the known mistakes (side by side on the projection, so
-    that all of it fits a 1280x720 screen; one under the other on the console)."""
-    chart, words = st.columns([3, 2], gap="large") if lecture else (st.container(), st.container())
-    if counted.total:
-        with chart:
-            show_chart(answers_chart(counted.bars, other_label=app_text("poll_other"), answer_title=app_text(
-                "poll_axis_answer"), count_title=app_text("poll_axis_count"), legend_title=app_text("poll_legend"),
-                kind_words=_kind_words(), lecture=lecture), width="stretch")
-    with words:
-        right = app_text("poll_right", answer=counted.answer)
-        share = app_text("poll_right_count", n=counted.right, total=counted.total)
-        st.markdown(f"#### {right}\n\n{share}" if lecture else f"{right} · {share}")
-        if counted.mistakes:
-            lines = [app_text("poll_mistake", n=n, answer=shown,
-                              explanation=_explanation(poll, mistake, shown, counted))
-                     for mistake, n, shown in counted.mistakes]
-            st.markdown(f"**{app_text('poll_mistakes')}**\n\n" + "\n".join(f"- {line}" for line in lines))
-
-
-def _explanation(poll: Poll, mistake: str, shown: str, counted: Tally) -> str:
-    """What a known mistake was: the words Check yourself gives a learner who made it, without its opening
-    "Not yet:" (said to one learner, not to a class)."""
-    text = _words(poll)(f"feedback_{mistake}", **{**dict(poll.fields), "given": shown, "answer": counted.answer})
-    opening = app_text("poll_feedback_opening").strip()
-    return text[len(opening):].lstrip() if opening and text.startswith(opening) else text
-
-
-def _kind_words() -> dict[str, str]:
-    return {"right": app_text("poll_kind_right"), "mistake": app_text("poll_kind_mistake"),
-            "other": app_text("poll_kind_other")}
+    poll_answers.draw(poll, counted, lecture=False)
 
 
 # ----- the projection -----------------------------------------------------------------------------------
@@ -284,7 +258,7 @@ def projection_panel() -> None:
         if poll.revealed:
             counted = _count(poll)
             if counted is not None:
-                _results(poll, counted, lecture=True)
+                poll_answers.draw(poll, counted, lecture=True)
         else:
             _projected_count(poll)
 

@@ -110,6 +110,7 @@ def _run_step(walk: Walkthrough, step: WalkStep, index: int, driver: Driver, box
             _details(walk, step)
         raise
     finally:
+        poll.say_asked()
         if poll_box is not None:
             with drift_box:
                 console.drift(step, index, driver.log)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from .. import draw, state
+from .. import announce, draw, state
 from ..sharing import link
+from ..sharing import state as link_state
 from ..state import Key
 from ..words.content import app_text, page_text
 
@@ -43,10 +44,13 @@ def draw_flash(opened: bool = True) -> None:
     link was opened, while its state is unchanged (on every full run: one place per run draws it)."""
     flashed = state.take_flash("page")
     if flashed:
-        getattr(st, flashed[0])(flashed[1])
+        with st.container(key=Key.PAGE_NOTICE):
+            getattr(st, flashed[0])(flashed[1])
+        announce.notice(flashed[1])
     if opened and link.link_opened():  # "the shared link was opened": a reload of one's own page hides it (page.js)
         with st.container(key=Key.LINK_OPENED):
             st.success(app_text("link_opened"))
+        announce.notice(app_text("link_opened"), once=f"link:{link_state.opened_at()}")
 
 
 def draw_explanation(page_id: str) -> None:

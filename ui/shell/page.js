@@ -12,7 +12,18 @@
   // A reload opens the same address as a new session, and the app cannot tell it from a shared link: the tab can.
   // "The shared link was opened" is then hidden (ui/shell/access.css), since it was one's own page.
   const navigation = performance.getEntriesByType('navigation')[0];
-  if (navigation && navigation.type === 'reload') document.documentElement.classList.add('attention-reloaded');
+  const reloaded = Boolean(navigation && navigation.type === 'reload');
+  if (reloaded) document.documentElement.classList.add('attention-reloaded');
+
+  // Check yourself's feedback and the page's notices are said through the page's one live region (ui/announce), in
+  // words that say what changed. Drawn as alerts, they are live regions too, inserted filled: said twice where a
+  // screen reader reads those, and not at all where it does not. Their role goes as they are drawn, before the
+  // browser's accessibility tree takes them in (a mutation observer runs before the next frame).
+  const SAID_ELSEWHERE = ['[class*="st-key-fold-check"]', '.st-key-link-opened', '.st-key-page-notice']
+    .map((box) => `${box} [data-testid="stAlertContainer"][role]`).join(', ');
+  new MutationObserver(() => {
+    for (const box of document.querySelectorAll(SAID_ELSEWHERE)) box.removeAttribute('role');
+  }).observe(document.documentElement, { childList: true, subtree: true });
 
   // The page scrolls in Streamlit's main area, not the window: a new page starts at its top, as a web page does
   // (Streamlit kept the previous page's scroll position: 3.5.1 opened at 2,839 px on a phone).
@@ -87,6 +98,7 @@
     live.textContent = '';
     setTimeout(() => { live.textContent = text; }, 60);
   };
+  window.attentionSpeak = speak;  // the one live region, for what a page's own parts say (ui/lecture/class_poll.js)
   // A download link starts a download and nothing on the page changes: what it started is said (its data-said).
   document.addEventListener('click', (event) => {
     const link = event.target.closest && event.target.closest('a.download-link[data-said]');
@@ -234,7 +246,11 @@
       if (shownPage !== null) focus(document.querySelector('[data-testid="stMain"] h1'));
       shownPage = marker.dataset.page;
     }
-    if (heard === null) { heard = marker.dataset.n; return; }  // what the page said before this tab listened
+    if (heard === null) {  // what the page said before this tab listened: its first run's notices, said now
+      heard = marker.dataset.n;
+      if (heard !== '0' && !reloaded) speak(marker.dataset.say);
+      return;
+    }
     if (marker.dataset.n !== heard) {
       heard = marker.dataset.n;
       updating = false;

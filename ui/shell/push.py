@@ -37,6 +37,7 @@ from starlette.types import Receive, Scope, Send
 
 from ..follow.student import student_of
 from ..lecture import store
+from ..lecture.address import EVENTS_ROUTE
 from ..lecture.feed import Feed, FeedFull, NoSuchRoom, Subscription
 from ..lecture.rooms import RoomError, RoomsUnavailable, is_room_id
 from ..settings import limits
@@ -44,7 +45,7 @@ from ..words.i18n import DEFAULT_LANG, LANGUAGES
 
 __all__ = ["EventStream", "ROUTE", "feed", "render", "routes"]
 
-ROUTE = "/room/{room}/events"
+ROUTE = EVENTS_ROUTE
 HOOKS_VAR = "ATTENTION_BENCH_ROOM_HOOKS"
 SLOW_FANOUT_VAR = "ATTENTION_SLOW_FANOUT_MS"  # a benchmark's deliberately slowed fan-out: this much work per stream
 RETRY_MS = 2_000  # how soon a browser's EventSource reconnects after the stream ended
