@@ -7,7 +7,7 @@ DEV_STAMP  := $(VENV)/.dev-installed
 PORT ?= 8501
 
 .PHONY: run check test test-busy mutants lint unit browser-deps stress-deps bench-selfcheck balancer-deps redis-deps bench bench-latency bench-elements bench-language bench-concurrency bench-failover \
-	bench-capacity bench-room bench-hall bench-first-load soak-class clean
+	bench-capacity bench-room bench-hall bench-first-load bench-back soak-class clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -134,6 +134,10 @@ bench-hall: $(DEV_STAMP)
 
 # A budget phone's first visit through HAProxy (4x CPU, 1.6 Mbit/s, 150 ms), compression on and off, and a following
 # student's light page (/follow/<room>) beside it (benchmarks/FIRST-LOAD.md).
+# Back after a reload on a budget phone, beside a warm page change and a cold load (benchmarks/BACK.md).
+bench-back: $(DEV_STAMP) browser-deps
+	$(BIN)/python benchmarks/bench_back.py --write
+
 bench-first-load: $(DEV_STAMP) browser-deps balancer-deps
 	$(BIN)/python benchmarks/bench_first_load.py --write
 

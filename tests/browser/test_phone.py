@@ -27,6 +27,7 @@ from attention import simple_self_attention
 from tests.browser.harness import PATIENT_MS, code_texts, open_matrix_cell, wait_idle, wait_progress_kept, wait_text
 from ui.check.questions import NUMBER, QUESTIONS, SHAPE
 from ui.inputs.matrix import book_matrix
+from ui.words.content import page_text
 from ui.words.i18n import translate
 
 PHONE_UA = ("Mozilla/5.0 (Linux; Android 14; SM-A155F) AppleWebKit/537.36 (KHTML, like Gecko) "
@@ -263,6 +264,15 @@ def test_a_phone_learner_in_their_own_language_and_number_convention(browser, ap
         wait_idle(page)
         open_fold(page, fold)
         wait_text(page, "2. ✓", where=MAIN)
+        # Forward and Back after the reload move between the pages in the reloaded document, as a page change does:
+        # no cold load of the whole app (a phone learner reloads often: a dropped connection, a tab the OS killed).
+        page.evaluate("() => { window.__sinceReload = true; }")
+        for way, path in ((page.go_forward, "causal-mask"), (page.go_back, "all-queries")):
+            way()
+            page.wait_for_url(f"**/{path}**")
+            page.wait_for_function("(t) => document.querySelector('[data-testid=\"stMain\"] h1')?.textContent === t",
+                                   arg=page_text(path, lang).title, timeout=PATIENT_MS)
+            assert page.evaluate("() => window.__sinceReload === true"), f"{way.__name__} loaded a new document"
 
         # A shared link says it was opened; a reload of one's own page does not (m7). A link taken on a step opens
         # in step-through, on that step (m6).
