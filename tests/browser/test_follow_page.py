@@ -7,6 +7,8 @@ Screenshots of the page at 360 and 1280 px go to artifacts/screenshots/follow-*.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
@@ -187,6 +189,9 @@ def test_no_axe_violation(browser, lang):
         assert axe_run(Axe(), page) == {}
 
 
+TAP_TARGETS_JS = (Path(__file__).parent / "tap_targets.js").read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize(("width", "height", "lang"), [(360, 740, "en"), (360, 740, "ko"), (1280, 900, "en")])
 def test_a_phone_never_scrolls_sideways(browser, width, height, lang):
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -202,6 +207,7 @@ def test_a_phone_never_scrolls_sideways(browser, width, height, lang):
         if width < 600:  # the wide tensor scrolls inside its own box
             box = "document.getElementById('tensor').parentElement"
             assert page.evaluate(f"{box}.scrollWidth > {box}.clientWidth")
+            assert page.evaluate(TAP_TARGETS_JS, 44) == []  # every link, fold and button: a finger's 44 px
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=SHOTS / f"follow-{width}-{lang}-top.png")  # what a student sees first
         page.screenshot(path=SHOTS / f"follow-{width}-{lang}.png", full_page=True)
