@@ -304,6 +304,18 @@ LISTEN_JS = """() => { window.__heard = []; const live = document.querySelector(
       .observe(live, {childList: true, characterData: true, subtree: true}); }"""
 
 
+# The same, from the page's load (a context's init script): what a page says while it loads is heard too.
+LISTEN_FROM_LOAD_JS = """(() => { window.__heard = [];
+    const attach = () => { const live = document.querySelector('.attention-live[role="status"]');
+      if (!live) return false;
+      new MutationObserver(() => { const t = live.textContent.trim(); if (t) window.__heard.push(t); })
+        .observe(live, {childList: true, characterData: true, subtree: true});
+      return true; };
+    const wait = new MutationObserver(() => { if (attach()) wait.disconnect(); });
+    document.addEventListener('DOMContentLoaded', () => {
+      if (!attach()) wait.observe(document.documentElement, {childList: true, subtree: true}); }); })();"""
+
+
 def heard(page, settle_ms: int = 600) -> list[str]:
     """What the live region said since the last call, "Updating…" left out (a slow run says it first)."""
     page.wait_for_timeout(settle_ms)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from contextlib import ExitStack
 
-from tests.browser.harness import LISTEN_JS, PATIENT_MS, ROOT, wait_idle
+from tests.browser.harness import LISTEN_FROM_LOAD_JS, LISTEN_JS, PATIENT_MS, ROOT, wait_idle
 from tests.browser.lecture import (
     STAGE,
     answer,
@@ -57,8 +57,9 @@ def test_a_poll_is_answered_counted_and_revealed(browser, servers):
         # the lecturer's windows hear what the poll does from here on.
         explorer = open_student(stack, browser, class_server.url, room)
         asked = explorer.inner_text("#poll-prompt")
+        explorer.context.add_init_script(LISTEN_FROM_LOAD_JS)  # the app's page may say it as it loads
         explore(explorer, room)
-        for window in (explorer, console, projection):
+        for window in (console, projection):
             window.evaluate(LISTEN_JS)
         told = explorer.locator(".st-key-class-poll .class-poll")
         told.wait_for(timeout=PATIENT_MS)

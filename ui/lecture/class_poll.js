@@ -8,7 +8,11 @@ export default function ({ data, parentElement }) {
   C.data = data;
   C.box = parentElement;
   const fill = (template, values) => template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
-  const speak = (text) => (window.attentionSpeak ? window.attentionSpeak(text) : null);
+  // The page's live region is page.js's: on a first load the stream may speak before page.js has run.
+  const speak = (text, tries = 50) => {
+    if (window.attentionSpeak) window.attentionSpeak(text);
+    else if (tries > 0) setTimeout(() => speak(text, tries - 1), 200);
+  };
   const draw = () => {
     const poll = C.poll;
     const words = C.data.words;
