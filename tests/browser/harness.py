@@ -177,7 +177,7 @@ def chart_texts(page) -> list[str]:
         .map(t => t.textContent)""")
 
 
-CODE_SELECTOR = f'[data-testid="stCode"] code, {PRINTED_SELECTOR}'  # code listings and printed tensors
+CODE_SELECTOR = f'[data-testid="stCode"] code, pre.listing code, {PRINTED_SELECTOR}'  # listings, printed tensors
 CODE_TEXTS_JS = "sel => Array.from(document.querySelectorAll(sel)).map(c => c.textContent)"
 
 

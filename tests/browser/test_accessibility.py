@@ -49,7 +49,7 @@ TABLES_JS = """() => Array.from(document.querySelectorAll('.sr-only table')).map
             masked: Array.from(t.querySelectorAll('td')).filter(td => /^\\D+$/.test(td.textContent)).length,
             area: box.width * box.height};
 })"""
-CODE_JS = """() => Array.from(document.querySelectorAll('[data-testid="stCode"] .token')).map(t =>
+CODE_JS = """() => Array.from(document.querySelectorAll(':is([data-testid="stCode"], pre.listing) .token')).map(t =>
     [t.className, getComputedStyle(t).color, getComputedStyle(t.closest('pre') || t.parentElement).backgroundColor])"""
 
 

@@ -23,7 +23,8 @@ BAR = ".st-key-projection-bar"
 # The words a reader sees or hears as text, node by node ("|" between nodes, so that a run never joins two):
 # not code, printed tensors, formulas, icon ligatures, scripts.
 TEXT_JS = """() => {
-    const skip = 'pre, code, .katex, math, [data-testid="stCode"], .printed-tensor, [data-testid="stIconMaterial"], '
+    const skip = 'pre, code, .katex, math, [data-testid="stCode"], pre.listing, .printed-tensor, '
+        + '[data-testid="stIconMaterial"], '
         + 'script, style, noscript, .attention-live';
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     const parts = [];

@@ -39,7 +39,7 @@ FORMULAS_JS = """() => Array.from(document.querySelectorAll('.katex-display')).f
   && d.scrollWidth > d.clientWidth + 3 && !getComputedStyle(d).backgroundImage.includes('radial-gradient'))
   .map(d => `${d.scrollWidth} px formula in a ${d.clientWidth} px box, no cue`)"""
 
-CODE_WIDER_JS = f"""() => Array.from(document.querySelectorAll('{MAIN} [data-testid="stCode"] pre'))
+CODE_WIDER_JS = f"""() => Array.from(document.querySelectorAll('{MAIN} pre.listing'))
   .filter(p => p.clientWidth > 0 && p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.slice(0, 40))"""
 
 # Every field a number is typed into: (its box's key, its type, its inputmode).
@@ -236,8 +236,12 @@ def test_a_phone_learner_in_their_own_language_and_number_convention(browser, ap
 
         # The code that ran wraps its long lines on a phone instead of scrolling each one sideways.
         open_fold(page, words(lang, "_app", "The code that ran"))
-        page.locator(f'{MAIN} [data-testid="stCode"] pre').first.wait_for(state="visible")
+        page.locator(f'{MAIN} pre.listing .token.keyword').first.wait_for(state="visible")
         assert page.evaluate(CODE_WIDER_JS) == []
+        # coloured on the server: the phone never loads Streamlit's 1.56 MB syntax highlighter for it
+        assert page.locator(f'{MAIN} [data-testid="stCode"]').count() == 0
+        assert not page.evaluate("() => performance.getEntriesByType('resource')"
+                                 ".some((r) => r.name.includes('SyntaxHighlighter'))")
 
         # A right answer gets its ✓ in Check yourself, and a reload (a new server session) keeps it.
         fold = words(lang, "_app", "Check yourself: {n} questions").split("{")[0].strip()

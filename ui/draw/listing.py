@@ -14,6 +14,7 @@ import streamlit as st
 from attention import Trace
 
 from ..words.content import app_text
+from .highlight import highlighted
 from .layout import folded, narrow_screen
 from .source import excerpt
 
@@ -33,7 +34,7 @@ def show_source(*objects: object) -> None:
         wrap = narrow_screen()  # a phone wraps long lines instead of scrolling each one sideways
         for obj, source in sources:
             st.caption(f"`{getattr(obj, '__module__', '')}.{getattr(obj, '__qualname__', '')}`")
-            st.code(source, language="python", wrap_lines=wrap)
+            _code(source, wrap=wrap)
 
 
 @functools.lru_cache(maxsize=256)
@@ -53,9 +54,18 @@ def show_step_code(trace: Trace, name: str, *, lines: bool = True, whole: bool =
         return
     if lines:
         st.caption(app_text("step_code", function=code.qualname))
-        st.code(code.snippet(), language="python", wrap_lines=True)
+        _code(code.snippet(), wrap=True)
     if not whole:
         return
     with folded(app_text("code_that_ran"), "step_source", heading=True) as shown:
         if shown:
-            st.code(code.marked(app_text("code_step_marker")), language="python", line_numbers=True)
+            _code(code.marked(app_text("code_step_marker")), numbered=True)
+
+
+def _code(source: str, *, wrap: bool = False, numbered: bool = False) -> None:
+    """Python source: on a phone, coloured on the server and wrapped (highlight.py: Streamlit's code element would
+    load its 1.56 MB highlighter there); elsewhere Streamlit's code element, with its copy button."""
+    if narrow_screen():
+        st.html(highlighted(source, numbered=numbered))
+    else:
+        st.code(source, language="python", wrap_lines=wrap, line_numbers=numbered)
