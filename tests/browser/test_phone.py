@@ -35,9 +35,13 @@ PHONE_UA = ("Mozilla/5.0 (Linux; Android 14; SM-A155F) AppleWebKit/537.36 (KHTML
 MAIN = '[data-testid="stMain"]'
 SCROLL_TOP_JS = f"() => document.querySelector('{MAIN}').scrollTop"
 TAP_TARGETS_JS = (Path(__file__).parent / "tap_targets.js").read_text(encoding="utf-8")
-FORMULAS_JS = """() => Array.from(document.querySelectorAll('.katex-display')).filter(d => d.clientWidth > 0
+FORMULAS_JS = """() => [...Array.from(document.querySelectorAll('.katex-display')).filter(d => d.clientWidth > 0
   && d.scrollWidth > d.clientWidth + 3 && !getComputedStyle(d).backgroundImage.includes('radial-gradient'))
-  .map(d => `${d.scrollWidth} px formula in a ${d.clientWidth} px box, no cue`)"""
+  .map(d => `${d.scrollWidth} px formula in a ${d.clientWidth} px box, no cue`),
+  ...Array.from(document.querySelectorAll('.formula-drawn img')).filter(s => s.getBoundingClientRect().right
+    > s.closest('.formula-drawn').getBoundingClientRect().right + 1).map(s => 'an equation wider than its box')]"""
+# Whether the page loaded KaTeX (a phone's formulas are drawn on the server: ui/draw/formula.py).
+KATEX_JS = "() => performance.getEntriesByType('resource').some((r) => /katex/i.test(r.name))"
 
 CODE_WIDER_JS = f"""() => Array.from(document.querySelectorAll('{MAIN} pre.listing'))
   .filter(p => p.clientWidth > 0 && p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.slice(0, 40))"""
@@ -132,6 +136,10 @@ def test_a_phone_learner_in_their_own_language_and_number_convention(browser, ap
         page.wait_for_selector("h1")
         wait_idle(page)
         assert page.evaluate("document.documentElement.lang") == lang
+        # the deep link's formula, drawn on the server, and no KaTeX loaded for it
+        page.locator(f"{MAIN} .formula-drawn img").first.wait_for(timeout=PATIENT_MS)
+        assert page.locator(f"{MAIN} .formula-drawn .sr-only math").count() >= 1  # what a screen reader reads
+        assert not page.evaluate(KATEX_JS)
         assert page.evaluate(TAP_TARGETS_JS) == []
         assert under_44(page) == []
         assert page.evaluate(FORMULAS_JS) == []

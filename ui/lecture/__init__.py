@@ -39,7 +39,7 @@ Its views:
   opener);
 - ``classroom``: an exploring student's line (and its link back to the light page), the join link and QR code (J);
 - ``poll``: a class poll on the console (ask, count, reveal, close) and the projection (the class answers on the
-  light page, ui/follow);
+  light page, ui/follow); ``poll_answers``: the answers' spread, right answer and known mistakes, as revealed;
 - ``spotlight``: a student sends their exploration, the console lists what the class sent, Project and Back;
   ``lesson``: the lesson's record (each revealed poll's counts, each exploration projected) as a CSV;
 - ``files``: the lecture's downloads (the walkthrough as a notebook, the lesson's record), links to the app's own
