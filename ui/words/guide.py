@@ -51,7 +51,7 @@ def _blocks(markdown: str | Path) -> list[tuple[str, int, str]]:
     from mdpo.md2po import markdown_to_pofile
 
     found = []
-    for entry in markdown_to_pofile(str(markdown), wrapwidth=math.inf, location=True):
+    for entry in markdown_to_pofile(str(markdown), wrapwidth=math.inf, location=True, include_codeblocks=True):
         where = _BLOCK.search(entry.occurrences[0][1] if entry.occurrences else "")
         found.append((entry.msgid, int(where.group(1)) if where else 0, where.group(2) if where else "block"))
     return found
@@ -136,6 +136,15 @@ def ui_names(text: str) -> list[str]:
     return [_plain(m.group(1)) for pattern in _SPANS for m in pattern.finditer(text)]
 
 
+def _pattern(msgid: str) -> re.Pattern:
+    """A template as a regular expression: each field any text, a field named twice the same text twice."""
+    parts, seen = _FIELD.split(msgid), set()
+    for k in range(1, len(parts), 2):
+        name, parts[k] = parts[k], f"(?P={parts[k]})" if parts[k] in seen else f"(?P<{parts[k]}>.+?)"
+        seen.add(name)
+    return re.compile("".join(re.escape(p) if k % 2 == 0 else p for k, p in enumerate(parts)))
+
+
 class AppNames:
     """The app's messages (msgid -> every msgstr it has in any context), exact and as templates.
 
@@ -153,9 +162,7 @@ class AppNames:
             if not _FIELD.search(msgid):
                 self.exact[msgid] = strings
             elif re.search(r"[A-Za-z]{2,}", _FIELD.sub("", msgid)):  # "{a}: {b}" alone would match anything
-                pattern = "".join(re.escape(part) if k % 2 == 0 else f"(?P<{part}>.+?)"
-                                  for k, part in enumerate(_FIELD.split(msgid)))
-                self.templates.append((re.compile(pattern), strings))
+                self.templates.append((_pattern(msgid), strings))
 
     def translations(self, name: str, depth: int = 0) -> set[str]:
         """How the app writes ``name`` in the catalog's language (empty: ``name`` is not an app message)."""
