@@ -133,7 +133,8 @@ def _plain(text: str) -> str:
 
 def ui_names(text: str) -> list[str]:
     """The spans a guide message sets off as a name: bold, italic, or in double quotes."""
-    return [_plain(m.group(1)) for pattern in _SPANS for m in pattern.finditer(text)]
+    text = _plain(text)
+    return [m.group(1) for pattern in _SPANS for m in pattern.finditer(text)]
 
 
 def _pattern(msgid: str) -> re.Pattern:
