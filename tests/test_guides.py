@@ -118,10 +118,21 @@ def test_a_forbidden_word_in_a_guide_is_caught(lang, word, template, tmp_path):
 
 
 def test_the_catalog_command_checks_the_guides_too(capsys):
-    assert catalogs.main(["guides-check-is-not-a-command"]) == 2  # the usage names the guides' command
-    assert "python -m ui.catalog guides" in capsys.readouterr().out
-    problems = guide.check("ko", catalogs.check)
-    assert not problems, problems
+    assert catalogs.main(["check", "ko"]) == 0
+    assert "ko guide: 0 missing, 0 stale, 0 with other {fields}, 0 against the glossary, 0 other" in (
+        capsys.readouterr().out)
+
+
+def test_the_catalog_command_fails_on_a_broken_guide(capsys, tmp_path, monkeypatch):
+    def plant(catalog):
+        message_with(catalog, "Only your own two windows.").string += " 프로젝션"
+
+    copy_catalog(tmp_path, "ko", plant)
+    monkeypatch.setattr(guide, "CATALOGS", tmp_path)
+    assert catalogs.main(["check", "ko"]) == 1
+    out = capsys.readouterr().out
+    assert "ko: 0 missing" in out and "ko guide: 0 missing, 0 stale, 0 with other {fields}, 1 against the glossary, " \
+        "1 other" in out, out  # the other: docs/teaching.ko.md no longer what the catalog makes
 
 
 # ----- the UI names ------------------------------------------------------------------------------------------------
