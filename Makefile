@@ -6,7 +6,7 @@ RUN_STAMP  := $(VENV)/.run-installed
 DEV_STAMP  := $(VENV)/.dev-installed
 PORT ?= 8501
 
-.PHONY: run check test test-busy mutants lint unit browser-deps stress-deps bench-selfcheck balancer-deps redis-deps bench bench-latency bench-elements bench-language bench-concurrency bench-failover \
+.PHONY: run check test test-busy mutants lint unit guides browser-deps stress-deps bench-selfcheck balancer-deps redis-deps bench bench-latency bench-elements bench-language bench-concurrency bench-failover \
 	bench-capacity bench-room bench-hall bench-first-load bench-back soak-class clean
 
 $(VENV)/bin/python:
@@ -49,6 +49,10 @@ redis-deps:
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null) \
 		|| echo "could not install redis-server: the shared-store tests will be skipped"; \
 	else echo "redis-server missing and not root: install Debian's redis-server to run the shared-store tests"; fi
+
+# The teaching guides in every language, from docs/teaching.md and docs/locales/teaching.<lang>.po (docs/languages.md).
+guides: $(DEV_STAMP)
+	$(BIN)/python -m ui.catalog guides
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .

@@ -4,6 +4,7 @@
     python -m ui.catalog update [LANG...]  # merge it into locales/<lang>/LC_MESSAGES/messages.po
     python -m ui.catalog check [LANG...]   # exit 1 if a catalog lacks a string, has a stale one, drops a {field},
                                            # breaks its glossary (locales/<lang>/glossary.toml) or its plural header
+    python -m ui.catalog guides [LANG...]  # the teaching guide's catalogs and pages (ui/words/guide.py); check too
 
 The English source is: every string of the content files (``pages/content/en/*.toml``,
 its page id as the gettext context, its key path as a comment for translators; formulas
@@ -30,10 +31,10 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 from .lecture.walkthrough import BUNDLED, load_bundled
-from .words import glossary
+from .words import glossary, guide
 from .words.i18n import DEFAULT_LANG, LANGUAGES, LOCALES, WALK_CONTEXT, catalog_path
 
-__all__ = ["ERROR_CLASSES", "Problems", "check", "extract", "source_catalog", "source_messages", "update"]
+__all__ = ["ERROR_CLASSES", "Problems", "check", "extract", "guides", "source_catalog", "source_messages", "update"]
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTENT = ROOT / "pages" / "content" / DEFAULT_LANG
@@ -173,12 +174,12 @@ def _langs(chosen: list[str]) -> list[str]:
     return [lang for lang in (chosen or LANGUAGES) if lang != DEFAULT_LANG]
 
 
-def update(langs: list[str] | None = None) -> list[Path]:
+def update(langs: list[str] | None = None, template: Catalog | None = None, path_of=catalog_path) -> list[Path]:
     """Merge the template into the languages' catalogs; new strings come in empty, changed ones fuzzy."""
-    template = source_catalog()
+    template = source_catalog() if template is None else template
     written = []
     for lang in _langs(langs or []):
-        path = catalog_path(lang)
+        path = path_of(lang)
         catalog = _read(path, lang) if path.exists() else Catalog(locale=lang, project=template.project)
         catalog.update(template, update_header_comment=False)
         catalog.fuzzy = False  # the header: a catalog in the repository is reviewed, not a draft
@@ -186,6 +187,12 @@ def update(langs: list[str] | None = None) -> list[Path]:
         _write(catalog, path)
         written.append(path)
     return written
+
+
+def guides(langs: list[str] | None = None) -> list[Path]:
+    """Merge the English teaching guide into each language's guide catalog, and write that language's guide."""
+    langs = _langs(langs or [])
+    return update(langs, guide.template(), guide.po_path) + [guide.write(lang) for lang in langs]
 
 
 def _headers(lang: str) -> dict[str, str]:
@@ -210,19 +217,23 @@ class Problems:
     fields: list[str]  # translated, with other {fields} than the English
     glossary: list[str] = field(default_factory=list)  # against locales/<lang>/glossary.toml (ui/words/glossary.py)
     header: list[str] = field(default_factory=list)  # a wrong Plural-Forms
+    names: list[str] = field(default_factory=list)  # a guide's: a UI name not as the app writes it, the .md outdated
 
     def __bool__(self) -> bool:
-        return bool(self.missing or self.stale or self.fields or self.glossary or self.header)
+        return bool(self.missing or self.stale or self.fields or self.glossary or self.header or self.names)
 
 
 def _label(context: str | None, text: str) -> str:
     return f"[{context}] {text[:70]!r}" if context else repr(text[:70])
 
 
-def check(lang: str, template: Catalog | None = None, path: Path | None = None) -> Problems:
-    """What ``lang``'s catalog lacks, has in excess, or translates with the wrong fields."""
+def check(lang: str, template: Catalog | None = None, path: Path | None = None,
+          terms_file: Path | None = None) -> Problems:
+    """What ``lang``'s catalog lacks, has in excess, or translates with the wrong fields (``terms_file``: a guide's)."""
     template = source_catalog() if template is None else template
     path = catalog_path(lang) if path is None else path
+    # locales/<lang>/LC_MESSAGES/messages.po: its glossary is locales/<lang>/glossary.toml
+    terms_file = glossary.glossary_path(path.parents[2], lang) if terms_file is None else terms_file
     catalog = _read(path, lang) if path.exists() else Catalog(locale=lang)
     wanted = {(m.context, m.id) for m in template if m.id}
     have = {(m.context, m.id): m for m in catalog if m.id}
@@ -231,13 +242,12 @@ def check(lang: str, template: Catalog | None = None, path: Path | None = None) 
     stale += [_label(m.context, m.id) for m in catalog.obsolete.values()]
     fields = [_label(*key) for key in wanted & have.keys()
               if have[key].string and _fields(have[key].string) != _fields(key[1])]
-    return Problems(sorted(missing), sorted(stale), sorted(fields), _glossary(lang, catalog, wanted, path),
+    return Problems(sorted(missing), sorted(stale), sorted(fields), _glossary(catalog, wanted, terms_file),
                     _header(lang, catalog))
 
 
-def _glossary(lang: str, catalog: Catalog, wanted: set, path: Path) -> list[str]:
-    """The catalog's translations against its language's glossary (beside the catalog's folder)."""
-    terms_file = glossary.glossary_path(path.parents[2], lang)  # locales/<lang>/LC_MESSAGES/messages.po
+def _glossary(catalog: Catalog, wanted: set, terms_file: Path) -> list[str]:
+    """The catalog's translations against its language's glossary."""
     if not terms_file.exists():
         return [f"no glossary: {terms_file.relative_to(ROOT) if terms_file.is_relative_to(ROOT) else terms_file}"]
     try:
@@ -265,17 +275,21 @@ def main(argv: list[str]) -> int:
         for path in update(argv[1:]):
             print(f"updated {path.relative_to(ROOT)}")
         return 0
+    if command == "guides":
+        for path in guides(argv[1:]):
+            print(f"wrote {path.relative_to(ROOT)}")
+        return 0
     if command == "check":
-        template, failed = source_catalog(), False
+        template, blocks, failed = source_catalog(), guide.template(), False
         for lang in _langs(argv[1:]):
-            problems = check(lang, template)
-            print(f"{lang}: {len(problems.missing)} missing, {len(problems.stale)} stale, "
-                  f"{len(problems.fields)} with other {{fields}}, {len(problems.glossary)} against the glossary"
-                  f"{', ' + problems.header[0] if problems.header else ''}")
-            for kind in ("missing", "stale", "fields", "glossary"):
-                for label in getattr(problems, kind)[:40]:
-                    print(f"  {kind}: {label}")
-            failed |= bool(problems)
+            for name, problems in ((lang, check(lang, template)), (f"{lang} guide", guide.check(lang, check, blocks))):
+                print(f"{name}: {len(problems.missing)} missing, {len(problems.stale)} stale, {len(problems.fields)} "
+                      f"with other {{fields}}, {len(problems.glossary)} against the glossary, {len(problems.names)} "
+                      f"other{', ' + problems.header[0] if problems.header else ''}")
+                for kind in ("missing", "stale", "fields", "glossary", "names"):
+                    for label in getattr(problems, kind)[:40]:
+                        print(f"  {kind}: {label}")
+                failed |= bool(problems)
         return 1 if failed else 0
     print(__doc__)
     return 2
