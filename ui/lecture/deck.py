@@ -226,28 +226,23 @@ class DeckDocument(Document):
 
 def _refusal(mismatch: Mismatch) -> DeckError:
     """Why a room's document is no deck, said of the field that failed."""
-    where = mismatch.field
-    if where in ("position", "arrived"):
-        return DeckError("the lecture's step is not a step number.")
-    if where == "shared":
-        return DeckError("the lecture's matrix and controls are too large.")
-    if where == "walkthrough":
-        return DeckError("the lecture's walkthrough is too large.")
-    if where == "clock_start":
-        return DeckError("the lecture's clock is not a time.")
-    if where == "budget_min":
-        return DeckError("the lecture's length is not a number of minutes from 1 to {limit}.", limit=MAX_BUDGET_MIN)
-    if where == "poll":
-        return DeckError("the lecture's question is too large or damaged.")
-    if where == "spotlight":
-        return DeckError("the exploration on the projector is damaged.")
-    if where in ("shown", "notes_shared", "picture"):
-        return DeckError("the lecture's shared state is damaged.")
     if mismatch.malformed:
         return DeckError("the lecture's shared state is damaged.")
-    return DeckError("the lecture's shared state comes from another version of this app.")
+    # a field missing or unknown fails the document as a whole: most likely another version of this app wrote it
+    why = _REFUSED.get(mismatch.field, "the lecture's shared state comes from another version of this app.")
+    return DeckError(why, limit=MAX_BUDGET_MIN)
 
 
+_REFUSED = {"position": "the lecture's step is not a step number.",
+            "arrived": "the lecture's step is not a step number.",
+            "shared": "the lecture's matrix and controls are too large.",
+            "walkthrough": "the lecture's walkthrough is too large.",
+            "clock_start": "the lecture's clock is not a time.",
+            "budget_min": "the lecture's length is not a number of minutes from 1 to {limit}.",
+            "poll": "the lecture's question is too large or damaged.",
+            "spotlight": "the exploration on the projector is damaged.",
+            "shown": "the lecture's shared state is damaged.", "notes_shared": "the lecture's shared state is damaged.",
+            "picture": "the projected step is damaged."}
 _STEP, _MOVE = ("position", "arrived"), ("position",)
 _PARTS = (_STEP, ("shared",), ("walkthrough",), ("clock_start",), ("budget_min",), ("poll",),
           ("notes_shared",), ("spotlight",))
