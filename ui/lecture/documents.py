@@ -80,6 +80,8 @@ def convert(value: Any, kind: type[_KIND]) -> _KIND:
         raise _mismatch(exc) from None
     except RecursionError:
         raise Mismatch((), "nested deeper than the parser goes", malformed=True) from None
+    except UnicodeError:  # a lone surrogate where msgspec must encode it (a field's name, or in its own message)
+        raise Mismatch((), "a lone surrogate where no text may hold one", malformed=True) from None
 
 
 def encode(document: Document) -> str:
