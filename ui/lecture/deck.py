@@ -183,10 +183,7 @@ class Deck:
     @classmethod
     def from_json(cls, text: str) -> Deck:
         """The deck in a room's document, every field checked; DeckError for anything else."""
-        try:
-            found = decode(text, DeckDocument)
-        except Mismatch as exc:
-            raise _refusal(exc) from None
+        found = decode(text, DeckDocument, _refusal)
         try:
             picture = None if found.picture is None else Picture.from_data(found.picture)
         except PictureError as exc:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 import msgspec
@@ -28,6 +29,7 @@ Finite = Annotated[float, Meta(ge=-sys.float_info.max, le=sys.float_info.max)]
 Text = Annotated[str, Meta(max_length=200)]  # a name, a label, a prompt's value: short
 _WHERE = re.compile(r" - at `\$((?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*)`$")
 _KIND = TypeVar("_KIND")
+Refuse = Callable[["Mismatch"], Exception]  # the owner's error for a document that is not of its type
 
 
 class Document(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -50,12 +52,33 @@ class Mismatch(Exception):
         return self.path[0] if self.path else ""
 
 
-def decode(raw: Any, kind: type[_KIND]) -> _KIND:
-    """``raw`` (JSON as text or bytes) as a ``kind``; Mismatch for anything else.
+def decode(raw: Any, kind: type[_KIND], refuse: Refuse | None = None) -> _KIND:
+    """``raw`` (JSON as text or bytes) as a ``kind``; for anything else, the error ``refuse`` makes of the Mismatch
+    (the owner's own, worded by the field that failed), or the Mismatch itself.
 
     msgspec parses it and checks it in one pass. The app writes its documents with Python's ``json``, which escapes
     a lone surrogate of a text (a token's name may hold one) where msgspec's parser stops: text msgspec cannot parse
     is parsed by ``json`` instead, and checked by msgspec all the same."""
+    return _read(_decode, raw, kind, refuse)
+
+
+def convert(value: Any, kind: type[_KIND], refuse: Refuse | None = None) -> _KIND:
+    """A value already in Python (a dataclass of the app, a row a database read, a form's fields) checked as a
+    ``kind``, as strictly as JSON is: what a window builds is held to the caps it will meet when it arrives. A
+    refusal as :func:`decode`'s."""
+    return _read(_convert, value, kind, refuse)
+
+
+def _read(read: Callable[[Any, type[_KIND]], _KIND], value: Any, kind: type[_KIND], refuse: Refuse | None) -> _KIND:
+    try:
+        return read(value, kind)
+    except Mismatch as exc:
+        if refuse is None:
+            raise
+        raise refuse(exc) from None
+
+
+def _decode(raw: Any, kind: type[_KIND]) -> _KIND:
     if not isinstance(raw, str | bytes):
         raise Mismatch((), f"a document is JSON text, not {type(raw).__name__}", malformed=True)
     try:
@@ -68,12 +91,10 @@ def decode(raw: Any, kind: type[_KIND]) -> _KIND:
         found = json.loads(raw)
     except (ValueError, RecursionError) as exc:  # not JSON, or nested deeper than the parser goes
         raise Mismatch((), str(exc) or type(exc).__name__, malformed=True) from None
-    return convert(found, kind)
+    return _convert(found, kind)
 
 
-def convert(value: Any, kind: type[_KIND]) -> _KIND:
-    """A value already in Python (a dataclass of the app, a row a database read, a form's fields) checked as a
-    ``kind``, as strictly as JSON is: what a window builds is held to the caps it will meet when it arrives."""
+def _convert(value: Any, kind: type[_KIND]) -> _KIND:
     try:
         return msgspec.convert(value, kind, from_attributes=True)
     except msgspec.ValidationError as exc:

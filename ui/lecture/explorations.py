@@ -74,20 +74,14 @@ class Exploration:
     @classmethod
     def from_json(cls, text: Any) -> Exploration:
         """What a room's inbox holds, every field checked; ExplorationError for anything else."""
-        try:
-            found = decode(text, ExplorationDocument)
-        except Mismatch as exc:
-            raise _refusal(exc) from None
+        found = decode(text, ExplorationDocument, _refusal)
         exploration = cls(found.page, found.step, found.shared, found.note, found.preview, found.weights)
         _check_place(exploration.page, exploration.step, exploration.shared, exploration.note)
         return exploration
 
     def check(self) -> None:
         """As it will be checked when it arrives: its types and caps, then its place in the app."""
-        try:
-            convert(self, ExplorationDocument)
-        except Mismatch as exc:
-            raise _refusal(exc) from None
+        convert(self, ExplorationDocument, _refusal)
         _check_place(self.page, self.step, self.shared, self.note)
 
     def state(self) -> SharedState:
