@@ -1,11 +1,11 @@
 """The room's documents as types (ui/lecture/documents.py): each structure refuses a document of the wrong shape with
 the project's own error and message, a bad case each here, and 200 random hostile documents each.
 
-The structures: a deck, its poll, its spotlight, a student's exploration, an entry of the lesson record, a row of the
-rooms' file and a light page's answer. A hostile document is any JSON value, a good document with one field replaced
-by any JSON value (or left out, or one added), or text that is not JSON at all. Each is either a document the app can
-use, or refused with the error its reader raises, with a message; nothing else escapes (no KeyError, no TypeError,
-no RecursionError).
+The structures: a deck, its poll, its spotlight, the picture of the projected step, a student's exploration, an
+entry of the lesson record, a row of the rooms' file and a light page's answer. A hostile document is any JSON value,
+a good document with one field replaced by any JSON value (or left out, or one added), or text that is not JSON at
+all. Each is either a document the app can use, or refused with the error its reader raises, with a message; nothing
+else escapes (no KeyError, no TypeError, no RecursionError).
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.requests import Request
 
+from attention.causal import causal_attention_step_by_step
+from attention.data import book_inputs
 from ui.follow import answer as follow_answer
 from ui.follow.answer import AnswerSent, Refused
 from ui.inputs.matrix import book_matrix
@@ -28,6 +30,7 @@ from ui.lecture.deck import Deck, DeckError, Poll
 from ui.lecture.documents import Mismatch, encode
 from ui.lecture.explorations import MAX_NOTE, Exploration, ExplorationError, Spotlight
 from ui.lecture.lesson import ExplorationEntry, PollEntry, entry_of, lesson_csv
+from ui.lecture.picture import Picture, PictureError, picture_of
 from ui.lecture.sqlite_rows import COLUMNS, room_of
 
 EXPLORATION = Exploration.of("causal-mask", "weights", book_matrix(), {"seed": 5}, "a note",
@@ -35,7 +38,10 @@ EXPLORATION = Exploration.of("causal-mask", "weights", book_matrix(), {"seed": 5
 POLL = Poll(1, 18, "one-query", "score", fields=(("q", 2), ("token", "journey"), ("first", "Your")))
 DECK = replace(Deck.of(18, 18, book_matrix(), {}, None, None, 50), poll=POLL,
                spotlight=Spotlight.of(3, 2, 18, EXPLORATION))
+PICTURE = picture_of("causal-mask", "masked_scores", 18, 33, causal_attention_step_by_step(book_inputs()),
+                     "masked_scores", ["Your", "journey", "starts", "with", "one", "step"], None)
 GOOD_DECK = json.loads(DECK.to_json())
+GOOD_PICTURE = json.loads(json.dumps(PICTURE.to_data()))
 GOOD_EXPLORATION = json.loads(EXPLORATION.to_json())
 GOOD_ENTRY = json.loads(encode(ExplorationEntry(1, 19, "causal-mask", "weights", 2, "a note", "abc")))
 GOOD_ROW = {"id": "r" * 12, "drivers": b"\x01" * 32, "document": "{}", "version": 1, "touched": 0.0, "token": None,
@@ -48,6 +54,7 @@ GOOD_ANSWER = {"poll": 1, "text": "0.95"}
 
 def test_the_good_documents_are_read_back_as_they_were_written():
     assert Deck.from_json(DECK.to_json()) == DECK
+    assert Deck.from_json(replace(DECK, picture=PICTURE).to_json()).picture == PICTURE
     assert Exploration.from_json(EXPLORATION.to_json()) == EXPLORATION
     assert entry_of(json.dumps(GOOD_ENTRY)) == ExplorationEntry(1, 19, "causal-mask", "weights", 2, "a note", "abc")
     assert room_of(row(GOOD_ROW), 10.0).senders == {"s" * 12: 1}
@@ -69,6 +76,14 @@ def test_a_spotlight_whose_note_is_over_its_cap_is_refused():
     spotlight = {**GOOD_DECK["spotlight"], "note": "x" * (MAX_NOTE + 1)}
     with pytest.raises(DeckError, match="exploration on the projector is damaged"):
         Deck.from_json(json.dumps({**GOOD_DECK, "spotlight": spotlight}))
+
+
+def test_a_projected_steps_picture_whose_hidden_cells_are_true_or_whose_int_overflows_int64_is_refused():
+    for change in ({"hidden": [True] * 36}, {"dtype": "int64", "values": [2**63] * 36}):
+        with pytest.raises(PictureError):
+            Picture.from_data({**GOOD_PICTURE, **change})
+    with pytest.raises(DeckError, match="projected step is damaged"):
+        Deck.from_json(json.dumps({**GOOD_DECK, "picture": {**GOOD_PICTURE, "hidden": [True] * 36}}))
 
 
 def test_an_exploration_whose_picture_holds_true_for_a_number_is_refused_with_the_pictures_message():
@@ -150,6 +165,12 @@ def test_a_hostile_poll_is_refused_with_a_deck_error(document):
 @given(in_deck("spotlight"))
 def test_a_hostile_spotlight_is_refused_with_a_deck_error(document):
     refused_or_read(Deck.from_json, DeckError, document)
+
+
+@settings(max_examples=200)
+@given(hostile(GOOD_PICTURE))
+def test_a_hostile_picture_is_refused_with_a_picture_error(document):
+    refused_or_read(lambda text: Picture.from_data(_loaded(text)), PictureError, document)
 
 
 @settings(max_examples=200)

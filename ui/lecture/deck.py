@@ -33,7 +33,7 @@ from ..settings import limits
 from ..sharing.codec import LinkError, SharedState, decode_state, encode_state
 from .documents import Document, Finite, Mismatch, Text, decode
 from .explorations import ExplorationError, Spotlight, SpotlightDocument
-from .picture import Picture, PictureError
+from .picture import Picture, PictureDocument, PictureError
 from .right import Right, RightError
 from .walkthrough import MAX_BYTES, MAX_STEPS
 
@@ -185,7 +185,7 @@ class Deck:
         """The deck in a room's document, every field checked; DeckError for anything else."""
         found = decode(text, DeckDocument, _refusal)
         try:
-            picture = None if found.picture is None else Picture.from_data(found.picture)
+            picture = None if found.picture is None else Picture.of_document(found.picture)
         except PictureError as exc:
             raise DeckError("the projected step cannot be used: {problem}", problem=exc) from None
         if picture is not None and picture.index != found.position:
@@ -218,7 +218,7 @@ class DeckDocument(Document):
     poll: PollDocument | None
     notes_shared: bool
     spotlight: SpotlightDocument | None
-    picture: dict[str, Any] | None = None  # ui/lecture/picture.py checks its parts
+    picture: PictureDocument | None = None
 
 
 def _refusal(mismatch: Mismatch) -> DeckError:
