@@ -106,8 +106,9 @@ def _convert(value: Any, kind: type[_KIND]) -> _KIND:
 
 
 def encode(document: Document) -> str:
-    """A document as compact JSON text (what a room keeps)."""
-    return msgspec.json.encode(document).decode("utf-8")
+    """A document as compact JSON text (what a room keeps). Written by Python's ``json``, as the app's other
+    documents are: msgspec's encoder refuses a lone surrogate, which a token's name in a prompt may hold."""
+    return json.dumps(msgspec.to_builtins(document), separators=(",", ":"), ensure_ascii=False)
 
 
 def _mismatch(exc: msgspec.ValidationError) -> Mismatch:
