@@ -99,6 +99,12 @@ def test_a_lesson_record_entry_with_a_count_as_text_is_skipped_and_logged(caplog
     assert len(rows) == 1 + 3 and "could not be read" in caplog.text  # the header and the good entry's three rows
 
 
+def test_an_entry_whose_prompt_holds_a_lone_surrogate_is_written_and_read_back():
+    """A token's name may hold one (a link carries any text), and it is in the poll's prompt."""
+    poll = PollEntry(1, 6, "one-query", "ω(2,1) of \ud800?", "0.9544", 1, 1, [("0.9544", 1, True, None)], [])
+    assert entry_of(encode(poll)) == poll
+
+
 def test_a_row_whose_senders_number_is_a_float_is_no_room():
     assert room_of(row({**GOOD_ROW, "senders": '{"ssssssssssss":1.0}'}), 10.0) is None
 
