@@ -91,8 +91,14 @@ _NAME_OF_CODE = re.compile(r"[A-Z0-9]{2,}|[A-Za-z]*[a-z][A-Z]\w*|\w*\d\w*")
 _NOT_WORDS = {*(t.lower() for t in BOOK_TOKENS), *ATTENTION_BACKENDS}  # the book's tokens (data); backends (code)
 
 
+_AXES = re.compile(r"\((?:\w+: \d+(?:, )?)+\)")  # a step's shape with its axes' names: (batch: 2, token: 6)
+
+
 def is_code(text: str) -> bool:
-    """Python reads it as an expression: ``X @ X.T``, ``SelfAttention_v2``, a step's name ``weights``."""
+    """Python reads it as an expression (``X @ X.T``, ``SelfAttention_v2``, a step's name ``weights``), or it is a
+    step's shape with the names of its axes, as the trace records them."""
+    if _AXES.fullmatch(text):
+        return True
     try:
         compile(text, "<label>", "eval")
     except (SyntaxError, ValueError):
@@ -112,12 +118,12 @@ def english_label(text: str, lang: str, code: bool = True) -> list[str]:
     ``code``: a label Python reads (a step's name ``weights``) may be code; a chart's legend or axis is never."""
     for phrase in ALLOWED_PHRASES:
         text = text.replace(phrase, " ")
-    text = "" if code and is_code(text.strip()) else _CODE_LIKE.sub(" ", text)
-    words = _LABEL_WORD.findall(text)
-    if not words or any(not w.isascii() or (w.isalpha() and w.lower() not in english_words()) for w in words
-                        if not _NAME_OF_CODE.fullmatch(w)):
+    if code and is_code(text.strip()):
         return []
-    return _english_words(words, lang)
+    if any(not w.isascii() or (w.isalpha() and len(w) > 1 and w.lower() not in english_words())
+           for w in _LABEL_WORD.findall(text) if not _NAME_OF_CODE.fullmatch(w)):
+        return []  # a word of the page's language, inside code's brackets too ("(1 = token asli)")
+    return _english_words(_LABEL_WORD.findall(_CODE_LIKE.sub(" ", text)), lang)
 
 
 _TEXT_IN_FORMULA = re.compile(r"\\(?:text|textrm|textit|textbf|textsf|mbox)\s*\{([^{}]*)\}")
