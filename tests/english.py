@@ -11,9 +11,11 @@ glossary keeps in English on purpose (its ``use`` and ``keep`` forms: attention,
 from __future__ import annotations
 
 import re
+import tomllib
 from functools import cache
 
 from attention import ATTENTION_BACKENDS, BOOK_TOKENS
+from attention.trace import STEP_MEANINGS
 from ui import catalog as catalogs
 from ui.words import glossary
 from ui.words.i18n import LOCALES
@@ -112,10 +114,23 @@ def _english_words(words: list[str], lang: str) -> list[str]:
             and w.lower() not in _NOT_WORDS and not _NAME_OF_CODE.fullmatch(w)]
 
 
+@cache
+def step_names() -> frozenset[str]:
+    """The names of the computations' steps (``scores``, ``hidden_states``): code, which a lecture's chart carries as
+    its title, as the trace records it."""
+    names = set(STEP_MEANINGS)
+    for path in (catalogs.CONTENT).glob("*.toml"):
+        names.update(tomllib.loads(path.read_text(encoding="utf-8")).get("steps", {}))
+    return frozenset(names)
+
+
 def english_label(text: str, lang: str, code: bool = True) -> list[str]:
     """The English words of a short label, when the label is English: every word of it in Latin letters without
     the language's own (a Vietnamese, Korean or Indonesian word makes it the language's), and it is not code.
-    ``code``: a label Python reads (a step's name ``weights``) may be code; a chart's legend or axis is never."""
+    ``code``: a label Python reads (a step's name ``weights``) may be code; a chart's legend or axis is never, and
+    only a title that is a step's name is."""
+    if text.strip() in step_names():
+        return []
     for phrase in ALLOWED_PHRASES:
         text = text.replace(phrase, " ")
     if code and is_code(text.strip()):

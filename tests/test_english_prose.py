@@ -85,7 +85,8 @@ def test_the_label_and_formula_checks_find_english():
     assert not english_label("X @ X.T", "ko") and not english_label("SelfAttention_v2", "id")
     assert not english_label("MultiHeadAttention dari buku", "id")
     assert not english_label("책의 MultiHeadAttention", "ko")
-    assert english_label("values", "vi", code=False) == ["values"]  # a legend is words, never a step's name
+    assert english_label("share", "vi", code=False) == ["share"]  # a chart's axis is words, not a Python name
+    assert not english_label("scores", "ko", code=False)  # ... but a step's name, a lecture chart's title, is code
     assert formula_words(r"h_t = \tanh(W_h h_{t-1}) \qquad \text{decoder sees only } h_T", "vi") == [
         "decoder", "sees", "only"]
     assert not formula_words(r"\texttt{mask} = \mathrm{triu}(\mathbf{1}) \quad W_q^{\text{v1}}", "ko")
