@@ -121,7 +121,7 @@ def step_names() -> frozenset[str]:
     names = set(STEP_MEANINGS)
     for path in (catalogs.CONTENT).glob("*.toml"):
         names.update(tomllib.loads(path.read_text(encoding="utf-8")).get("steps", {}))
-    return frozenset(names)
+    return frozenset(names | {name.rpartition(".")[2] for name in names})  # batched_product.product: "product"
 
 
 def english_label(text: str, lang: str, code: bool = True) -> list[str]:
