@@ -19,6 +19,7 @@ from .rng import seeded
 from .trace import NO_TRACE, Trace
 from .trainable import SelfAttention_v2
 from .validation import check_dropout, check_inputs, check_positive_int, check_seed, embedding_width
+from .words import said
 
 __all__ = ["CausalAttention", "DropoutDemo", "causal_attention_step_by_step", "dropout_demo"]
 
@@ -53,7 +54,7 @@ def causal_attention_step_by_step(
         return trace
     renormalised = _zero_out_and_renormalise(trace, weights)
     masked_weights = _minus_infinity_before_softmax(trace, scores, keys.shape[-1])
-    trace.compare("zero out and renormalise", renormalised, "-inf before softmax", masked_weights)
+    trace.compare(said("zero out and renormalise"), renormalised, said("-inf before softmax"), masked_weights)
     trace.add("context", masked_weights @ values, ("token", "d_out"), "causal context vectors")
     return trace
 

@@ -27,6 +27,7 @@ from .errors import ExplainedTypeError, ExplainedValueError
 from .multihead import MultiHeadAttention
 from .trace import Comparison
 from .validation import check_inputs
+from .words import said
 
 __all__ = [
     "ATTENTION_BACKENDS",
@@ -261,17 +262,20 @@ class Variant:
     returns_weights: bool
 
 
-BOOK = "book MultiHeadAttention"
+# A variant's name is what the page's table calls it (translated, so marked as words) and the key it is looked up by.
+BOOK = said("book MultiHeadAttention")
+SDPA = said("combined QKV + SDPA")
 VARIANTS: tuple[Variant, ...] = (
-    Variant(BOOK, "the chapter's class: three projections, view, transpose, batched matmul",
+    Variant(BOOK, said("the chapter's class: three projections, view, transpose, batched matmul"),
             lambda cfg, book: _BookVariant(book), True),
-    Variant("combined QKV + eager", "one Linear(d_in, 3*d_out) for Q, K and V, then the book's kernel in place",
+    Variant(said("combined QKV + eager"),
+            said("one Linear(d_in, 3*d_out) for Q, K and V, then the book's kernel in place"),
             lambda cfg, book: FastMultiHeadAttention(cfg, "eager").load_from(book), True),
-    Variant("combined QKV + einsum", "the attention written as two einsum calls",
+    Variant(said("combined QKV + einsum"), said("the attention written as two einsum calls"),
             lambda cfg, book: FastMultiHeadAttention(cfg, "einsum").load_from(book), True),
-    Variant("combined QKV + SDPA", "F.scaled_dot_product_attention: a fused kernel that never stores the weights",
+    Variant(SDPA, said("F.scaled_dot_product_attention: a fused kernel that never stores the weights"),
             lambda cfg, book: FastMultiHeadAttention(cfg, "sdpa").load_from(book), False),
-    Variant("torch.nn.MultiheadAttention", "PyTorch's ready-made module (needs d_in == d_out)",
+    Variant("torch.nn.MultiheadAttention", said("PyTorch's ready-made module (needs d_in == d_out)"),
             lambda cfg, book: TorchMultiheadAttention(cfg).load_from(book), True),
 )
 
@@ -404,7 +408,7 @@ class VariantTime:
     vs_sdpa: float | None
 
 
-def relative_times(times: dict[str, float | None], base: str = "combined QKV + SDPA") -> list[VariantTime]:
+def relative_times(times: dict[str, float | None], base: str = SDPA) -> list[VariantTime]:
     """``time_variants``'s seconds as milliseconds and as ratios to ``base``."""
     reference = times.get(base)
     return [VariantTime(name, None if t is None else t * 1e3,

@@ -23,6 +23,7 @@ from .rng import seeded
 from .trace import Trace
 from .trainable import SelfAttention_v1, SelfAttention_v2, copy_v2_into_v1
 from .validation import check_inputs, check_positive_int, check_seed, embedding_width
+from .words import said
 
 __all__ = [
     "CausalClassResult",
@@ -102,7 +103,7 @@ def self_attention_classes(
     if qkv_bias:
         return ClassesResult(t1, t2, None, v2)
     t3 = copy_v2_into_v1(v2, SelfAttention_v1(d_in, d_out, causal=causal)).trace(inputs)
-    t3.compare("SelfAttention_v2", t2["context"], "v1 with v2's weights (transposed)", t3["context"])
+    t3.compare("SelfAttention_v2", t2["context"], said("v1 with v2's weights (transposed)"), t3["context"])
     return ClassesResult(t1, t2, t3, v2)
 
 
@@ -149,7 +150,7 @@ def stacking_heads(inputs: torch.Tensor, config: AttentionConfig, run: RunOption
     if config.dropout == 0.0 or not run.training:  # with dropout the two draw different masks
         splits = _as_weight_splits(wrapper, config)
         trace.compare("MultiHeadAttentionWrapper", trace["output"],
-                      "MultiHeadAttention (stacked weights, identity out_proj)", splits(batch))
+                      said("MultiHeadAttention (stacked weights, identity out_proj)"), splits(batch))
     return HeadsResult(trace, count_parameters(wrapper), tuple(batch.shape))
 
 

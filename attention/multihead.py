@@ -18,6 +18,7 @@ from .errors import ExplainedValueError
 from .ops import active_dropout
 from .trace import NO_TRACE, Trace
 from .validation import check_dropout, check_heads_divide, check_inputs, check_positive_int
+from .words import said
 
 __all__ = ["MultiHeadAttentionWrapper", "MultiHeadAttention", "batched_product", "count_parameters"]
 
@@ -146,5 +147,5 @@ def batched_product(a: torch.Tensor | None = None) -> Trace:
     product = a @ a.transpose(2, 3)  # (b, heads, T, hd) @ (b, heads, hd, T) -> (b, heads, T, T)
     trace.add("product", product, ("batch", "head", "query", "key"), "a @ a.transpose(2, 3): every head at once")
     by_head = torch.stack([a[0, h] @ a[0, h].T for h in range(a.shape[1])])  # (heads, T, T), batch 0
-    trace.compare("a @ a.transpose(2, 3)", product[0], "each head on its own", by_head)
+    trace.compare("a @ a.transpose(2, 3)", product[0], said("each head on its own"), by_head)
     return trace

@@ -13,6 +13,7 @@ from .core import attend, attend_one_query
 from .ops import NORMALISATIONS, check_normalisation, future_mask, normalise, seeded_dropout
 from .trace import Trace
 from .validation import check_dropout, check_index, check_inputs, check_seed, embedding_width
+from .words import said
 
 __all__ = [
     "attention_scores_loop",
@@ -82,11 +83,11 @@ def simple_attention_for_query(
                                normalisation=normalisation, dropout=drop, values_axis="dim",
                                context_meaning="the context vector: the inputs, weighted and summed")
     _record_every_normalisation(trace)
-    trace.compare("loop of torch.dot", torch.stack([torch.dot(x_j, query) for x_j in inputs]),
-                  "matrix product", trace["scores"])
+    trace.compare(said("loop of torch.dot"), torch.stack([torch.dot(x_j, query) for x_j in inputs]),
+                  said("matrix product"), trace["scores"])
     weights = trace.applied_weights.tensor
-    trace.compare("loop of weighted sums", sum(w * x_j for w, x_j in zip(weights, inputs, strict=True)),
-                  "matrix product", context)
+    trace.compare(said("loop of weighted sums"), sum(w * x_j for w, x_j in zip(weights, inputs, strict=True)),
+                  said("matrix product"), context)
     return trace
 
 
@@ -118,7 +119,7 @@ def simple_self_attention(
     context = attend(inputs, inputs, inputs, trace, mask=hidden, scale=False,
                      normalisation=normalisation, dropout=drop, values_axis="dim",
                      context_meaning="context vectors: the inputs, weighted and summed")
-    trace.compare("double loop of torch.dot", attention_scores_loop(inputs), "X @ X.T", trace["scores"])
+    trace.compare(said("double loop of torch.dot"), attention_scores_loop(inputs), "X @ X.T", trace["scores"])
     weights = trace.applied_weights.tensor
-    trace.compare("loop of weighted sums", context_vectors_loop(weights, inputs), "weights @ X", context)
+    trace.compare(said("loop of weighted sums"), context_vectors_loop(weights, inputs), "weights @ X", context)
     return trace

@@ -20,7 +20,7 @@ st.markdown(page.text("config", d_in=config.d_in, d_out=config.d_out, context_le
 st.header(page.text("outputs_heading"))
 rows = [
     {
-        page.text("col_variant"): v.name,
+        page.text("col_variant"): page.words(v.name),
         page.text("col_how"): page.words(v.description),
         page.text("col_output_diff"): (page.text("no_value") if v.comparison is None
                                        else f"{v.comparison.max_abs_diff:.2e}"),
@@ -45,7 +45,7 @@ if st.button(page.text("timing_button"), key=Key.TIME_VARIANTS):
     timed = relative_times(time_variants(result.book, config, batch, repeats=5))
     ms, ratio = page.text("col_median_ms"), page.text("col_vs_sdpa")
     st.dataframe(
-        [{page.text("col_variant"): t.name, ms: t.median_ms, ratio: t.vs_sdpa} for t in timed],
+        [{page.text("col_variant"): page.words(t.name), ms: t.median_ms, ratio: t.vs_sdpa} for t in timed],
         hide_index=True, width="stretch",
         column_config={ms: st.column_config.NumberColumn(format="%.3f"),
                        ratio: st.column_config.NumberColumn(format="%.2f")},

@@ -109,31 +109,51 @@ def _code_messages() -> Iterator[Message]:
 
 def _trace_messages() -> Iterator[Message]:
     """The words of the package's traces: each step's meaning (``trace.add``'s 4th argument, or
-    :data:`attention.trace.STEP_MEANINGS`), the labels of ``trace.compare``, and what each efficient ``Variant``
-    does (its description, shown on the efficient page). Formulas and code
-    (no two words in a row) are not words and stay as they are."""
+    :data:`attention.trace.STEP_MEANINGS`; formulas and code, no two words in a row, stay as they are), and every
+    string the package marks with :func:`attention.words.said` (a compared method's label, an efficient variant's
+    name and what it does), whatever it looks like."""
     from attention.trace import STEP_MEANINGS
 
     for meaning in STEP_MEANINGS.values():
         yield Message(meaning, None, "attention/trace.py", None, "the meaning of a step")
     for path in sorted((ROOT / "attention").glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-            if not isinstance(node, ast.Call):
-                continue
-            method = (node.func.attr if isinstance(node.func, ast.Attribute)
-                      else node.func.id if isinstance(node.func, ast.Name) else None)
-            picked = {"add": (3,), "compare": (0, 2), "Variant": (1,)}.get(method, ())  # Variant: its description
-            args = [node.args[i] for i in picked if i < len(node.args)]
-            args += [k.value for k in node.keywords if k.arg == "meaning" and method == "add"]
-            args += [k.value for k in node.keywords if k.arg == "context_meaning"]  # attend's context step
-            for arg in args:
-                if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and _WORDS.search(arg.value):
-                    kind = {"compare": "a method the page compares", "Variant": "how a variant computes attention"
-                            }.get(method, "the meaning of a step")
-                    yield Message(arg.value, None, str(path.relative_to(ROOT)), node.lineno, kind)
+        yield from sorted(_marked_words(path), key=lambda m: m.line or 0)  # in the file's order
+
+
+def _marked_words(path: Path) -> Iterator[Message]:
+    where = str(path.relative_to(ROOT))
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if not isinstance(node, ast.Call):
+            continue
+        method = _called(node)
+        for arg in node.args:  # ast.walk meets a call before its arguments: tell a said() where it is written
+            if isinstance(arg, ast.Call) and _called(arg) == "said":
+                arg.said_in = method  # type: ignore[attr-defined]
+        if method == "said" and node.args and isinstance(node.args[0], ast.Constant):
+            yield Message(str(node.args[0].value), None, where, node.lineno, _SAID_KINDS.get(_said_in(node), ""))
+            continue
+        args = node.args[3:4] if method == "add" else []
+        args += [k.value for k in node.keywords if k.arg == "meaning" and method == "add"]
+        args += [k.value for k in node.keywords if k.arg == "context_meaning"]  # attend's context step
+        for arg in args:
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and _WORDS.search(arg.value):
+                yield Message(arg.value, None, where, node.lineno, "the meaning of a step")
 
 
 _WORDS = re.compile(r"[A-Za-z]{2,} [A-Za-z]{2,}")  # two words in a row: prose, not a formula
+# What a marked string is, for the translator: told by the call it is written in (see _said_in).
+_SAID_KINDS = {"compare": "a method the page compares", "Variant": "an efficient variant: its name or how it works",
+               None: "an efficient variant's name"}
+
+
+def _called(node: ast.Call) -> str | None:
+    func = node.func
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+
+
+def _said_in(node: ast.Call) -> str | None:
+    """The call a ``said(...)`` is an argument of (``_trace_messages`` notes it), or None (a module's constant)."""
+    return getattr(node, "said_in", None)
 
 
 def source_messages() -> list[Message]:

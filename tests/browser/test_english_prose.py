@@ -1,8 +1,13 @@
 """No English prose on a translated page (issue 38), read in Chromium as a reader sees it: every page in
 Indonesian, Vietnamese and Korean; in Korean a projected lecture's 33 steps, its presenter console, a following
-student's light page (GET /follow/<room>) and a poll as the class answers it there. Code, printed tensors, formulas
-and icons are not prose; the words each glossary keeps in English on purpose are allowed (tests/english.py). The
-test proves it can fail: an untranslated string planted in a page is found."""
+student's light page (GET /follow/<room>) and a poll as the class answers it there. Code, printed tensors and icons
+are not prose; the words each glossary keeps in English on purpose are allowed (tests/english.py).
+
+Labels are read one by one, since one English word in a label is already a leak that a run of three never sees:
+the names of compared methods (3.4.2's "v1 with v2's weights (transposed)"), the cells of a table (the efficient
+page's "book MultiHeadAttention"), a chart's titles, axes and legend, and the text inside a formula (3.1's
+"decoder sees only h_T"). The test proves it can fail: an untranslated sentence, comparison and formula planted in
+a page are found."""
 
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ import pytest
 
 from tests.browser.harness import PATIENT_MS, wait_idle
 from tests.browser.lecture import STAGE, wait_keys, wait_light
-from tests.english import english_runs
+from tests.english import english_label, english_runs, formula_words
 from ui.chapter import PAGES
 from ui.words.content import app_text
 
@@ -36,15 +41,39 @@ TEXT_JS = """() => {
 }"""
 
 
+# The labels a reader reads one by one: a compared method (the bold names beside an agree/differ badge), a table's
+# cells, a chart's words (title, axes, legend, the tokens' labels), and each formula's TeX source.
+LABELS_JS = """() => {
+    const texts = (sel) => [...document.querySelectorAll(sel)].map(e => e.textContent.trim()).filter(Boolean);
+    return {
+        compared: texts('p:has(> .stMarkdownBadge) > strong'),
+        table: texts('[data-testid="stTable"] th, [data-testid="stTable"] td'),
+        chart: texts('.vega-embed svg text'),
+        formula: texts('.katex annotation[encoding="application/x-tex"]'),
+    };
+}"""
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 
+def english_labels(page, lang: str) -> list[str]:
+    """Each label on the page with English words in it, as "kind: label [words]"."""
+    found = []
+    for kind, texts in page.evaluate(LABELS_JS).items():
+        for text in dict.fromkeys(texts):
+            words = (formula_words(text, lang) if kind == "formula"
+                     else english_label(text, lang, code=kind != "chart"))
+            if words:
+                found.append(f"{kind}: {text[:80]} {words}")
+    return found
+
+
 def english_on(page, lang: str, read: list[str] | None = None) -> list[str]:
-    """The runs of English prose on the page; ``read`` keeps the text read (to show it was the page's language)."""
+    """The runs of English prose and the English labels on the page; ``read`` keeps the text read (to show it was
+    the page's language)."""
     text = page.evaluate(TEXT_JS)
     if read is not None:
         read.append(text)
-    return english_runs(text, lang)
+    return english_runs(text, lang) + english_labels(page, lang)
 
 
 def open_from_navigation(page, page_id: str) -> None:
@@ -75,12 +104,31 @@ def test_every_page_reads_without_english_prose(reader, app_server, lang):
             found[info.page_id] = runs
     assert not found, found
 
-    # It can fail: a string left in English, planted where the page's prose is, is found.
+    # It can fail: a string left in English, planted where the page's prose is, is found; so are a compared method's
+    # English name and English words in a formula, planted as the app draws them.
     planted = app_text("causal_help", lang="en")
-    reader.evaluate("(t) => { const p = document.createElement('p'); p.textContent = t;"
-                    " document.querySelector('[data-testid=\"stMain\"] h1').after(p); }", planted)
-    runs = english_on(reader, lang)
+    label, latex = "v1 with v2's weights (transposed)", r"h_t \qquad \text{decoder sees only } h_T"
+    reader.evaluate(PLANT_JS, [planted, label, latex])
+    runs = english_runs(reader.evaluate(TEXT_JS), lang)
     assert runs and all(run in planted for run in runs), (planted, runs)
+    labels = english_labels(reader, lang)
+    assert len(labels) == 2 and labels[0] == f"compared: {label} ['weights']", labels
+    assert labels[1].startswith(f"formula: {latex} [") and "'sees', 'only'" in labels[1], labels  # decoder: kept in id
+
+
+PLANT_JS = """([prose, label, latex]) => {
+    const h1 = document.querySelector('[data-testid="stMain"] h1');
+    const p = document.createElement('p');
+    p.textContent = prose;
+    const line = document.createElement('p');
+    line.innerHTML = '<span class="stMarkdownBadge">✓</span> <strong></strong>';
+    line.querySelector('strong').textContent = label;
+    const formula = document.createElement('span');
+    formula.className = 'katex';
+    formula.innerHTML = '<annotation encoding="application/x-tex"></annotation>';
+    formula.querySelector('annotation').textContent = latex;
+    h1.after(p, line, formula);
+}"""
 
 
 def test_a_korean_lecture_projection_console_student_and_poll_read_without_english_prose(browser, app_server):
