@@ -21,8 +21,13 @@
   // browser's accessibility tree takes them in (a mutation observer runs before the next frame).
   const SAID_ELSEWHERE = ['[class*="st-key-fold-check"]', '.st-key-link-opened', '.st-key-page-notice']
     .map((box) => `${box} [data-testid="stAlertContainer"][role]`).join(', ');
-  new MutationObserver(() => {
-    for (const box of document.querySelectorAll(SAID_ELSEWHERE)) box.removeAttribute('role');
+  const ALERT = '[data-testid="stAlertContainer"]';
+  const unvoice = () => { for (const box of document.querySelectorAll(SAID_ELSEWHERE)) box.removeAttribute('role'); };
+  new MutationObserver((changes) => {
+    // only when an alert came in: a chart's hundreds of new nodes are not searched again
+    const alert = changes.some((c) => Array.from(c.addedNodes).some((n) => n.nodeType === 1
+      && (n.matches(ALERT) || n.querySelector(ALERT))));
+    if (alert) unvoice();
   }).observe(document.documentElement, { childList: true, subtree: true });
 
   // The page scrolls in Streamlit's main area, not the window: a new page starts at its top, as a web page does
@@ -216,6 +221,7 @@
       kbd.closest('button').setAttribute('aria-keyshortcuts', keys[kbd.textContent.trim()] || kbd.textContent.trim());
     }
     if (marker) nameGrid(marker);
+    unvoice();  // and those drawn before this script ran (a page's first run)
     // A phone's keyboard for a number: the digits and the decimal separator (inputmode), not the letters. The
     // marker names the text fields that take a number (Check yourself's); a number field takes whole numbers.
     for (const box of (marker?.dataset.decimal || '').split(' ').filter(Boolean)) {
