@@ -164,32 +164,27 @@
   // row's token and its column ("journey, d1: 0.55"), not by its value alone. The grid draws its cells again on
   // every change, so the names are made again whenever a cell's text no longer matches its name.
   const fill = (template, values) => template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
+  // A cell's row token (the first column) and its column's header.
+  const placeOf = (cell) => ({
+    token: cell.closest('tr')?.querySelector('td[aria-colindex="1"]')?.textContent.trim() ?? '',
+    column: cell.closest('table')?.querySelector(`th[aria-colindex="${cell.getAttribute('aria-colindex')}"]`)
+      ?.textContent.trim() ?? '',
+  });
   const nameGrid = (marker) => {
     for (const table of document.querySelectorAll('table[role="grid"]')) {
       if (table.getAttribute('aria-label') !== marker.dataset.grid) table.setAttribute('aria-label', marker.dataset.grid);
-      const columns = {};
-      for (const th of table.querySelectorAll('th[role="columnheader"]')) {
-        columns[th.getAttribute('aria-colindex')] = th.textContent.trim();
-      }
-      for (const row of table.querySelectorAll('tbody tr')) {
-        const token = row.querySelector('td[aria-colindex="1"]')?.textContent.trim() ?? '';
-        for (const cell of row.querySelectorAll('td[role="gridcell"]:not([aria-colindex="1"])')) {
-          const name = fill(marker.dataset.cellname, {
-            token, column: columns[cell.getAttribute('aria-colindex')] ?? '', value: cell.textContent.trim() });
-          if (cell.getAttribute('aria-label') !== name) cell.setAttribute('aria-label', name);
-        }
+      for (const cell of table.querySelectorAll('tbody td[role="gridcell"]:not([aria-colindex="1"])')) {
+        const name = fill(marker.dataset.cellname, { ...placeOf(cell), value: cell.textContent.trim() });
+        if (cell.getAttribute('aria-label') !== name) cell.setAttribute('aria-label', name);
       }
     }
     // The cell's editor: named by the cell it edits (the selected one), or in plain words when none is.
     const editor = document.querySelector('.gdg-input:not([data-named])');
     if (editor) {
       const cell = document.querySelector('table[role="grid"] td[aria-selected="true"]:not([aria-colindex="1"])');
-      const row = cell?.closest('tr');
-      const column = cell && cell.closest('table').querySelector(
-        `th[aria-colindex="${cell.getAttribute('aria-colindex')}"]`)?.textContent.trim();
-      const token = row?.querySelector('td[aria-colindex="1"]')?.textContent.trim();
-      editor.setAttribute('aria-label', cell && token && column
-        ? fill(marker.dataset.cellof, { token, column }) : marker.dataset.cell);
+      const place = cell ? placeOf(cell) : null;
+      editor.setAttribute('aria-label', place && place.token && place.column
+        ? fill(marker.dataset.cellof, place) : marker.dataset.cell);
       editor.setAttribute('data-named', '');
     }
   };
