@@ -43,9 +43,7 @@ class MultiHeadAttentionWrapper(nn.Module):
         qkv_bias: bool = False, *, causal: bool = True,
     ):
         super().__init__()
-        self.d_in = check_positive_int(d_in, "d_in")
-        self.d_out = check_positive_int(d_out, "d_out")
-        self.num_heads = check_positive_int(num_heads, "num_heads")
+        self.num_heads = check_positive_int(num_heads, "num_heads")  # each head checks its own sizes
         self.heads = nn.ModuleList(  # new: a list of independent heads
             [CausalAttention(d_in, d_out, context_length, dropout, qkv_bias, causal=causal)
              for _ in range(num_heads)]

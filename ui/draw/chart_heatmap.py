@@ -3,6 +3,12 @@ data) and its layers (coloured cells, hidden cells in hatched grey, the values w
 
 The spec depends only on the kind of chart, its titles and its size class (ui/draw/charts.py says why); the
 values travel in the data (chart_cells.py).
+
+The fixed part is built on every call, not cached: measured, the axes, layers, colour scale and size take about
+20 µs together, 1 to 3% of a heatmap (0.7 ms at 6 x 6, 2 ms at 12 x 12), and the rest is the cells' records, which
+change with the values. A cache would be keyed by the titles, the language, the size class and whether a mask
+shows, and would hand the same nested dicts to every caller (Streamlit, the light page's renderer) to mutate, for
+a saving no one would see.
 """
 
 from __future__ import annotations

@@ -17,11 +17,11 @@ Asking is capped per student too: a page asks once a reveal.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import parse_qs
 
+import msgspec
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -30,6 +30,7 @@ from starlette.routing import Route
 from ..check.answers import Unparsed
 from ..check.tally import canonical
 from ..lecture.deck import Deck, DeckError, Poll
+from ..lecture.documents import Mismatch, convert, decode
 from ..lecture.poll import option_names, question_of
 from ..lecture.rooms import MAX_ANSWER, MAX_POLLS, RoomError, Rooms, RoomsUnavailable, is_room_id
 from ..state import speaking
@@ -131,8 +132,16 @@ def _who(request: Request, lang: str) -> tuple[str, str]:
     return room, student
 
 
-async def _body(request: Request, lang: str) -> dict[str, Any]:
-    """The request's fields, from JSON or a urlencoded form; Refused for anything else or anything larger."""
+class AnswerSent(msgspec.Struct, frozen=True):
+    """What a light page sends with an answer: the poll's number (a JSON number, or text as a form writes it) and the
+    text typed or chosen. Other fields are ignored, as a form may carry more."""
+
+    poll: int | Annotated[str, msgspec.Meta(max_length=8)]
+    text: str
+
+
+async def _body(request: Request, lang: str) -> AnswerSent:
+    """The request's answer, from JSON or a urlencoded form; Refused for anything else or anything larger."""
     declared = request.headers.get("content-length", "0")
     if not declared.isdigit() or int(declared) > MAX_BODY:
         raise Refused(400, app_text("follow_answer_refused", lang))
@@ -142,24 +151,17 @@ async def _body(request: Request, lang: str) -> dict[str, Any]:
         if len(body) > MAX_BODY:
             raise ValueError
         if kind == "application/json":
-            found = json.loads(body)
-        elif kind == "application/x-www-form-urlencoded":
-            found = {k: v[0] for k, v in parse_qs(body.decode(), strict_parsing=True).items() if len(v) == 1}
-        else:
-            raise ValueError
-    except (ValueError, UnicodeDecodeError, RecursionError):
+            return decode(body, AnswerSent)
+        if kind == "application/x-www-form-urlencoded":
+            fields = {k: v[0] for k, v in parse_qs(body.decode(), strict_parsing=True).items() if len(v) == 1}
+            return convert(fields, AnswerSent)
+        raise ValueError
+    except (ValueError, UnicodeDecodeError, Mismatch):
         raise Refused(400, app_text("follow_answer_refused", lang)) from None
-    if not isinstance(found, dict):
-        raise Refused(400, app_text("follow_answer_refused", lang))
-    return found
 
 
-def _sent(fields: dict[str, Any], lang: str) -> tuple[int, str]:
-    text = fields.get("text")
-    if not isinstance(text, str):
-        raise Refused(400, app_text("follow_answer_refused", lang))
-    poll = fields.get("poll")
-    return _number(poll if isinstance(poll, str) else json.dumps(poll), lang), text
+def _sent(sent: AnswerSent, lang: str) -> tuple[int, str]:
+    return _number(str(sent.poll), lang), sent.text
 
 
 def _number(raw: str | None, lang: str) -> int:

@@ -11,7 +11,9 @@ The state machine (no Streamlit; tested as a table, tests/test_protocol.py):
 - ``walkthrough``: reads and checks walkthrough files; ``address``: how an address names a room (its parameters,
   the light page's path, its student cookie);
 - ``explorations``: a student's exploration as sent, and the one on the projector (a ``Spotlight``), checked like
-  a link.
+  a link;
+- ``documents``: what every room document is decoded by: a msgspec struct per document, with its caps beside its
+  fields, and the field that failed when one does not fit.
 
 Its Streamlit side:
 - ``lecture``: what app.py's frame asks, twice a run: ``before_page`` (enter a room, see it, draw a lecturer's

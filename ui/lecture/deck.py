@@ -8,17 +8,20 @@ view derives from it; nothing else is shared (each window keeps its own language
 own explanation folds).
 
 A deck travels through a room (``ui/lecture/rooms.py``) as JSON. What arrives from a room is
-treated like a link: :meth:`Deck.from_json` checks every field and its size, and decodes the
-matrix and controls with the link codec's checks (``ui/sharing/codec.py``); anything else raises
-:class:`DeckError`.
+treated like a link: :meth:`Deck.from_json` decodes it into its types (:class:`DeckDocument` and
+:class:`PollDocument`, ``ui/lecture/documents.py``), which check every field, its size and range,
+then checks what a type cannot say (a question of this app, the matrix and controls with the link
+codec's checks, ``ui/sharing/codec.py``); anything else raises :class:`DeckError`.
 """
 
 from __future__ import annotations
 
 import json
-import math
+import sys
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from msgspec import Meta
 
 from attention.errors import ExplainedValueError
 
@@ -28,16 +31,20 @@ from ..check.tally import POLL_KINDS
 from ..inputs.matrix import InputMatrix
 from ..settings import limits
 from ..sharing.codec import LinkError, SharedState, decode_state, encode_state
-from .explorations import ExplorationError, Spotlight
-from .picture import Picture, PictureError
+from .documents import Document, Finite, Mismatch, Text, decode
+from .explorations import ExplorationError, Spotlight, SpotlightDocument
+from .picture import Picture, PictureDocument, PictureError
 from .right import Right, RightError
 from .walkthrough import MAX_BYTES, MAX_STEPS
 
-__all__ = ["DEFAULT_BUDGET_MIN", "MAX_BUDGET_MIN", "Deck", "DeckError", "Poll"]
+__all__ = ["DEFAULT_BUDGET_MIN", "MAX_BUDGET_MIN", "MAX_SHARED", "Deck", "DeckDocument", "DeckError", "Poll",
+           "PollDocument"]
 
 DEFAULT_BUDGET_MIN = 50  # a lecture slot
 MAX_BUDGET_MIN = 600
+MAX_SHARED = 40_000  # characters of the encoded matrix and controls (a room's document is at most 64,000)
 VERSION = 1
+Step = Annotated[int, Meta(ge=0, lt=MAX_STEPS)]
 
 
 class DeckError(ExplainedValueError):
@@ -74,40 +81,38 @@ class Poll:
         return f"{self.number}-{int(self.revealed)}"
 
     @classmethod
-    def from_data(cls, data: Any) -> Poll:
-        """The poll of a room's document, every field checked; DeckError for anything else."""
+    def of_document(cls, found: PollDocument) -> Poll:
+        """The poll of a room's deck, its types checked: one of this app's questions that a class can be asked,
+        carrying its right answer only once revealed; DeckError otherwise."""
+        kinds = {q.id: q.kind for q in QUESTIONS.get(found.page, ())}
+        if kinds.get(found.question) not in POLL_KINDS:
+            raise DeckError("the lecture's question is not one of this app's questions.")
+        poll = cls(found.number, found.position, found.page, found.question, found.revealed, found.fields,
+                   found.options, found.labels)
         # "right" came with the light page's verdicts: a deck published before them has none
-        if not isinstance(data, dict) or set(data) - {"right"} != _POLL_FIELDS:
-            raise DeckError("the lecture's question is damaged.")
-        try:
-            poll = cls(data["number"], data["position"], data["page"], data["question"], data["revealed"],
-                       tuple((k, v) for k, v in data["fields"]), tuple(data["options"]),
-                       tuple((k, v) for k, v in data["labels"]))
-        except (TypeError, ValueError):
-            raise DeckError("the lecture's question is damaged.") from None
-        poll._check()
-        if data.get("right") is None:
+        if found.right is None:
             return poll
         question = next(q for q in QUESTIONS[poll.page] if q.id == poll.question)
         try:  # the answer travels only once the class may see it
             if not poll.revealed:
                 raise RightError("an answer before the reveal")
-            return replace(poll, right=Right.from_data(data["right"], question, poll.options))
+            return replace(poll, right=Right.from_data(found.right, question, poll.options))
         except RightError:
             raise DeckError("the lecture's question is damaged.") from None
 
-    def _check(self) -> None:
-        kinds = {q.id: q.kind for q in QUESTIONS.get(self.page, ()) if isinstance(self.page, str)}
-        if not _whole(self.number) or not 1 <= self.number <= 10_000 or not _whole(self.position) \
-                or not 0 <= self.position < MAX_STEPS or kinds.get(self.question) not in POLL_KINDS \
-                or not isinstance(self.revealed, bool):
-            raise DeckError("the lecture's question is not one of this app's questions.")
-        values = [v for _, v in self.fields]
-        texts = [k for k, _ in self.fields] + list(self.options) + [t for pair in self.labels for t in pair]
-        if len(self.fields) > 16 or len(self.options) > 64 or len(self.labels) > 64 \
-                or not all(isinstance(t, str) and len(t) <= 200 for t in texts) \
-                or not all(_plain(v) for v in values):
-            raise DeckError("the lecture's question is too large or damaged.")
+
+class PollDocument(Document):
+    """A poll as a deck carries it: a prompt's fields, options and labels are short, and few."""
+
+    number: Annotated[int, Meta(ge=1, le=10_000)]
+    position: Step
+    page: Text
+    question: Text
+    revealed: bool
+    fields: Annotated[tuple[tuple[Text, Text | int | Finite], ...], Meta(max_length=16)]
+    options: Annotated[tuple[Text, ...], Meta(max_length=64)]
+    labels: Annotated[tuple[tuple[Text, Text], ...], Meta(max_length=64)]
+    right: dict[str, Any] | None = None  # its parts depend on the question's kind: ui/lecture/right.py checks them
 
 
 @dataclass(frozen=True)
@@ -178,72 +183,63 @@ class Deck:
     @classmethod
     def from_json(cls, text: str) -> Deck:
         """The deck in a room's document, every field checked; DeckError for anything else."""
+        found = decode(text, DeckDocument, _refusal)
         try:
-            data = json.loads(text, parse_constant=_no_constant)
-        except (TypeError, ValueError, RecursionError):
-            raise DeckError("the lecture's shared state is damaged.") from None
-        if not isinstance(data, dict) or data.get("v") != VERSION or set(data) - {"picture"} != _FIELDS | {"v"}:
-            raise DeckError("the lecture's shared state comes from another version of this app.")
-        values = {name: data[name] for name in _FIELDS}
-        try:
-            values["picture"] = None if data.get("picture") is None else Picture.from_data(data["picture"])
+            picture = None if found.picture is None else Picture.of_document(found.picture)
         except PictureError as exc:
             raise DeckError("the projected step cannot be used: {problem}", problem=exc) from None
-        values["poll"] = None if data["poll"] is None else Poll.from_data(data["poll"])
+        if picture is not None and picture.index != found.position:
+            raise DeckError("the projected step is not the lecture's step.")
         try:
-            values["spotlight"] = None if data["spotlight"] is None else Spotlight.from_data(data["spotlight"])
+            spotlight = None if found.spotlight is None else Spotlight.of_document(found.spotlight)
         except ExplorationError as exc:
             raise DeckError("the exploration on the projector cannot be used: {problem}", problem=exc) from None
-        deck = cls(**values)
-        deck._check()
-        return deck
-
-    def _check(self) -> None:
-        if not _whole(self.position) or not 0 <= self.position < MAX_STEPS:
-            raise DeckError("the lecture's step is not a step number.")
-        if self.arrived is not None and (not _whole(self.arrived) or not 0 <= self.arrived < MAX_STEPS):
-            raise DeckError("the lecture's step is not a step number.")
-        if not isinstance(self.shared, str) or len(self.shared) > MAX_SHARED:
-            raise DeckError("the lecture's matrix and controls are too large.")
-        if self.walkthrough is not None and (not isinstance(self.walkthrough, str)
-                                             or len(self.walkthrough) > MAX_BYTES // 2):
-            raise DeckError("the lecture's walkthrough is too large.")
-        if self.clock_start is not None and (isinstance(self.clock_start, bool)
-                                             or not isinstance(self.clock_start, int | float)
-                                             or not math.isfinite(self.clock_start) or self.clock_start < 0):
-            raise DeckError("the lecture's clock is not a time.")
-        if not isinstance(self.shown, bool) or not isinstance(self.notes_shared, bool):
-            raise DeckError("the lecture's shared state is damaged.")
-        if self.picture is not None and (not isinstance(self.picture, Picture) or self.picture.index != self.position):
-            raise DeckError("the projected step is not the lecture's step.")
-        if not _whole(self.budget_min) or not 1 <= self.budget_min <= MAX_BUDGET_MIN:
-            raise DeckError("the lecture's length is not a number of minutes from 1 to {limit}.",
-                            limit=MAX_BUDGET_MIN)
+        deck = cls(found.position, found.arrived, found.shared, found.walkthrough, found.clock_start,
+                   found.budget_min, found.shown, None if found.poll is None else Poll.of_document(found.poll),
+                   found.notes_shared, spotlight, picture)
         try:
-            self.state()
+            deck.state()
         except LinkError as exc:
             raise DeckError("the lecture's matrix or controls cannot be used: {problem}", problem=exc) from None
+        return deck
 
 
-MAX_SHARED = 40_000  # characters of the encoded matrix and controls (a room's document is at most 64,000)
-_FIELDS = {"position", "arrived", "shared", "walkthrough", "clock_start", "budget_min", "shown", "poll", "notes_shared",
-           "spotlight"}
+class DeckDocument(Document):
+    """A deck as a room keeps it (:meth:`Deck.to_json`): every field written, ``picture`` only when there is one."""
+
+    v: Literal[1]  # VERSION: a deck of another version of this app is refused whole
+    position: Step
+    arrived: Step | None
+    shared: Annotated[str, Meta(max_length=MAX_SHARED)]
+    walkthrough: Annotated[str, Meta(max_length=MAX_BYTES // 2)] | None
+    clock_start: Annotated[float, Meta(ge=0, le=sys.float_info.max)] | None
+    budget_min: Annotated[int, Meta(ge=1, le=MAX_BUDGET_MIN)]
+    shown: bool
+    poll: PollDocument | None
+    notes_shared: bool
+    spotlight: SpotlightDocument | None
+    picture: PictureDocument | None = None
+
+
+def _refusal(mismatch: Mismatch) -> DeckError:
+    """Why a room's document is no deck, said of the field that failed."""
+    if mismatch.malformed:
+        return DeckError("the lecture's shared state is damaged.")
+    # a field missing or unknown fails the document as a whole: most likely another version of this app wrote it
+    why = _REFUSED.get(mismatch.field, "the lecture's shared state comes from another version of this app.")
+    return DeckError(why, limit=MAX_BUDGET_MIN)
+
+
+_REFUSED = {"position": "the lecture's step is not a step number.",
+            "arrived": "the lecture's step is not a step number.",
+            "shared": "the lecture's matrix and controls are too large.",
+            "walkthrough": "the lecture's walkthrough is too large.",
+            "clock_start": "the lecture's clock is not a time.",
+            "budget_min": "the lecture's length is not a number of minutes from 1 to {limit}.",
+            "poll": "the lecture's question is too large or damaged.",
+            "spotlight": "the exploration on the projector is damaged.",
+            "shown": "the lecture's shared state is damaged.", "notes_shared": "the lecture's shared state is damaged.",
+            "picture": "the projected step is damaged."}
 _STEP, _MOVE = ("position", "arrived"), ("position",)
 _PARTS = (_STEP, ("shared",), ("walkthrough",), ("clock_start",), ("budget_min",), ("poll",),
           ("notes_shared",), ("spotlight",))
-_POLL_FIELDS = {"number", "position", "page", "question", "revealed", "fields", "options", "labels"}
-
-
-def _plain(value: Any) -> bool:
-    """A prompt's value: short text, a whole number or a finite number."""
-    if isinstance(value, str):
-        return len(value) <= 200
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _no_constant(name: str) -> None:
-    raise DeckError("the lecture's shared state holds {constant}, which is not a number.", constant=name)

@@ -8,16 +8,19 @@ room and the lecture's step it was projected on; every window draws it from that
 page itself, and the lecture's own state is left as it was.
 
 Everything here arrives from a client or from a room, so it is checked like a link: :meth:`Exploration.from_json`
-and :meth:`Spotlight.from_data` check every field and its size, and decode the state with the link codec's checks;
-anything else raises :class:`ExplorationError`.
+decodes it into its type (:class:`ExplorationDocument`, ``ui/lecture/documents.py``), which checks every field, its
+size and count, and :meth:`Spotlight.of_document` takes the deck's :class:`SpotlightDocument`; then the page, its step
+and the note are checked against the app, and the state with the link codec's checks. Anything else raises
+:class:`ExplorationError`.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Annotated, Any
+
+from msgspec import Meta
 
 from attention.errors import ExplainedValueError
 
@@ -26,15 +29,19 @@ from ..inputs.matrix import InputMatrix
 from ..settings import limits
 from ..sharing.codec import LinkError, SharedState, decode_state, encode_state
 from ..words.content import page_text
+from .documents import Document, Finite, Mismatch, Text, convert, decode
 from .walkthrough import MAX_STEPS
 
-__all__ = ["MAX_NOTE", "MAX_PREVIEW", "MAX_STATE", "Exploration", "ExplorationError", "Spotlight"]
+__all__ = ["MAX_NOTE", "MAX_PREVIEW", "MAX_STATE", "Exploration", "ExplorationDocument", "ExplorationError",
+           "Spotlight", "SpotlightDocument"]
 
 MAX_NOTE = 140  # characters of a student's note: one line
 MAX_STATE = 8_000  # characters of the encoded matrix and controls (a deck holding it stays far under a room's cap)
 MAX_PREVIEW = 12  # rows and columns of the console's picture of the student's step
-_FIELDS = {"page", "step", "shared", "note", "preview", "weights"}
-_SPOT_FIELDS = {"number", "student", "at", "page", "step", "shared", "note"}
+Note = Annotated[str, Meta(max_length=MAX_NOTE)]
+State = Annotated[str, Meta(max_length=MAX_STATE)]
+Row = Annotated[tuple[Finite | None, ...], Meta(max_length=MAX_PREVIEW)]
+Number = Annotated[int, Meta(ge=0, le=100_000)]
 
 
 class ExplorationError(ExplainedValueError):
@@ -67,26 +74,15 @@ class Exploration:
     @classmethod
     def from_json(cls, text: Any) -> Exploration:
         """What a room's inbox holds, every field checked; ExplorationError for anything else."""
-        try:
-            data = json.loads(text, parse_constant=_no_constant)
-        except (TypeError, ValueError, RecursionError):
-            raise ExplorationError("the exploration is damaged.") from None
-        if not isinstance(data, dict) or set(data) != _FIELDS:
-            raise ExplorationError("the exploration is damaged.")
-        try:
-            preview = tuple(tuple(row) for row in data["preview"])
-        except TypeError:
-            raise ExplorationError("the exploration is damaged.") from None
-        exploration = cls(data["page"], data["step"], data["shared"], data["note"], preview, data["weights"])
-        exploration.check()
+        found = decode(text, ExplorationDocument, _refusal)
+        exploration = cls(found.page, found.step, found.shared, found.note, found.preview, found.weights)
+        _check_place(exploration.page, exploration.step, exploration.shared, exploration.note)
         return exploration
 
     def check(self) -> None:
+        """As it will be checked when it arrives: its types and caps, then its place in the app."""
+        convert(self, ExplorationDocument, _refusal)
         _check_place(self.page, self.step, self.shared, self.note)
-        if not isinstance(self.weights, bool) or len(self.preview) > MAX_PREVIEW \
-                or any(len(row) > MAX_PREVIEW for row in self.preview) \
-                or not all(v is None or _number(v) for row in self.preview for v in row):
-            raise ExplorationError("the exploration's picture is damaged.")
 
     def state(self) -> SharedState:
         return _state(self.page, self.shared)
@@ -110,32 +106,25 @@ class Spotlight:
         return cls(number, student, at, exploration.page, exploration.step, exploration.shared, exploration.note)
 
     @classmethod
-    def from_data(cls, data: Any) -> Spotlight:
-        """The spotlight of a room's deck, every field checked; ExplorationError for anything else."""
-        if not isinstance(data, dict) or set(data) != _SPOT_FIELDS:
-            raise ExplorationError("the exploration on the projector is damaged.")
-        spotlight = cls(**data)
-        if not all(_whole(v) and 0 <= v <= 100_000 for v in (spotlight.number, spotlight.student)) \
-                or not _whole(spotlight.at) or not 0 <= spotlight.at < MAX_STEPS:
-            raise ExplorationError("the exploration on the projector is damaged.")
-        _check_place(spotlight.page, spotlight.step, spotlight.shared, spotlight.note)
-        return spotlight
+    def of_document(cls, found: SpotlightDocument) -> Spotlight:
+        """The spotlight of a room's deck, its types checked: its page, step, note and state as an exploration's;
+        ExplorationError otherwise."""
+        _check_place(found.page, found.step, found.shared, found.note)
+        return cls(found.number, found.student, found.at, found.page, found.step, found.shared, found.note)
 
     def state(self) -> SharedState:
         return _state(self.page, self.shared)
 
 
-def _check_place(page: Any, step: Any, shared: Any, note: Any) -> None:
-    """The page, its step, the state and the note: as a link's, and short."""
-    pages = {p.page_id for p in PAGES}
-    if not isinstance(page, str) or page not in pages or not page_text(page).steps:
+def _check_place(page: str, step: str | None, shared: str, note: str) -> None:
+    """What the types cannot say: the page computes, the step is one of its steps, the note is one printable line,
+    and the state is a link's, of that one page."""
+    if page not in {p.page_id for p in PAGES} or not page_text(page).steps:
         raise ExplorationError("the exploration names a page that computes nothing.")
-    if step is not None and (not isinstance(step, str) or step not in {s.name for s in page_text(page).steps}):
+    if step is not None and step not in {s.name for s in page_text(page).steps}:
         raise ExplorationError("the exploration names a step its page does not have.")
-    if not isinstance(note, str) or len(note) > MAX_NOTE or any(not c.isprintable() for c in note):
+    if not note.isprintable():
         raise ExplorationError("a note is one line of at most {limit} characters.", limit=MAX_NOTE)
-    if not isinstance(shared, str) or len(shared) > MAX_STATE:
-        raise ExplorationError("the exploration's state is too large to send.")
     found = _state(page, shared)
     if found.matrix is None or set(found.controls) - {page}:
         raise ExplorationError("the exploration's state is not one page's matrix and controls.")
@@ -150,13 +139,40 @@ def _state(page: str, shared: str) -> SharedState:
         raise ExplorationError("the exploration's state cannot be used: {problem}", problem=exc) from None
 
 
-def _number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+class ExplorationDocument(Document):
+    """An exploration as a student's window sends it (:meth:`Exploration.to_json`): every field written."""
+
+    page: Text
+    step: Text | None
+    shared: State
+    note: Note
+    preview: Annotated[tuple[Row, ...], Meta(max_length=MAX_PREVIEW)]  # None: a hidden cell
+    weights: bool
 
 
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+class SpotlightDocument(Document):
+    """The exploration on the projector as a deck carries it."""
+
+    number: Number
+    student: Number
+    at: Annotated[int, Meta(ge=0, lt=MAX_STEPS)]
+    page: Text
+    step: Text | None
+    shared: State
+    note: Note
 
 
-def _no_constant(name: str) -> None:
-    raise ExplorationError("the exploration holds {constant}, which is not a number.", constant=name)
+def _refusal(mismatch: Mismatch) -> ExplorationError:
+    """Why a student's exploration is refused, said of the field that failed."""
+    where = mismatch.field
+    if where == "page":
+        return ExplorationError("the exploration names a page that computes nothing.")
+    if where == "step":
+        return ExplorationError("the exploration names a step its page does not have.")
+    if where == "note":
+        return ExplorationError("a note is one line of at most {limit} characters.", limit=MAX_NOTE)
+    if where == "shared":
+        return ExplorationError("the exploration's state is too large to send.")
+    if where in ("preview", "weights"):
+        return ExplorationError("the exploration's picture is damaged.")
+    return ExplorationError("the exploration is damaged.")

@@ -7,7 +7,8 @@ there: whose (their number in the room), their note, the page, the step and the 
 entries are kept in the room (``Rooms.keep``: the lecturer's windows only, capped), so that a reloaded console, or
 the projection, offers the same record.
 
-:func:`lesson_csv` is plain Python; the entries are read back as hostile (a room's content), and a cell that a
+:func:`lesson_csv` is plain Python; the entries are read back as hostile (a room's content): each is decoded into its
+type (:class:`PollEntry` or :class:`ExplorationEntry`, ``ui/lecture/documents.py``) or skipped, and a cell that a
 spreadsheet would run as a formula is written as text.
 """
 
@@ -15,46 +16,85 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import logging
-from typing import Any
+from typing import Annotated, Any
+
+from msgspec import Meta
 
 from ..check.tally import Tally
 from ..words.plain import plain_text
 from . import window
 from .deck import Poll
-from .explorations import Spotlight
+from .documents import Document, Mismatch, Text, decode, encode
+from .explorations import Note, Spotlight, State
 from .records import Lecturer
-from .rooms import RoomError
+from .rooms import MAX_RECORD_CHARS, RoomError
 
-__all__ = ["COLUMNS", "keep_polled", "keep_projected", "lesson_csv"]
+__all__ = ["COLUMNS", "Entry", "ExplorationEntry", "PollEntry", "entry_of", "keep_polled", "keep_projected",
+           "lesson_csv"]
 
 COLUMNS = ("entry", "kind", "lecture_step", "page", "step", "question", "right_answer", "answer", "count", "judged",
            "mistake", "student", "note", "state")
 _log = logging.getLogger("attention_app")
 
 
+Count = Annotated[int, Meta(ge=0)]
+Prompt = Annotated[str, Meta(max_length=MAX_RECORD_CHARS)]
+
+
+class PollEntry(Document, tag_field="kind", tag="poll"):
+    """A poll revealed: its question and the counts the class saw (ui/check/tally.py's Tally, as plain data)."""
+
+    number: Count
+    at: Count  # the lecture's step, from 1
+    page: Text
+    question: Prompt
+    answer: Prompt  # the right answer, as Check yourself shows it
+    total: Count
+    right: Count
+    bars: list[tuple[Prompt | None, Count, bool, Text | None]]  # (shown, count, correct, mistake); None: the rest
+    mistakes: list[tuple[Text, Count, Prompt]]  # (mistake, count, the answer it gives)
+
+
+class ExplorationEntry(Document, tag_field="kind", tag="exploration"):
+    """A student's exploration put on the projector: whose, their note, the page, the step and the state."""
+
+    number: Count
+    at: Count
+    page: Text
+    step: Text | None
+    student: Count
+    note: Note
+    state: State
+
+
+Entry = PollEntry | ExplorationEntry
+
+
 def keep_polled(member: Lecturer, poll: Poll, prompt: str, counted: Tally) -> None:
     """A poll revealed: its question and the counts shown to the class."""
-    bars = [[bar.shown, bar.count, bar.correct, bar.mistake] for bar in counted.bars]
-    _keep(member, {"kind": "poll", "number": poll.number, "at": poll.position + 1, "page": poll.page,
-                   "question": plain_text(prompt), "answer": counted.answer, "total": counted.total,
-                   "right": counted.right, "bars": bars, "mistakes": [list(m) for m in counted.mistakes]})
+    bars = [(bar.shown, bar.count, bar.correct, bar.mistake) for bar in counted.bars]
+    _keep(member, PollEntry(poll.number, poll.position + 1, poll.page, plain_text(prompt), counted.answer,
+                            counted.total, counted.right, bars, [tuple(m) for m in counted.mistakes]))
 
 
 def keep_projected(member: Lecturer, spotlight: Spotlight) -> None:
     """A student's exploration put on the projector."""
-    _keep(member, {"kind": "exploration", "number": spotlight.number, "at": spotlight.at + 1,
-                   "page": spotlight.page, "step": spotlight.step, "student": spotlight.student,
-                   "note": spotlight.note, "state": spotlight.shared})
+    _keep(member, ExplorationEntry(spotlight.number, spotlight.at + 1, spotlight.page, spotlight.step,
+                                   spotlight.student, spotlight.note, spotlight.shared))
 
 
-def _keep(member: Lecturer, entry: dict[str, Any]) -> None:
+def _keep(member: Lecturer, entry: Entry) -> None:
     try:
-        if not window.rooms().keep(member.room, member.secret, json.dumps(entry, ensure_ascii=False)):
+        if not window.rooms().keep(member.room, member.secret, encode(entry)):
             _log.warning("the lesson's record is full: an entry was not kept")
     except RoomError as exc:  # out of reach, or the room is gone: the class saw it; the record misses it
         _log.warning("the lesson's record could not keep an entry: %s", exc)
+
+
+def entry_of(raw: object) -> Entry:
+    """An entry of the record as kept in the room, of one of the two types; Mismatch for anything else."""
+    return decode(raw, Entry)
 
 
 def lesson_csv(entries: list[str]) -> str:
@@ -65,36 +105,33 @@ def lesson_csv(entries: list[str]) -> str:
     writer.writerow(COLUMNS)
     for number, raw in enumerate(entries, 1):
         try:
-            entry = json.loads(raw)
-            rows = _poll_rows(entry) if entry.get("kind") == "poll" else _exploration_rows(entry)
-        except (TypeError, ValueError, AttributeError, KeyError, IndexError):
-            _log.warning("a lesson record's entry could not be read")
+            entry = entry_of(raw)
+        except Mismatch as exc:
+            _log.warning("a lesson record's entry could not be read: %s", exc.reason)
             continue
+        rows = _poll_rows(entry) if isinstance(entry, PollEntry) else _exploration_rows(entry)
         for row in rows:
             writer.writerow([_cell(number), *(_cell(row.get(c)) for c in COLUMNS[1:])])
     return out.getvalue()
 
 
-def _poll_rows(entry: dict[str, Any]) -> list[dict[str, Any]]:
-    base = {"lecture_step": entry["at"], "page": entry["page"], "question": entry["question"],
-            "right_answer": entry["answer"]}
-    rows = [{**base, "kind": "poll_total", "count": entry["total"], "judged": "all"},
-            {**base, "kind": "poll_right", "count": entry["right"], "judged": "right"}]
-    for shown, count, correct, mistake in entry["bars"]:
+def _poll_rows(entry: PollEntry) -> list[dict[str, Any]]:
+    base = {"lecture_step": entry.at, "page": entry.page, "question": entry.question, "right_answer": entry.answer}
+    rows = [{**base, "kind": "poll_total", "count": entry.total, "judged": "all"},
+            {**base, "kind": "poll_right", "count": entry.right, "judged": "right"}]
+    for shown, count, correct, mistake in entry.bars:
         judged = "right" if correct else "mistake" if mistake else "other"
         rows.append({**base, "kind": "poll_answer", "answer": "(other answers)" if shown is None else shown,
                      "count": count, "judged": judged, "mistake": mistake})
-    for mistake, count, shown in entry["mistakes"]:
+    for mistake, count, shown in entry.mistakes:
         rows.append({**base, "kind": "poll_mistake", "answer": shown, "count": count, "judged": "mistake",
                      "mistake": mistake})
     return rows
 
 
-def _exploration_rows(entry: dict[str, Any]) -> list[dict[str, Any]]:
-    if entry["kind"] != "exploration":
-        raise KeyError("kind")  # not an entry of this app's: skipped
-    return [{"kind": "exploration", "lecture_step": entry["at"], "page": entry["page"], "step": entry["step"],
-             "student": entry["student"], "note": entry["note"], "state": f"{entry['page']}?s={entry['state']}"}]
+def _exploration_rows(entry: ExplorationEntry) -> list[dict[str, Any]]:
+    return [{"kind": "exploration", "lecture_step": entry.at, "page": entry.page, "step": entry.step,
+             "student": entry.student, "note": entry.note, "state": f"{entry.page}?s={entry.state}"}]
 
 
 def _cell(value: Any) -> str:

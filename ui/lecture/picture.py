@@ -7,10 +7,11 @@ axes, shape and values, the cells the mask hid and dropout zeroed, the labels of
 code that computed it. The server words it per language (ui/follow/render.py).
 
 A picture is read back from a room's document, which a client holding the room's secret writes: like a link, it is
-checked whole on the way in (:meth:`Picture.from_data`), its types, sizes and numbers, and refused with a
-:class:`PictureError` otherwise. Values are kept as the float32 they were: each is written as the shortest decimal
-that reads back as the same float32 (``0.3`` rather than ``0.30000001192092896``), so the tensor printed from a
-picture is the tensor the projection printed, and a picture of the book's matrix stays a few hundred characters.
+checked whole on the way in (:class:`PictureDocument`, its types, sizes and numbers, then how its parts fit), and
+refused with a :class:`PictureError` otherwise. Values are kept as the float32 they were: each is written as the
+shortest decimal that reads back as the same float32 (``0.3`` rather than ``0.30000001192092896``), so the tensor
+printed from a picture is the tensor the projection printed, and a picture of the book's matrix stays a few hundred
+characters.
 """
 
 from __future__ import annotations
@@ -19,17 +20,19 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import numpy as np
 import torch
+from msgspec import Meta
 
 from attention import Trace
 from attention.errors import ExplainedValueError
 
 from ..chapter import PAGES
+from .documents import Document, Finite, Mismatch, convert
 
-__all__ = ["MAX_CHARS", "MAX_VALUES", "Picture", "PictureError", "picture_of"]
+__all__ = ["MAX_CHARS", "MAX_VALUES", "Picture", "PictureDocument", "PictureError", "picture_of"]
 
 PAGE_IDS = frozenset(p.page_id for p in PAGES)  # a picture names one of this app's pages, or none is shown
 MAX_VALUES = 4_096  # a step's values: the book's steps have at most a few hundred
@@ -42,8 +45,11 @@ MAX_CODE = 4_000  # the lines that computed a step
 DTYPES = {"float32": torch.float32, "float64": torch.float64, "int64": torch.int64, "int32": torch.int32,
           "bool": torch.bool}
 _NOT_FINITE = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}  # masked scores are -inf: JSON has no word for it
-_FIELDS = {"page", "name", "index", "total", "dims", "shape", "dtype", "values", "hidden", "dropped", "rows", "keys",
-           "qualname", "code"}
+Name = Annotated[str, Meta(min_length=1, max_length=MAX_NAME)]
+Labels = Annotated[tuple[Annotated[str, Meta(max_length=MAX_LABEL)], ...], Meta(max_length=MAX_LABELS)]
+Cells = Annotated[tuple[Literal[0, 1], ...], Meta(max_length=MAX_VALUES)] | None
+Code = Annotated[str, Meta(max_length=MAX_CODE)] | None
+Whole = Annotated[int, Meta(ge=-(2**63 - 1), le=2**63 - 1)]  # an int64 tensor's values, as torch reads them back
 
 
 class PictureError(ExplainedValueError):
@@ -95,37 +101,73 @@ class Picture:
     @classmethod
     def from_data(cls, data: Any) -> Picture:
         """The picture in a room's document, every field checked; PictureError for anything else."""
-        if not isinstance(data, dict) or set(data) != _FIELDS:
-            raise PictureError("the projected step is damaged.")
-        try:
-            picture = cls(data["page"], data["name"], data["index"], data["total"], _texts(data["dims"], MAX_DIMS),
-                          _counts(data["shape"]), data["dtype"], _numbers(data["values"]), _cells(data["hidden"]),
-                          _cells(data["dropped"]), _texts(data["rows"], MAX_LABELS), _texts(data["keys"], MAX_LABELS),
-                          data["qualname"], data["code"])
-        except (TypeError, ValueError):
-            raise PictureError("the projected step is damaged.") from None
-        picture.check()
+        return cls.of_document(convert(data, PictureDocument, _refusal))
+
+    @classmethod
+    def of_document(cls, found: PictureDocument) -> Picture:
+        """A picture of its type (a deck's, decoded with it), once its parts fit one another."""
+        picture = cls(found.page, found.name, found.index, found.total, found.dims, found.shape, found.dtype,
+                      tuple(_NOT_FINITE[v] if isinstance(v, str) else float(v) for v in found.values),
+                      _bools(found.hidden), _bools(found.dropped), found.rows, found.keys, found.qualname, found.code)
+        picture._fits()
         return picture
 
     def check(self) -> None:
         """Its fields are what a projection writes, within the caps (a picture built here is checked too)."""
-        words = [self.page, self.name, *self.dims]
-        if not all(isinstance(w, str) and 0 < len(w) <= MAX_NAME for w in words) or self.page not in PAGE_IDS:
+        convert(self.to_data(), PictureDocument, _refusal)
+        self._fits()
+
+    def _fits(self) -> None:
+        """What its type cannot say: a page of this app, a step within the walkthrough, values that fill the shape,
+        masks of the values' size, and the whole within a room's share."""
+        if self.page not in PAGE_IDS:
             raise PictureError("the projected step's names are damaged.")
-        if not (_whole(self.index) and _whole(self.total) and 0 <= self.index < self.total <= 10_000):
+        if self.index >= self.total:
             raise PictureError("the projected step's place in the walkthrough is not a step number.")
-        if len(self.shape) != len(self.dims) or math.prod(self.shape) != len(self.values) \
-                or len(self.values) > MAX_VALUES or self.dtype not in DTYPES:
+        if len(self.shape) != len(self.dims) or math.prod(self.shape) != len(self.values):
             raise PictureError("the projected step's values do not fill its shape (at most {limit}).",
                                limit=MAX_VALUES)
         if any(c is not None and len(c) != len(self.values) for c in (self.hidden, self.dropped)):
             raise PictureError("the projected step's masked cells do not match its values.")
-        if not all(isinstance(t, str) and len(t) <= MAX_LABEL for t in (*self.rows, *self.keys)):
-            raise PictureError("the projected step's labels are too long.")
-        if not all(t is None or (isinstance(t, str) and len(t) <= MAX_CODE) for t in (self.qualname, self.code)):
-            raise PictureError("the projected step's code is too long.")
         if self.size() > MAX_CHARS:
             raise PictureError("the projected step is larger than {limit} characters.", limit=MAX_CHARS)
+
+
+class PictureDocument(Document):
+    """A picture as a deck carries it (:meth:`Picture.to_data`): an infinity or NaN as its word, a cell as 0 or 1."""
+
+    page: Name
+    name: Name
+    index: Annotated[int, Meta(ge=0, lt=10_000)]
+    total: Annotated[int, Meta(ge=1, le=10_000)]
+    dims: Annotated[tuple[Name, ...], Meta(max_length=MAX_DIMS)]
+    shape: Annotated[tuple[Annotated[int, Meta(ge=1, le=MAX_VALUES)], ...], Meta(max_length=MAX_DIMS)]
+    dtype: Literal["float32", "float64", "int64", "int32", "bool"]  # DTYPES
+    values: Annotated[tuple[Whole | Finite | Literal["inf", "-inf", "nan"], ...], Meta(max_length=MAX_VALUES)]
+    hidden: Cells
+    dropped: Cells
+    rows: Labels
+    keys: Labels
+    qualname: Code
+    code: Code
+
+
+def _refusal(mismatch: Mismatch) -> PictureError:
+    """Why a picture is refused, said of the field that failed."""
+    where = mismatch.field
+    if where in ("page", "name", "dims"):
+        return PictureError("the projected step's names are damaged.")
+    if where in ("index", "total"):
+        return PictureError("the projected step's place in the walkthrough is not a step number.")
+    if where in ("shape", "dtype", "values"):
+        return PictureError("the projected step's values do not fill its shape (at most {limit}).", limit=MAX_VALUES)
+    if where in ("hidden", "dropped"):
+        return PictureError("the projected step's masked cells do not match its values.")
+    if where in ("rows", "keys"):
+        return PictureError("the projected step's labels are too long.")
+    if where in ("qualname", "code"):
+        return PictureError("the projected step's code is too long.")
+    return PictureError("the projected step is damaged.")
 
 
 def picture_of(page: str, name: str, index: int, total: int, trace: Trace, step: str, rows: Sequence[str],
@@ -172,42 +214,5 @@ def _written(value: float) -> float | str:
     return "nan" if math.isnan(value) else "inf" if value > 0 else "-inf"
 
 
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _texts(items: Any, limit: int) -> tuple[str, ...]:
-    if not isinstance(items, list) or len(items) > limit or not all(isinstance(t, str) for t in items):
-        raise ValueError
-    return tuple(items)
-
-
-def _counts(items: Any) -> tuple[int, ...]:
-    if not isinstance(items, list) or len(items) > MAX_DIMS or not all(_whole(n) and 0 < n <= MAX_VALUES
-                                                                       for n in items):
-        raise ValueError
-    return tuple(items)
-
-
-def _numbers(items: Any) -> tuple[float, ...]:
-    """Finite numbers, or one of the words for the others; never a bool, never more than the cap."""
-    if not isinstance(items, list) or len(items) > MAX_VALUES:
-        raise ValueError
-    found = []
-    for v in items:
-        if isinstance(v, str) and v in _NOT_FINITE:
-            found.append(_NOT_FINITE[v])
-        elif (isinstance(v, float) and math.isfinite(v)) or (_whole(v) and abs(v) < 2**63):
-            found.append(float(v))
-        else:
-            raise ValueError
-    return tuple(found)
-
-
-def _cells(items: Any) -> tuple[bool, ...] | None:
-    if items is None:
-        return None
-    if not isinstance(items, list) or len(items) > MAX_VALUES or not all(c in (0, 1) and not isinstance(c, float)
-                                                                         for c in items):
-        raise ValueError
-    return tuple(bool(c) for c in items)
+def _bools(cells: tuple[int, ...] | None) -> tuple[bool, ...] | None:
+    return None if cells is None else tuple(bool(c) for c in cells)

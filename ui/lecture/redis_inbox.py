@@ -84,6 +84,11 @@ def _unavailable(method):
     return guarded
 
 
+def _key(kind: str) -> staticmethod:
+    """The name of one of a room's keys, ``attn:<kind>:<room>``, as a method of the store."""
+    return staticmethod(lambda room: f"{PREFIX}{kind}:{room}")
+
+
 class RedisInbox:
     """A room's keys, and the explorations sent and the lesson record (``self._redis`` and ``self._driven`` are
     RedisRooms')."""
@@ -132,35 +137,12 @@ class RedisInbox:
         self._driven(room, secret)
         return [json.loads(item) for item in self._redis.lrange(self._record_key(room), 0, -1)]
 
-    # ----- a room's keys -------------------------------------------------------------------------
-    @staticmethod
-    def _room_key(room: str) -> str:
-        return f"{PREFIX}room:{room}"
-
-    @staticmethod
-    def _class_key(room: str) -> str:
-        return f"{PREFIX}class:{room}"
-
-    @staticmethod
-    def _answers_key(room: str) -> str:
-        return f"{PREFIX}answers:{room}"
-
-    @staticmethod
-    def _token_key(token_hash: str) -> str:
-        return f"{PREFIX}token:{token_hash}"
-
-    @staticmethod
-    def _sent_key(room: str) -> str:
-        return f"{PREFIX}sent:{room}"
-
-    @staticmethod
-    def _senders_key(room: str) -> str:
-        return f"{PREFIX}senders:{room}"
-
-    @staticmethod
-    def _sends_key(room: str) -> str:
-        return f"{PREFIX}sends:{room}"
-
-    @staticmethod
-    def _record_key(room: str) -> str:
-        return f"{PREFIX}record:{room}"
+    # ----- a room's keys (a token's by its hash): one name each, all under PREFIX -------------------
+    _room_key = _key("room")
+    _class_key = _key("class")
+    _answers_key = _key("answers")
+    _token_key = _key("token")
+    _sent_key = _key("sent")
+    _senders_key = _key("senders")
+    _sends_key = _key("sends")
+    _record_key = _key("record")

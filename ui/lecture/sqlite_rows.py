@@ -1,6 +1,7 @@
 """The rooms' file, row by row: its table, a room as a row, and a row read back as a room only if it is what
 :class:`~ui.lecture.sqlite_rooms.SqliteRooms` writes (the contract's caps and shapes: a file is checked like
-anything a client sends).
+anything a client sends). A row is a typed :class:`Row` (``ui/lecture/documents.py``), and each of its JSON columns
+is decoded into its own type; what types cannot say (how the numbers in the inbox relate) is checked after.
 
 One row per room: its drivers' hashes, deck and version, token, poll and answers, how many explorations it took,
 the numbers of the students who sent, the newest explorations and the lesson record (JSON, as the answers are). A
@@ -10,13 +11,15 @@ file of the version before lacks the last four columns: :func:`add_columns` adds
 from __future__ import annotations
 
 import json
-import math
 import sqlite3
 from itertools import pairwise
+from typing import Annotated, Literal
+
+from msgspec import Meta
 
 from . import rooms as contract
+from .documents import Document, Finite, Mismatch, convert, decode
 from .memory_rooms import _Room
-from .rooms import is_room_id, is_student_id
 
 __all__ = ["COLUMNS", "PLACES", "SCHEMA", "SIZED", "add_columns", "room_of", "row_of"]
 
@@ -59,71 +62,65 @@ def row_of(room: str, found: _Room) -> tuple:
             _dumps(found.senders), _dumps(found.sent), _dumps(found.record))
 
 
+Id = Annotated[str, Meta(pattern=r"\A[A-Za-z0-9_-]{12}\Z")]  # a room's or a student's (rooms.is_room_id)
+Number = Annotated[int, Meta(ge=1, le=contract.MAX_SENDS)]
+Answers = Annotated[dict[Id, Annotated[str, Meta(min_length=1, max_length=contract.MAX_ANSWER)]],
+                    Meta(max_length=contract.MAX_STUDENTS)]
+Senders = Annotated[dict[Id, Number], Meta(max_length=contract.MAX_SENDS)]
+Sent = Annotated[list[tuple[Number, Number, Annotated[str, Meta(min_length=1, max_length=contract.MAX_SENT_CHARS)]]],
+                 Meta(max_length=contract.MAX_SENT)]
+Record = Annotated[list[Annotated[str, Meta(min_length=1, max_length=contract.MAX_RECORD_CHARS)]],
+                   Meta(max_length=contract.MAX_RECORD)]
+
+
+class Row(Document):
+    """A row of the rooms' table as this store writes it; its JSON columns are text within their caps, each decoded
+    into its own type after."""
+
+    id: Id
+    drivers: Annotated[bytes, Meta(min_length=_HASH, max_length=_HASH * contract.MAX_DRIVERS)]
+    document: Annotated[str, Meta(max_length=contract.MAX_DOCUMENT)]
+    version: Annotated[int, Meta(ge=1, le=2**53)]
+    touched: Finite
+    token: Annotated[bytes, Meta(min_length=_HASH, max_length=_HASH)] | None
+    token_until: Finite
+    poll: Annotated[int, Meta(ge=0, le=contract.MAX_POLLS)]
+    taking: Literal[0, 1]
+    answers: Annotated[str, Meta(max_length=_MAX_ANSWERS)]
+    taken: Annotated[int, Meta(ge=0, le=contract.MAX_SENDS)]
+    senders: Annotated[str, Meta(max_length=_MAX_SENDERS)]
+    sent: Annotated[str, Meta(max_length=_MAX_SENT)]
+    record: Annotated[str, Meta(max_length=_MAX_RECORD)]
+
+
 def room_of(row: tuple, now: float) -> _Room | None:
     """A row of the file as a room, if every part of it is what this store writes; else None."""
-    room, drivers, document, version, touched, token, token_until, poll, taking, answers, *inbox = row
-    if not (is_room_id(room) and isinstance(drivers, bytes) and 0 < len(drivers) <= _HASH * contract.MAX_DRIVERS
-            and len(drivers) % _HASH == 0 and isinstance(document, str) and len(document) <= contract.MAX_DOCUMENT
-            and _whole(version, 1, 2**53) and _whole(poll, 0, contract.MAX_POLLS) and taking in (0, 1)
-            and (token is None or (isinstance(token, bytes) and len(token) == _HASH))
-            and all(isinstance(t, float) and math.isfinite(t) for t in (touched, token_until))):
+    try:
+        found = convert(dict(zip(COLUMNS.split(", "), row, strict=True)), Row)
+        answers, senders = decode(found.answers, Answers), decode(found.senders, Senders)
+        sent, record = decode(found.sent, Sent), decode(found.record, Record)
+    except (Mismatch, ValueError):  # ValueError: a row of another width
         return None
-    kept, sent = _answers(answers), _inbox(*inbox)
-    if kept is None or sent is None:
+    if len(found.drivers) % _HASH or not _numbered(senders) or not _newest_first(sent, found.taken, len(senders)):
         return None
-    return _Room([drivers[i:i + _HASH] for i in range(0, len(drivers), _HASH)], document, version,
-                 min(touched, now), token, min(token_until, now + contract.TOKEN_SECONDS), poll=poll,
-                 taking=bool(taking), answers=kept, **sent)
+    drivers = [found.drivers[i:i + _HASH] for i in range(0, len(found.drivers), _HASH)]
+    return _Room(drivers, found.document, found.version, min(found.touched, now), found.token,
+                 min(found.token_until, now + contract.TOKEN_SECONDS), poll=found.poll, taking=bool(found.taking),
+                 answers=answers, taken=found.taken, senders=senders, sent=sent, record=record)
 
 
-def _answers(text: object) -> dict[str, str] | None:
-    found = _loads(text, _MAX_ANSWERS)
-    if not isinstance(found, dict) or len(found) > contract.MAX_STUDENTS:
-        return None
-    ok = all(is_student_id(s) and isinstance(a, str) and 0 < len(a) <= contract.MAX_ANSWER for s, a in found.items())
-    return found if ok else None
-
-
-def _inbox(taken: object, senders: object, sent: object, record: object) -> dict | None:
-    """The explorations a room took, its senders' numbers and its lesson record, as a room's fields; else None."""
-    numbers, items, entries = _loads(senders, _MAX_SENDERS), _loads(sent, _MAX_SENT), _loads(record, _MAX_RECORD)
-    if not (_whole(taken, 0, contract.MAX_SENDS) and _senders(numbers) and _sent(items, taken, len(numbers))
-            and isinstance(entries, list) and len(entries) <= contract.MAX_RECORD
-            and all(isinstance(e, str) and 0 < len(e) <= contract.MAX_RECORD_CHARS for e in entries)):
-        return None
-    return {"taken": taken, "senders": numbers, "sent": [tuple(item) for item in items], "record": entries}
-
-
-def _senders(found: object) -> bool:
+def _numbered(senders: dict[str, int]) -> bool:
     """Students numbered 1, 2... in the order they first sent: a number given twice would make two students one,
     and a gap would give the next sender a number already taken."""
-    return (isinstance(found, dict) and len(found) <= contract.MAX_SENDS
-            and all(is_student_id(s) and _whole(n, 1, contract.MAX_SENDS) for s, n in found.items())
-            and sorted(found.values()) == list(range(1, len(found) + 1)))
+    return sorted(senders.values()) == list(range(1, len(senders) + 1))
 
 
-def _sent(found: object, taken: int, senders: int) -> bool:
+def _newest_first(sent: list[tuple[int, int, str]], taken: int, senders: int) -> bool:
     """The newest explorations first, each numbered at most ``taken``, none twice (the console's buttons are named
     by the number), each by a student numbered already."""
-    if not isinstance(found, list) or len(found) > contract.MAX_SENT:
-        return False
-    if not all(isinstance(item, list) and len(item) == 3 and _whole(item[0], 1, taken) and _whole(item[1], 1, senders)
-               and isinstance(item[2], str) and 0 < len(item[2]) <= contract.MAX_SENT_CHARS for item in found):
-        return False
-    return all(newer[0] > older[0] for newer, older in pairwise(found))
-
-
-def _loads(text: object, cap: int) -> object:
-    """``text`` as JSON if it is text within ``cap`` and parses (nested too deep for the parser too); else None."""
-    try:
-        return json.loads(text) if isinstance(text, str) and len(text) <= cap else None
-    except (ValueError, RecursionError):
-        return None
+    return all(number <= taken and student <= senders for number, student, _ in sent) \
+        and all(newer[0] > older[0] for newer, older in pairwise(sent))
 
 
 def _dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"))  # ASCII: a lone surrogate in a text is written escaped
-
-
-def _whole(value: object, low: int, high: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high

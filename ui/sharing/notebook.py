@@ -1,7 +1,8 @@
 """A page's state as a Jupyter notebook that reproduces it in plain PyTorch, the way the book writes it.
 
 Each page's code is a Python file in ``ui/sharing/book/`` (``causal-mask`` -> ``causal_mask.py``) that runs on its
-own at the book's settings. Cells are separated by headers::
+own at the book's settings once the book's pieces it names (``# book: CausalAttention``, ``book/pieces.py``) are put
+in, as book_files.py does. Cells are separated by headers::
 
     # %% <key> [if <condition>] [-> <step>, <step>]
 

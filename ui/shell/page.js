@@ -94,7 +94,7 @@
   // whose count moved is spoken, once; a run longer than a moment says "Updating…" first. After a page change
   // focus goes to the page's heading.
   const live = document.createElement('div');
-  live.className = 'attention-live';
+  live.className = 'attention-live sr-only';  // heard, never seen (ui/shell/access.css)
   live.setAttribute('role', 'status');
   live.setAttribute('aria-live', 'polite');
   live.setAttribute('aria-atomic', 'true');

@@ -1,17 +1,8 @@
 # %% setup
-import torch
-from torch import nn
+# book: setup
 
 # %% inputs
-tokens = ["Your", "journey", "starts", "with", "one", "step"]
-inputs = torch.tensor([
-    [0.43, 0.15, 0.89],  # 'Your'
-    [0.55, 0.87, 0.66],  # 'journey'
-    [0.57, 0.85, 0.64],  # 'starts'
-    [0.22, 0.58, 0.33],  # 'with'
-    [0.77, 0.25, 0.10],  # 'one'
-    [0.05, 0.80, 0.55],  # 'step'
-])  # (num_tokens, d_in)
+# book: inputs
 
 # %% settings
 normalisation = "softmax"  # "sum", "softmax_naive" or "softmax"

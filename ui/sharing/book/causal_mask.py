@@ -1,17 +1,8 @@
 # %% setup
-import torch
-from torch import nn
+# book: setup
 
 # %% inputs
-tokens = ["Your", "journey", "starts", "with", "one", "step"]
-inputs = torch.tensor([
-    [0.43, 0.15, 0.89],  # 'Your'
-    [0.55, 0.87, 0.66],  # 'journey'
-    [0.57, 0.85, 0.64],  # 'starts'
-    [0.22, 0.58, 0.33],  # 'with'
-    [0.77, 0.25, 0.10],  # 'one'
-    [0.05, 0.80, 0.55],  # 'step'
-])  # (num_tokens, d_in)
+# book: inputs
 
 # %% settings
 seed = 789
@@ -19,16 +10,8 @@ d_out = 2
 qkv_bias = False
 causal = True
 
-
 # %% model
-class SelfAttention_v2(nn.Module):
-    def __init__(self, d_in, d_out, qkv_bias=False):
-        super().__init__()
-        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
-
-
+# book: SelfAttention_v2
 torch.manual_seed(seed)
 sa_v2 = SelfAttention_v2(inputs.shape[1], d_out, qkv_bias)
 

@@ -1,17 +1,8 @@
 # %% setup
-import torch
-from torch import nn
+# book: setup
 
 # %% inputs
-tokens = ["Your", "journey", "starts", "with", "one", "step"]
-inputs = torch.tensor([
-    [0.43, 0.15, 0.89],  # 'Your'
-    [0.55, 0.87, 0.66],  # 'journey'
-    [0.57, 0.85, 0.64],  # 'starts'
-    [0.22, 0.58, 0.33],  # 'with'
-    [0.77, 0.25, 0.10],  # 'one'
-    [0.05, 0.80, 0.55],  # 'step'
-])  # (num_tokens, d_in)
+# book: inputs
 
 # %% settings
 hidden = 4  # the size of the RNN's hidden state
@@ -19,12 +10,8 @@ query = inputs.shape[0] - 1  # the decoder step to look at (0 is the first)
 seed = 123
 
 # %% encoder -> hidden_states, final_state
-recurrent_scale = 0.6  # this page keeps the largest stretch of W_h at 0.6
-torch.manual_seed(seed)
-rnn = nn.RNN(inputs.shape[1], hidden, nonlinearity="tanh", batch_first=True)
-with torch.no_grad():
-    W_rec = rnn.weight_hh_l0  # (hidden, hidden)
-    W_rec.mul_(recurrent_scale / torch.linalg.matrix_norm(W_rec, ord=2))
+scale = 0.6  # this page keeps the largest stretch of the recurrent matrix at 0.6
+# book: rnn_encoder
 x = inputs.unsqueeze(0).requires_grad_(True)  # (1, num_tokens, d_in): a batch of one sentence
 hidden_states, _ = rnn(x)  # (1, num_tokens, hidden)
 h_T = hidden_states[0, -1]  # (hidden,)
@@ -32,11 +19,7 @@ print(hidden_states[0].detach())  # (num_tokens, hidden): h_1 ... h_T
 print(h_T.detach())
 
 # %% influence -> influence_share
-influence = torch.zeros(inputs.shape[0])
-for k in range(hidden):  # one backward pass for each unit of h_T
-    (grad,) = torch.autograd.grad(h_T[k], x, retain_graph=True)  # (1, num_tokens, d_in)
-    influence += grad[0].pow(2).sum(dim=-1)  # (num_tokens,)
-influence = influence.sqrt()  # the size of d h_T / d x_t for each token t
+# book: influence
 print(influence / influence.sum())
 
 # %% layers

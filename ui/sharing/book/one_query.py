@@ -1,17 +1,8 @@
 # %% setup
-import torch
-from torch import nn
+# book: setup
 
 # %% inputs
-tokens = ["Your", "journey", "starts", "with", "one", "step"]
-inputs = torch.tensor([
-    [0.43, 0.15, 0.89],  # 'Your'
-    [0.55, 0.87, 0.66],  # 'journey'
-    [0.57, 0.85, 0.64],  # 'starts'
-    [0.22, 0.58, 0.33],  # 'with'
-    [0.77, 0.25, 0.10],  # 'one'
-    [0.05, 0.80, 0.55],  # 'step'
-])  # (num_tokens, d_in)
+# book: inputs
 
 # %% settings
 query = min(1, inputs.shape[0] - 1)  # the query token's index (0 is the first token)
@@ -38,13 +29,8 @@ def softmax_naive(x):
     return torch.exp(x) / torch.exp(x).sum(dim=0)
 
 
-# %% normalise if not causal -> weights_sum, weights_softmax_naive, weights_softmax
-weights_sum = attn_scores / attn_scores.sum()
-weights_softmax_naive = softmax_naive(attn_scores)
-weights_softmax = torch.softmax(attn_scores, dim=0)
-print(weights_sum)
-print(weights_softmax_naive)
-print(weights_softmax)
+# %% normalise if not causal
+for_sum = for_exp = attn_scores  # no token is hidden
 
 # %% masked if causal -> masked_scores
 hidden = torch.arange(inputs.shape[0]) > query  # True for the tokens after the query
@@ -52,9 +38,11 @@ fill = 0.0 if normalisation == "sum" else -torch.inf  # 0 adds nothing to a sum,
 masked_scores = attn_scores.masked_fill(hidden, fill)
 print(masked_scores)
 
-# %% normalise_masked if causal -> weights_sum, weights_softmax_naive, weights_softmax
+# %% normalise_masked if causal
 for_sum = attn_scores.masked_fill(hidden, 0.0)
 for_exp = attn_scores.masked_fill(hidden, -torch.inf)
+
+# %% weights -> weights_sum, weights_softmax_naive, weights_softmax
 weights_sum = for_sum / for_sum.sum()
 weights_softmax_naive = softmax_naive(for_exp)
 weights_softmax = torch.softmax(for_exp, dim=0)

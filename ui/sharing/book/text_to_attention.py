@@ -1,19 +1,10 @@
 # %% setup
 import re
 
-import torch
-from torch import nn
+# book: setup
 
 # %% inputs
-tokens = ["Your", "journey", "starts", "with", "one", "step"]
-inputs = torch.tensor([
-    [0.43, 0.15, 0.89],  # 'Your'
-    [0.55, 0.87, 0.66],  # 'journey'
-    [0.57, 0.85, 0.64],  # 'starts'
-    [0.22, 0.58, 0.33],  # 'with'
-    [0.77, 0.25, 0.10],  # 'one'
-    [0.05, 0.80, 0.55],  # 'step'
-])  # (num_tokens, d_in)
+# book: inputs
 
 # %% settings
 sentences = 'I wonder what will come next!\nThis is a basic example paragraph.\nWhat comes next?'
@@ -55,23 +46,8 @@ for row, words in enumerate(tokenized):
 print(ids)
 print(padding_mask)
 
-
 # %% model
-class MultiHeadAttention(nn.Module):
-    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
-        super().__init__()
-        assert d_out % num_heads == 0, "d_out must be divisible by num_heads"
-        self.d_out = d_out
-        self.num_heads = num_heads
-        self.head_dim = d_out // num_heads
-        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.out_proj = nn.Linear(d_out, d_out)
-        self.dropout = nn.Dropout(dropout)
-        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
-
-
+# book: MultiHeadAttention
 torch.manual_seed(seed)
 token_embedding_layer = nn.Embedding(len(vocab), d_model)
 mha = MultiHeadAttention(d_model, d_model, context_length=max_length, dropout=0.0, num_heads=num_heads,
