@@ -2,6 +2,9 @@
 # pieces a cell needs on a line of its own, "# book: <piece>, <piece>"; ui/sharing/book_files.py puts each piece's
 # code there (a piece a page already has is not written again), so that every notebook stays whole on its own.
 # Read as text, never imported: a piece uses the names its pages' cells define (inputs, the settings, mha, output).
+# Each class is the book's lines in the book's own layout (MultiHeadAttention's mask buffer over five lines, where
+# CausalAttention's is one); what the app adds, the causal switch, is set first in each __init__, so that the book's
+# lines run unbroken after it and a reader can hold them against the book's listing.
 
 # %% setup
 import torch
@@ -42,10 +45,10 @@ def hide_future(attn_scores):
 class SelfAttention_v1(nn.Module):
     def __init__(self, d_in, d_out, causal=False):
         super().__init__()
+        self.causal = causal  # not in the book: True hides the tokens after each query (3.5)
         self.W_query = nn.Parameter(torch.rand(d_in, d_out))
         self.W_key = nn.Parameter(torch.rand(d_in, d_out))
         self.W_value = nn.Parameter(torch.rand(d_in, d_out))
-        self.causal = causal  # not in the book: True hides the tokens after each query (3.5)
 
     def forward(self, x):
         keys = x @ self.W_key  # (num_tokens, d_in) @ (d_in, d_out) -> (num_tokens, d_out)
@@ -62,10 +65,10 @@ class SelfAttention_v1(nn.Module):
 class SelfAttention_v2(nn.Module):
     def __init__(self, d_in, d_out, qkv_bias=False, causal=False):
         super().__init__()
+        self.causal = causal  # not in the book, as in v1
         self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
         self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
         self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.causal = causal  # not in the book, as in v1
 
     def forward(self, x):
         keys = self.W_key(x)  # x @ W.T (+ b): (num_tokens, d_out)
@@ -82,13 +85,13 @@ class SelfAttention_v2(nn.Module):
 class CausalAttention(nn.Module):
     def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False, causal=True):
         super().__init__()
+        self.causal = causal  # not in the book: False leaves the mask out
         self.d_out = d_out
         self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
         self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
         self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
         self.dropout = nn.Dropout(dropout)
         self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
-        self.causal = causal  # not in the book: False leaves the mask out
 
     def forward(self, x):
         b, num_tokens, d_in = x.shape  # (b, num_tokens, d_in)
@@ -120,6 +123,7 @@ class MultiHeadAttentionWrapper(nn.Module):
 class MultiHeadAttention(nn.Module):
     def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False, causal=True):
         super().__init__()
+        self.causal = causal  # not in the book, as in CausalAttention
         assert d_out % num_heads == 0, "d_out must be divisible by num_heads"
         self.d_out = d_out
         self.num_heads = num_heads
@@ -129,8 +133,11 @@ class MultiHeadAttention(nn.Module):
         self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
         self.out_proj = nn.Linear(d_out, d_out)  # mixes the heads' outputs
         self.dropout = nn.Dropout(dropout)
-        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
-        self.causal = causal  # not in the book: False leaves the mask out
+        self.register_buffer(  # as in CausalAttention: the future's mask, made once for context_length tokens
+            "mask",
+            torch.triu(torch.ones(context_length, context_length),
+                       diagonal=1)
+        )
 
     def forward(self, x):
         b, num_tokens, d_in = x.shape  # (b, num_tokens, d_in)
