@@ -23,7 +23,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from .config import AttentionConfig
-from .errors import ExplainedTypeError, ExplainedValueError
+from .errors import ExplainedTypeError, ExplainedValueError, named
 from .multihead import MultiHeadAttention
 from .trace import Comparison
 from .validation import check_inputs
@@ -282,11 +282,11 @@ VARIANTS: tuple[Variant, ...] = (
 
 def variant(name: str) -> Variant:
     """The variant called ``name``."""
-    for v in VARIANTS:
-        if v.name == name:
-            return v
-    raise ExplainedValueError("variant must be one of {variants}, got {name!r}.",
-                              variants=[v.name for v in VARIANTS], name=name)
+    try:
+        return named(VARIANTS, name, "variant")
+    except KeyError:  # a learner's choice, so said in words the app translates
+        raise ExplainedValueError("variant must be one of {variants}, got {name!r}.",
+                                  variants=[v.name for v in VARIANTS], name=name) from None
 
 
 def build_variant(name: str, config: AttentionConfig, book: MultiHeadAttention) -> nn.Module:
@@ -324,10 +324,7 @@ class VariantReport:
         return iter(self.results)
 
     def __getitem__(self, name: str) -> VariantResult:
-        for r in self.results:
-            if r.name == name:
-                return r
-        raise KeyError(f"no variant named {name!r}")
+        return named(self.results, name, "variant")
 
     @property
     def book(self) -> VariantResult:

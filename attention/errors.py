@@ -7,13 +7,16 @@ message are never part of what gets translated.
 
     raise ExplainedValueError("d_out ({d_out}) must be divisible by num_heads ({num_heads}).",
                               d_out=6, num_heads=4)
+
+Beside them, :func:`named`: the package's one lookup of an item by its name, whose miss says what there is.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, Protocol, TypeVar
 
-__all__ = ["Explained", "ExplainedTypeError", "ExplainedValueError"]
+__all__ = ["Explained", "ExplainedTypeError", "ExplainedValueError", "named"]
 
 
 class Explained(Exception):
@@ -38,3 +41,22 @@ class ExplainedValueError(Explained, ValueError):
 
 class ExplainedTypeError(Explained, TypeError):
     """A value of the wrong kind, explained."""
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+_N = TypeVar("_N", bound=_Named)
+
+
+def named(items: Iterable[_N], name: object, kind: str) -> _N:
+    """The item of ``items`` whose ``name`` is ``name``: a trace's steps, a report's variants and the variants
+    themselves are looked up alike. A miss is a KeyError (the calling code asked for a name it does not have) that
+    lists the names there are, so the slip is seen at once."""
+    items = tuple(items)
+    for item in items:
+        if item.name == name:
+            return item
+    raise KeyError(f"no {kind} named {name!r}; there are {[item.name for item in items]}")

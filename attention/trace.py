@@ -22,7 +22,7 @@ from typing import Any
 
 import torch
 
-from .errors import ExplainedValueError
+from .errors import ExplainedValueError, named
 
 __all__ = ["Comparison", "NO_TRACE", "STEP_MEANINGS", "Step", "Trace", "Where", "traces_in"]
 
@@ -161,10 +161,7 @@ class Trace:
         return len(self.steps)
 
     def step(self, name: str) -> Step:
-        for s in self.steps:
-            if s.name == name:
-                return s
-        raise KeyError(f"no step named {name!r}; this trace has {self.names()}")
+        return named(self.steps, name, "step")
 
     def names(self) -> list[str]:
         return [s.name for s in self.steps]
