@@ -197,14 +197,29 @@ def app_env(slow_fanout_ms: int = 0) -> dict[str, str]:
     return {"ATTENTION_SLOW_FANOUT_MS": str(slow_fanout_ms)} if slow_fanout_ms else {}
 
 
+def fanout_parser(doc: str, *, followers: int, idle_seconds: float, report: str) -> argparse.ArgumentParser:
+    """The options of the two benchmarks of the fan-out to followers, this one and bench_room.py: both measure a
+    number of followers, idle for a while, beside the bare Starlette floor, and may write their report."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--followers", type=int, default=followers)
+    parser.add_argument("--idle-seconds", type=float, default=idle_seconds)
+    parser.add_argument("--no-floor", action="store_true", help="without the bare Starlette fan-out beside it")
+    parser.add_argument("--write", action="store_true", help=f"write benchmarks/{report}")
+    return parser
+
+
+def write_report(report: str, title: str, machine: str, body: str) -> None:
+    """benchmarks/<report>: its title, today's date and the command as it was run (this script and its arguments),
+    then the body, so that a report always says how to run it again."""
+    command = " ".join(["python", f"benchmarks/{Path(sys.argv[0]).name}", *sys.argv[1:]])
+    (ROOT / "benchmarks" / report).write_text(
+        f"# {title}\n\n{datetime.date.today().isoformat()}, command: `{command}` ({machine})\n\n{body}\n")
+
+
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--followers", type=int, default=1000)
+    parser = fanout_parser(__doc__, followers=1000, idle_seconds=10.0, report="HALL.md")
     parser.add_argument("--moves", type=int, default=20)
-    parser.add_argument("--idle-seconds", type=float, default=10.0)
     parser.add_argument("--slow-fanout-ms", type=int, default=0, help="the app's fan-out deliberately slowed")
-    parser.add_argument("--no-floor", action="store_true", help="the app alone, without the bare fan-out beside it")
-    parser.add_argument("--write", action="store_true", help="write benchmarks/HALL.md")
     args = parser.parse_args()
     (ROOT / "artifacts").mkdir(exist_ok=True)
     app = measure(ROOT / "app.py", args.followers, args.moves, args.idle_seconds, app_env(args.slow_fanout_ms))
@@ -217,11 +232,9 @@ def main() -> int:
                   f"{app.mb / floor.mb if floor.mb > 0 else math.inf:.2f} x"]
     print("\n".join(lines))
     if args.write:
-        command = "python benchmarks/bench_hall.py " + " ".join(sys.argv[1:])
-        (ROOT / "benchmarks" / "HALL.md").write_text(
-            f"# A hall of followers on event streams\n\n{datetime.date.today().isoformat()}, command: "
-            f"`{command.strip()}` (2 cores, the readers in their own process on the same machine)\n\n```\n"
-            + "\n".join(lines) + "\n```\n")
+        write_report("HALL.md", "A hall of followers on event streams",
+                     "2 cores, the readers in their own process on the same machine",
+                     "```\n" + "\n".join(lines) + "\n```")
     return 0
 
 

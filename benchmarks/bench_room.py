@@ -39,10 +39,8 @@ removed with that design.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
-import datetime
 import json
 import math
 import statistics
@@ -56,7 +54,7 @@ from urllib.parse import urlparse
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_hall import settle  # noqa: E402
+from benchmarks.bench_hall import fanout_parser, settle, write_report  # noqa: E402
 from benchmarks.cluster import Cluster, cpu_seconds  # noqa: E402
 from benchmarks.hall_readers import Dechunker  # noqa: E402
 from benchmarks.lecturer import LECTURER_PATH, MOVE_TIMEOUT, SlowProxy, open_lecturer, press, recorder_js, until  # noqa: E402
@@ -556,23 +554,16 @@ async def main_async(args) -> list[str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--followers", type=int, default=60)
+    parser = fanout_parser(__doc__, followers=60, idle_seconds=IDLE_SECONDS, report="ROOM.md")
     parser.add_argument("--browsers", type=int, default=3)
     parser.add_argument("--presses", type=int, default=20)
     parser.add_argument("--slow-ms", type=float, default=100.0, help="the slowed store's check (0: none)")
     parser.add_argument("--slow-fanout-ms", type=int, default=5, help="the slowed fan-out's check (0: none)")
-    parser.add_argument("--idle-seconds", type=float, default=IDLE_SECONDS)
-    parser.add_argument("--no-floor", action="store_true", help="without the bare Starlette fan-out beside it")
-    parser.add_argument("--write", action="store_true", help="write benchmarks/ROOM.md")
     args = parser.parse_args()
     lines = asyncio.run(main_async(args))
     print("\n".join(lines))
     if args.write:
-        command = "python benchmarks/bench_room.py " + " ".join(sys.argv[1:])
-        (ROOT / "benchmarks" / "ROOM.md").write_text(
-            f"# A class follows the lecturer on light pages\n\n{datetime.date.today().isoformat()}, command: "
-            f"`{command.strip()}` (2 cores)\n\n" + "\n".join(lines) + "\n")
+        write_report("ROOM.md", "A class follows the lecturer on light pages", "2 cores", "\n".join(lines))
     return 0
 
 
