@@ -110,6 +110,8 @@ class Key:
     HEAL = "heal"  # hidden: the watchdog's count of asks for a full run (ui/lecture/heal.js), kept as state
     HEAL_TOKEN = "_heal_token"  # the session's token, which the browser's count of asks carries
     HEAL_TAKEN = "_heal_taken"  # the asks a run has taken (ui/lecture/state.py)
+    SETTLE = "_settle"  # what a lecturer's window's last full run showed, and when it ended (ui/lecture/settle.py)
+    LISTENING = "listening"  # the box of a lecturer's window's room listener (ui/lecture/window.py), hidden
     HEARTBEAT = "heartbeat"  # the box of a lecture window's heartbeat (ui/lecture/window.py), hidden by style.css
     SEAT = "seat"  # the box of the script that keeps a lecturer's secret in its browser (ui/lecture/seat.py), hidden
     CONSOLE_TOKEN = "_console_token"  # the projection: the one-time token that opens its console (P)

@@ -29,7 +29,7 @@ from .. import state
 from ..chapter import PAGES
 from ..state import Key
 from ..words.content import app_text
-from . import spotlight, window
+from . import settle, spotlight, window
 from .address import AWAY_PARAM, NEW_ROOM, ROOM_PARAM, events_path, follow_path
 from .records import WALK_PAGE, Student
 
@@ -152,7 +152,7 @@ def class_count() -> None:
     _count(panel=False)
 
 
-@st.fragment(run_every=COUNT_SECONDS)
+@settle.timed(COUNT_SECONDS)
 def _count(panel: bool) -> None:
     """The students present in this window's room now (a timed fragment: draw it last or alone in its box)."""
     count = window.attendance()

@@ -23,7 +23,7 @@ import streamlit as st
 
 from .. import state
 from ..words.content import app_text
-from . import classroom, seat, window
+from . import classroom, seat, settle, window
 from . import state as walk_state
 from .address import AWAY_PARAM, NEW_ROOM, ROOM_PARAM, student_cookie
 from .records import WALK_PAGE, Joined, Lecturer, Moment, Student
@@ -56,6 +56,11 @@ def after_page(page_id: str) -> None:
     or a reconnect to another replica, comes back to it)."""
     window.see(Moment.AFTER, page_id)
     classroom.write_address()
+    member = window.current()
+    if isinstance(member, Lecturer) and page_id == WALK_PAGE:  # what decides which elements its page holds
+        settle.drew((walk_state.walk_position(), member.spotlight and member.spotlight.number,
+                     walk_state.drawn_question()))
+    window.listen(page_id)
 
 
 def shown() -> tuple:

@@ -1,10 +1,10 @@
-// A lecturer's window hears its room move (ui/lecture/window.py). Mounted in the heartbeat, a fragment, in every
-// run of a window that follows the room (the console; the projection once a console is open); `data` is
+// A lecturer's window hears its room move (ui/lecture/window.py). Drawn last in every full run of a window that
+// follows the room (the console; the projection once a console is open), after that run's own publishes; `data` is
 // {events: the room's raw event stream, relative to the page, seen: the room's version the run last saw}.
 // The stream's `id` is the room's version. One newer than this window has seen becomes this component's state,
-// which reruns the heartbeat at once: it reads the room and redraws the window when another window moved. The
-// state persists in the browser (a rerun Streamlit drops is made by the next beat), and a version heard twice,
-// or this window's own publish coming back, is not newer than the one it saw: nothing reruns for it.
+// which reruns the app at once: it takes the other window's move. The state persists in the browser (a rerun
+// Streamlit drops is made by the next request), and a version heard twice, or this window's own publish coming
+// back, is not newer than the one it saw: nothing reruns for it.
 export default function ({ data, setStateValue }) {
   const L = window.attentionListen || (window.attentionListen = { seen: 0 });
   L.set = setStateValue;  // this mount's: an older mount's sender may be gone

@@ -28,7 +28,7 @@ from ..check.tally import POLL_KINDS, Tally, tally
 from ..state import Key
 from ..words.content import QuestionText, app_text, page_text
 from ..words.plain import plain_text
-from . import lesson, poll_answers, window
+from . import lesson, poll_answers, settle, window
 from . import state as walk_state
 from .deck import Poll, Right
 from .records import Lecturer, SetPoll
@@ -227,7 +227,7 @@ def _tally(poll: Poll) -> Tally | str:
     return tally(question, answer, given.values(), _words(poll).tolerance, option_names(poll, question))
 
 
-@st.fragment(run_every=COUNT_SECONDS)
+@settle.timed(COUNT_SECONDS)
 def _watch(poll: Poll) -> None:
     """The console: how many answered, and their spread with the right answer marked, as they come in.
 
@@ -263,7 +263,7 @@ def projection_panel() -> None:
             _projected_count(poll)
 
 
-@st.fragment(run_every=COUNT_SECONDS)
+@settle.timed(COUNT_SECONDS)
 def _projected_count(poll: Poll) -> None:
     """Only how many answered: nothing of the answers shows before the reveal."""
     member = window.current()

@@ -37,7 +37,7 @@ from ..steps import state as step_state
 from ..steps.stepper import Position, slides
 from ..words.content import app_text, page_text
 from ..words.i18n import explain
-from . import files, lesson, window
+from . import files, lesson, settle, window
 from .explorations import MAX_NOTE, MAX_PREVIEW, Exploration, ExplorationError, Spotlight
 from .records import Lecturer, SetSpotlight, Student, Window
 from .rooms import RoomError, RoomsUnavailable, SendRefused
@@ -183,7 +183,7 @@ def _inbox(member: Lecturer) -> list[tuple[int, int, Exploration]]:
     return entries
 
 
-@st.fragment(run_every=INBOX_SECONDS)
+@settle.timed(INBOX_SECONDS)
 def _watch(newest: int) -> None:
     """Reruns the console when an exploration newer than the list's newest (``newest``) has arrived."""
     member = window.current()

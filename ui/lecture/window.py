@@ -2,14 +2,15 @@
 run sees of the room, and the actions the state machine (ui/lecture/protocol.py) decides, carried out.
 
 Streamlit pushes nothing from one session to another, so a lecturer's window on the walkthrough has a
-**heartbeat**: a fragment that reads the room's version (a dictionary lookup, or one Redis call) and reruns the app
-only when the protocol says so. It runs when the window hears its room move (``listen.js``: the room's event stream,
-ui/shell/push.py, opened in the browser; a newer version becomes the heartbeat's state, which reruns it at once),
-and every :data:`HEARTBEAT_SECONDS` besides, for what a stream cannot bring: a press or an ask of the watchdog whose
-own request Streamlit dropped. The deck itself is taken in the full run that follows, before anything is drawn. A
-heartbeat drawn inside a full run does not look again (the run's BEFORE moment has just looked). A student's window
-(one exploring: following is the light page's, ui/follow) has no heartbeat: its full runs look at the room's version
-only, to leave a room that is gone and to stay counted.
+**listener** and a **heartbeat**. The listener (``listen.js``, drawn last in each full run: :func:`listen`) hears the
+room's event stream (ui/shell/push.py) in the browser; a version newer than the run saw and published becomes its
+state, which reruns the app at once. The heartbeat, a timed fragment that reads the room's version (a dictionary
+lookup, or one Redis call) and reruns the app only when the protocol says so, runs every :data:`HEARTBEAT_SECONDS`
+for what a stream cannot bring: a press or an ask of the watchdog whose own request Streamlit dropped. The deck
+itself is taken in the full run, before anything is drawn. A heartbeat drawn inside a full run does not look again
+(the run's BEFORE moment has just looked). A student's window (one exploring: following is the light page's,
+ui/follow) has neither: its full runs look at the room's version only, to leave a room that is gone and to stay
+counted.
 
 Every change to the window goes through :func:`dispatch`: the record is replaced whole, never changed in place.
 """
@@ -28,7 +29,7 @@ from ..draw import script_component
 from ..inputs import state as matrix_state
 from ..settings import limits
 from ..state import Key
-from . import protocol, watchdog
+from . import protocol, settle, watchdog
 from . import state as walk_state
 from .deck import DEFAULT_BUDGET_MIN, Deck
 from .records import (
@@ -52,7 +53,8 @@ from .rooms import RoomError, RoomsUnavailable
 from .store import look, rooms
 from .walkthrough import FILE_PARAM, WalkthroughError, decode_text, encode
 
-__all__ = ["HEARTBEAT_SECONDS", "attendance", "current", "dispatch", "heartbeat", "rooms", "see", "snapshot"]
+__all__ = ["HEARTBEAT_SECONDS", "attendance", "current", "dispatch", "heartbeat", "listen", "rooms", "see",
+           "snapshot"]
 
 HEARTBEAT_SECONDS = limits().heartbeat_ms / 1000  # besides the moves a lecturer's window hears (a safety net)
 _log = logging.getLogger("attention_app")
@@ -237,17 +239,24 @@ def _inside_full_run() -> bool:
 
 
 def _ignore() -> None:
-    """A version heard reruns the heartbeat, whose beat reads the room: nothing to do in a callback."""
+    """A version heard reruns the app, whose first moment reads the room: nothing to do in a callback."""
 
 
-def _listen(lecturer: Lecturer) -> None:
-    """The room's event stream, heard in the browser: a move of another window reruns this heartbeat at once."""
+def listen(page: str) -> None:
+    """Last in a full run of a lecturer's window that follows the room: the room's event stream, heard in the
+    browser. A version newer than the one this run saw and published reruns the app at once, which takes the other
+    window's move. Drawn after this run's own publishes, so that they do not come back as news (a rerun for
+    nothing, which would also start just as this run ends: ui/lecture/settle.py says what that costs)."""
+    lecturer = current()
+    if not isinstance(lecturer, Lecturer) or not lecturer.follows or page != WALK_PAGE:
+        return
     component = script_component("attention_listen", Path(__file__).with_name("listen.js"))
-    component(key=Key.LISTEN, data={"events": f"room/{lecturer.room}/events?raw=1", "seen": lecturer.seen},
-              on_heard_change=_ignore, height=0)
+    with st.container(key=Key.LISTENING):
+        component(key=Key.LISTEN, data={"events": f"room/{lecturer.room}/events?raw=1", "seen": lecturer.seen},
+                  on_heard_change=_ignore, height=0)
 
 
-@st.fragment(run_every=HEARTBEAT_SECONDS)
+@settle.timed(HEARTBEAT_SECONDS)
 def _lecturer_heartbeat(page: str) -> None:
     if _inside_full_run():  # drawn before the page: the question this run draws is not known yet
         watchdog.beat(time.monotonic_ns(), step=walk_state.walk_position() + 1)
@@ -259,5 +268,3 @@ def _lecturer_heartbeat(page: str) -> None:
         see(Moment.BEAT, page)
         if moved or watchdog.asked():  # (or the watchdog's ask for a full run, whose own request was dropped)
             st.rerun(scope="app")  # and drawn by the run this starts
-    if isinstance(window := current(), Lecturer):  # (the beat may have found the room gone)
-        _listen(window)
