@@ -33,6 +33,7 @@ MAX_TOP_LEVEL = 12
 # ui's parts, top to bottom: a part may import only the parts after it (and itself).
 LAYERS = (
     "ui.catalog",  # a developer tool over every word: reads the walkthrough too
+    "ui.catalog_sources",  # what the English source says: the catalog's messages
     "ui.shell",
     "ui.follow",  # a following student's light page: the rooms' ids and the words, no Streamlit
     "ui.lecture",

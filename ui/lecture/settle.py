@@ -18,29 +18,20 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from ..state import Key
+from . import state as walk_state
 
 __all__ = ["SETTLE_SECONDS", "drew", "timed"]
 
 SETTLE_SECONDS = 0.5  # a fragment started this soon after a full run ended may have cut that run's clean-up
 
 
-@dataclass
-class _Drawn:
-    shown: Hashable = None  # what the last full run showed (its step, spotlight and question)
-    ended: float = 0.0  # when it ended (time.monotonic)
-    settled: bool = True  # nothing of an older page can be left on screen (or a rerun was asked for already)
-
-
 def drew(shown: Hashable) -> None:
     """A full run of a lecturer's window has drawn ``shown``: what decides which elements are on its page."""
-    drawn = st.session_state.setdefault(Key.SETTLE, _Drawn())
-    # a holder's fields set in plain Python: nothing stops the run between them (ui/lecture/state.py says why)
+    drawn = walk_state.drawn()  # its fields set in plain Python: nothing stops the run between them
     drawn.settled, drawn.shown, drawn.ended = drawn.shown == shown, shown, time.monotonic()
 
 
@@ -60,8 +51,10 @@ def timed(seconds: float) -> Callable[[Callable[..., None]], Callable[..., None]
 def _unsettled() -> bool:
     """This is a fragment's own run, started just after a full run that changed the page: True once."""
     ctx = get_script_run_ctx()
-    drawn = st.session_state.get(Key.SETTLE)
-    if ctx is None or not ctx.fragment_ids_this_run or drawn is None or drawn.settled:
+    if ctx is None or not ctx.fragment_ids_this_run:
+        return False
+    drawn = walk_state.drawn()
+    if drawn.settled:
         return False
     drawn.settled = True
     return time.monotonic() - drawn.ended < SETTLE_SECONDS

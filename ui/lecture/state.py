@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,12 +25,12 @@ from ..steps import clicker
 from .picture import picture_of
 from .rooms import MAX_DOCUMENT
 
-__all__ = ["Healed", "Slot", "Walk", "arrive_at_walk_step", "arrived_at", "custom_walkthrough", "details_shown",
-           "drawn_picture", "drawn_question", "first_run_of_walkthrough", "heal_token", "heal_value", "join_shown",
-           "keep_picture", "lecture_lock", "picture_for", "replace_walk_controls", "reset_walk_controls",
-           "set_custom_walkthrough", "set_drawn_picture", "set_drawn_question", "set_place", "set_walk_position",
-           "take_heal", "take_press", "toggle_details", "toggle_join", "walk_controls", "walk_drift",
-           "walk_position", "window_slot"]
+__all__ = ["Drawn", "Healed", "Slot", "Walk", "arrive_at_walk_step", "arrived_at", "custom_walkthrough",
+           "details_shown", "drawn", "drawn_picture", "drawn_question", "first_run_of_walkthrough", "heal_token",
+           "heal_value", "join_shown", "keep_picture", "lecture_lock", "picture_for", "replace_walk_controls",
+           "reset_walk_controls", "set_custom_walkthrough", "set_drawn_picture", "set_drawn_question", "set_place",
+           "set_walk_position", "take_heal", "take_press", "toggle_details", "toggle_join", "walk_controls",
+           "walk_drift", "walk_position", "window_slot"]
 
 
 @dataclass
@@ -273,3 +273,17 @@ def console_token() -> str | None:
 
 def set_console_token(token: str | None) -> None:
     st.session_state[Key.CONSOLE_TOKEN] = token
+
+
+@dataclass
+class Drawn:
+    """What a lecturer's window's last full run showed, and when it ended (ui/lecture/settle.py)."""
+
+    shown: Hashable = None  # its step, spotlight and question
+    ended: float = 0.0  # time.monotonic()
+    settled: bool = True  # nothing of an older page can be left on screen (or a rerun was asked for already)
+
+
+def drawn() -> Drawn:
+    """The holder of what the last full run showed: its fields are set together, in plain Python."""
+    return st.session_state.setdefault(Key.SETTLE, Drawn())
