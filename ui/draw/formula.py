@@ -18,6 +18,7 @@ import base64
 import functools
 import logging
 import re
+from collections.abc import Iterable
 from html import escape
 
 import streamlit as st
@@ -27,7 +28,7 @@ from latex2mathml.converter import convert as latex_to_mathml
 
 from .layout import narrow_screen
 
-__all__ = ["breakable", "drawn", "equations", "show_formula"]
+__all__ = ["breakable", "drawn", "equations", "predraw", "show_formula"]
 
 ziafont.config.svg2 = False  # glyphs as plain paths: an image's SVG has nothing outside itself to refer to
 ziafont.config.precision = 2  # hundredths of a pixel: a third smaller, and no visible difference
@@ -108,6 +109,14 @@ def drawn(latex: str) -> str | None:
         return None
     return (f'<div class="formula-drawn"><div class="formula-parts" aria-hidden="true">{pictures}</div>'
             f'<div class="sr-only" data-mathml="{escape(spoken)}"></div><script>{_SPEAKABLE}</script></div>')
+
+
+def predraw(formulas: Iterable[str]) -> None:
+    """Draw ``formulas`` into the cache a phone's pages read (ui/shell/serve.py, as the server boots): the first phone
+    to open a page after a start would otherwise wait for its formula, up to half a second of the server's time
+    (3.5.1's), before the rest of the page and its first chart are sent."""
+    for latex in formulas:
+        drawn(latex)
 
 
 def _data_url(equation: str) -> str:
