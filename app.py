@@ -26,6 +26,7 @@ from ui.sharing.copy import copy_link_button
 from ui.sharing.link import choose_language_once, lecture_requested, load_link_once, write_link
 from ui.sharing.state import share_note
 from ui.shell import downloads, push
+from ui.shell.deep_link import DeepLinkBase
 from ui.shell.frame import run_page, run_whole_page
 from ui.shell.join import JoinRedirect
 from ui.shell.process import prepare_process, slowed_run
@@ -109,6 +110,7 @@ def frame() -> None:
 if __name__ == "__main__":  # Streamlit runs this file as the app's script: once per run of a session
     frame()
 else:  # `streamlit run app.py` imports it for the server: Streamlit, and the app's own routes beside it
-    # the downloads; a room's event stream; a following student's light page, where the class's link leads
+    # the downloads; a room's event stream; a following student's light page, where the class's link leads; and a
+    # deep link's page, which names its server for Streamlit's script to find it at once (ui/shell/deep_link.py)
     app = st.App(__file__, routes=[*downloads.routes(), *push.routes(), *follow_page.routes()],
-                 middleware=[Middleware(JoinRedirect)])
+                 middleware=[Middleware(JoinRedirect), Middleware(DeepLinkBase)])

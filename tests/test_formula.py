@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import re
+from html import unescape
 
 import pytest
 
@@ -37,8 +38,9 @@ def test_every_pages_formula_is_drawn_one_picture_per_equation_with_its_mathml(l
         svg = base64.b64decode(picture).decode()
         assert svg.startswith("<svg") and "<use" not in svg  # plain paths: an image refers to nothing outside it
         assert float(re.search(r'width="([\d.]+)"', svg).group(1)) > 0
-    hidden, spoken = html.split('<div class="sr-only">')
-    assert 'aria-hidden="true"' in hidden and spoken.startswith("<math")
+    hidden, spoken = html.split('<div class="sr-only" data-mathml="')
+    assert 'aria-hidden="true"' in hidden and unescape(spoken).startswith("<math")
+    assert "<math" not in spoken  # escaped: the HTML element's sanitiser would drop it as markup
 
 
 def test_a_formula_the_server_cannot_draw_falls_back_to_katex():

@@ -89,4 +89,4 @@ def test_a_projection_reloaded_with_its_seat_reaches_the_app_and_one_without_is_
 
 def test_the_app_wraps_streamlit_in_it():
     source = (Path(__file__).resolve().parents[1] / "app.py").read_text()
-    assert "middleware=[Middleware(JoinRedirect)]" in source.split('if __name__ == "__main__":')[1]
+    assert "middleware=[Middleware(JoinRedirect)," in source.split('if __name__ == "__main__":')[1]

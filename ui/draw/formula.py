@@ -4,6 +4,12 @@ On a phone the formula is drawn on the server, as SVG (``ziamath``, its own math
 with its MathML for a screen reader: Streamlit's formula element loads KaTeX (its script, stylesheet and fonts, about
 130 kB sent) before the page's first formula shows, and on a deep link that formula sits above the first chart, on
 a budget phone's 1.6 Mbit/s. A laptop keeps KaTeX, whose text can be selected.
+
+The drawing is an HTML element, not Markdown's raw HTML: Markdown with HTML in it makes Streamlit fetch its HTML
+parser for Markdown (rehype-raw, 59 kB sent) and run the whole text through it, base64 pictures and all (about half
+a second of a budget phone's slowed CPU for 3.5.1's formula), while the first chart waits for the same link and the
+same CPU. The HTML element's sanitiser keeps HTML only, so the MathML travels as an attribute and a line of script
+puts it in place.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import base64
 import functools
 import logging
 import re
+from collections.abc import Iterable
 from html import escape
 
 import streamlit as st
@@ -21,7 +28,7 @@ from latex2mathml.converter import convert as latex_to_mathml
 
 from .layout import narrow_screen
 
-__all__ = ["breakable", "drawn", "equations", "show_formula"]
+__all__ = ["breakable", "drawn", "equations", "predraw", "show_formula"]
 
 ziafont.config.svg2 = False  # glyphs as plain paths: an image's SVG has nothing outside itself to refer to
 ziafont.config.precision = 2  # hundredths of a pixel: a third smaller, and no visible difference
@@ -78,10 +85,16 @@ def show_formula(latex: str) -> None:
     """A page's or a step's formula, its equations allowed to wrap on a narrow screen: drawn on the server on a phone
     (KaTeX where the server cannot draw it)."""
     svg = drawn(latex) if narrow_screen() else None
-    if svg is not None:  # Markdown's raw HTML: st.html's sanitiser would drop the MathML a screen reader reads
-        st.markdown(svg, unsafe_allow_html=True)
+    if svg is not None:  # its script puts the MathML in place (the sanitiser would drop it as markup)
+        st.html(svg, unsafe_allow_javascript=True)
     else:
         st.latex(breakable(latex))
+
+
+# Run by Streamlit's HTML element once the element is in the page: the MathML, carried escaped in an attribute (the
+# element's sanitiser keeps HTML only and would drop it as markup), becomes the hidden box's content.
+_SPEAKABLE = ("(() => { const box = document.currentScript.previousElementSibling; "
+              "box.innerHTML = box.dataset.mathml; box.removeAttribute('data-mathml'); })();")
 
 
 @functools.lru_cache(maxsize=256)
@@ -95,7 +108,15 @@ def drawn(latex: str) -> str | None:
         _log.warning("a formula could not be drawn on the server: %s", escape(latex[:80]))
         return None
     return (f'<div class="formula-drawn"><div class="formula-parts" aria-hidden="true">{pictures}</div>'
-            f'<div class="sr-only">{spoken}</div></div>')
+            f'<div class="sr-only" data-mathml="{escape(spoken)}"></div><script>{_SPEAKABLE}</script></div>')
+
+
+def predraw(formulas: Iterable[str]) -> None:
+    """Draw ``formulas`` into the cache a phone's pages read (ui/shell/serve.py, as the server boots): the first phone
+    to open a page after a start would otherwise wait for its formula, up to half a second of the server's time
+    (3.5.1's), before the rest of the page and its first chart are sent."""
+    for latex in formulas:
+        drawn(latex)
 
 
 def _data_url(equation: str) -> str:

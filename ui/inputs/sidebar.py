@@ -8,7 +8,7 @@ from html import escape
 import streamlit as st
 
 from .. import state
-from ..draw import folded
+from ..draw import folded, narrow_screen
 from ..settings import Limits, limits
 from ..state import Key
 from ..words.content import app_text
@@ -88,9 +88,16 @@ def _editor_and_width(matrix: InputMatrix, lim: Limits) -> None:
 
 
 def _language_selector() -> None:
-    """The language the app speaks; ``?lang=`` in the address bar follows it (ui/sharing/link.py)."""
-    state.mirrored(st.selectbox, app_text("language"), Key.LANG_SELECT, state.language(),
-                   lambda lang: state.set_language(str(lang)), options=list(LANGUAGES),
+    """The language the app speaks; ``?lang=`` in the address bar follows it (ui/sharing/link.py).
+
+    On a phone, the same choice as a group of radio buttons: a select box's code (its menu, filter and list) is
+    about 40 kB sent in 8 requests beyond what the page's other widgets fetch, a radio group's 4.5 kB in one, and a
+    phone fetched and drew it on a first visit before the page's first chart, though the drawer it sits in is closed
+    then (benchmarks/FIRST-LOAD.md). The four languages, each in its own name, fit the drawer in view: one tap each,
+    and a screen reader hears a group of four choices.
+    """
+    state.mirrored(st.radio if narrow_screen() else st.selectbox, app_text("language"), Key.LANG_SELECT,
+                   state.language(), lambda lang: state.set_language(str(lang)), options=list(LANGUAGES),
                    format_func=LANGUAGES.__getitem__)
 
 
