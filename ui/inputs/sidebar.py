@@ -91,7 +91,7 @@ def _language_selector() -> None:
     """The language the app speaks; ``?lang=`` in the address bar follows it (ui/sharing/link.py).
 
     On a phone, the same choice as a group of radio buttons: a select box's code (its menu, filter and list) is
-    about 40 kB sent in 8 requests beyond what the page's other widgets fetch, a radio group's 4.5 kB in one, and a
+    about 40 kB sent in 8 requests beyond what the page's other widgets fetch, a radio group's 4.7 kB in one, and a
     phone fetched and drew it on a first visit before the page's first chart, though the drawer it sits in is closed
     then (benchmarks/FIRST-LOAD.md). The four languages, each in its own name, fit the drawer in view: one tap each,
     and a screen reader hears a group of four choices.
