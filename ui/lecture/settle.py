@@ -32,7 +32,8 @@ SETTLE_SECONDS = 0.5  # a fragment started this soon after a full run ended may 
 def drew(shown: Hashable) -> None:
     """A full run of a lecturer's window has drawn ``shown``: what decides which elements are on its page."""
     drawn = walk_state.drawn()  # its fields set in plain Python: nothing stops the run between them
-    drawn.settled, drawn.shown, drawn.ended = drawn.shown == shown, shown, time.monotonic()
+    # a window's first full run follows no page of its own: nothing of it can be left on screen
+    drawn.settled, drawn.shown, drawn.ended = drawn.shown in (None, shown), shown, time.monotonic()
 
 
 def timed(seconds: float) -> Callable[[Callable[..., None]], Callable[..., None]]:
