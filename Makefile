@@ -64,7 +64,7 @@ unit: $(DEV_STAMP)
 # number of examples. About two minutes on a 2-core machine (docs/testing.md).
 check: $(DEV_STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/pytest -m "not browser" -n 2 -p no:cacheprovider --durations=5
+	$(BIN)/pytest -m "not browser" -n 2 -p no:cacheprovider --timeout 300 --durations=5
 
 # Everything: ruff, the unit tests (Hypothesis at 300 examples) and the browser tests. The unit tests, CPU-bound, run
 # first in two workers; then the browser tests in two workers too (each worker has its own app server and browser, on
@@ -74,7 +74,7 @@ check: $(DEV_STAMP)
 test: $(DEV_STAMP) browser-deps balancer-deps redis-deps
 	$(BIN)/ruff check .
 	@mkdir -p artifacts
-	HYPOTHESIS_PROFILE=full $(BIN)/pytest -m "not browser" -n 2 -p no:cacheprovider --durations=10
+	HYPOTHESIS_PROFILE=full $(BIN)/pytest -m "not browser" -n 2 -p no:cacheprovider --timeout 300 --durations=10
 	$(BIN)/pytest -m browser -n 2 --dist loadfile -p no:cacheprovider --durations=15
 
 # The browser tests while stress-ng keeps one of the two cores busy: what CI may meet on a busy machine.
