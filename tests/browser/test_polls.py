@@ -56,7 +56,10 @@ def test_a_poll_is_answered_counted_and_revealed(browser, servers):
         # A student who explores in the app meanwhile is told of the open question on their line, and hears it;
         # the lecturer's windows hear what the poll does from here on.
         explorer = open_student(stack, browser, class_server.url, room)
+        # its stream is open, but the state that holds the question may come a moment later: read it once shown
+        explorer.locator("#poll-form").wait_for(state="visible", timeout=PATIENT_MS)
         asked = explorer.inner_text("#poll-prompt")
+        assert asked.strip(), "the light page shows the open question"
         explorer.context.add_init_script(LISTEN_FROM_LOAD_JS)  # the app's page may say it as it loads
         explore(explorer, room)
         for window in (console, projection):
