@@ -71,11 +71,14 @@ check: $(DEV_STAMP)
 # free ports). Run side by side (the unit tests niced), the two suites took 13 min 40 s to 14 min 10 s against about
 # 14 min 35 s in turn, and the load the unit tests add made the lecture tests' flakes likelier: in turn, then.
 # Either failing fails make test.
+# A browser test that fails is run once more, and the summary names it (RERUN): a lecturer's window is a Streamlit run
+# per move, and on a loaded machine one of those runs is now and then lost (docs/testing.md lists the ones seen). A
+# test that fails twice fails make test; make test-busy runs without this second chance, to count the flakes.
 test: $(DEV_STAMP) browser-deps balancer-deps redis-deps
 	$(BIN)/ruff check .
 	@mkdir -p artifacts
 	HYPOTHESIS_PROFILE=full $(BIN)/pytest -m "not browser" -n 2 -p no:cacheprovider --timeout 300 --durations=10
-	$(BIN)/pytest -m browser -n 2 --dist loadfile -p no:cacheprovider --durations=15
+	$(BIN)/pytest -m browser -n 2 --dist loadfile -p no:cacheprovider --reruns 1 -rfER --durations=15
 
 # The browser tests while stress-ng keeps one of the two cores busy: what CI may meet on a busy machine.
 test-busy: $(DEV_STAMP) browser-deps balancer-deps redis-deps stress-deps
