@@ -177,7 +177,8 @@ def test_a_lecture_at_a_lecturers_pace_never_loses_a_student(browser, app_server
             while (shown := watch.sample(projection, console, students)) != target and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert shown == target, f"press {n} ({key} in the {'console' if where is console else 'projection'}):" \
-                                    f" the projection shows step {shown}, not {target}"
+                                    f" the projection shows step {shown}, not {target}" \
+                                    f"; the console shows {step_of(console, BAR)}"
             step = target
             watch.for_(PACE_S, projection, console, students)
             if step in POLL_STEPS and polls < 2 and step == POLL_STEPS[polls]:
