@@ -7,7 +7,7 @@ import sys
 import unicodedata
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from ui.check.answers import (
@@ -148,6 +148,7 @@ SHAPES = st.lists(st.integers(min_value=0, max_value=10**9), min_size=1, max_siz
 
 @SETTINGS
 @given(SHAPES)
+@example((1000, 10**8, 10**9, 10**9, 10**9, 10**9, 10**9, 10**9))  # written out, longer than an answer may be
 def test_every_way_of_writing_a_shape_reads_the_same(shape):
     inner = ", ".join(map(str, shape))
     for text in (inner, f"({inner})", f"[{inner.replace(' ', '')}]", f"torch.Size([{inner}])",
