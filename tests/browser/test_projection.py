@@ -99,6 +99,35 @@ def both_at(projection, console, k: int) -> None:
                               ".includes('Step ' + k + ' of')", arg=k, timeout=PATIENT_MS, polling="raf")
 
 
+# The first press of the projection's hidden "console opened" button is lost, as Streamlit may lose a button's
+# one-shot trigger sent while a timed fragment reruns (the projection's count of the class reruns every 2 s).
+LOSE_FIRST_FOLLOW_JS = """(() => {
+  const click = HTMLElement.prototype.click;
+  let lost = false;
+  HTMLElement.prototype.click = function () {
+    if (!lost && this.closest && this.closest('.st-key-console_opened')) { lost = true; return; }
+    return click.call(this);
+  };
+})();"""
+
+
+def test_the_projection_follows_its_console_when_the_press_that_says_it_opened_is_lost(browser, app_server):
+    """P opens the console and presses a hidden button, which makes the projection follow the room. With that press
+    lost, the console's first PageDown still reaches the projection: the press is made again until the projection
+    draws the room's listener."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        context.add_init_script(LOSE_FIRST_FOLLOW_JS)
+        projection, _ = open_projection(context, app_server.url, 1)
+        console = open_console(context, projection)
+        projection.wait_for_selector(".st-key-listening", state="attached", timeout=PATIENT_MS)  # it follows the room
+        console.bring_to_front()
+        console.keyboard.press("PageDown")
+        both_at(projection, console, 2)
+    finally:
+        context.close()
+
+
 def test_the_console_drives_the_projection_and_follows_it(browser, app_server):
     walk = load_bundled()
     context, projection, console = open_pair(browser, app_server)

@@ -47,8 +47,19 @@ _OPENER_SCRIPT = """
     const url = new URL('walkthrough?console=' + encodeURIComponent(box.dataset.token)
                         + '&lang=' + encodeURIComponent(box.dataset.lang), window.location.href);
     window.open(url.href, 'attention-console', 'popup,width=1280,height=800');
+    follow(FOLLOW_TRIES);
+  };
+  // The projection starts following the room when the hidden button is pressed. A press is a one-shot trigger, and
+  // Streamlit can drop one sent while a timed fragment (the class's count) reruns: the projection would then never
+  // hear the console. Once it follows, its run draws the room's listener (.st-key-listening), so until that is on the
+  // page the press is made again, never while a run is under way (a press would start that run over).
+  const FOLLOW_TRIES = 30, FOLLOW_MS = 2000;
+  const follow = (tries) => {
+    if (document.querySelector('.st-key-listening') || tries <= 0) return;
     const started = document.querySelector('.st-key-console_opened button');
-    if (started) started.click();  // the projection starts following the room
+    const running = document.querySelector('[data-testid="stStatusWidget"]');
+    if (started && (tries === FOLLOW_TRIES || !running)) started.click();
+    setTimeout(() => follow(tries - 1), FOLLOW_MS);
   };
   document.querySelectorAll('.console-opener button:not([data-ready])').forEach((button) => {
     button.dataset.ready = '1';
