@@ -51,12 +51,13 @@ _OPENER_SCRIPT = """
   };
   // The projection starts following the room when the hidden button is pressed. A press is a one-shot trigger, and
   // Streamlit can drop one sent while a timed fragment (the class's count) reruns: the projection would then never
-  // hear the console. Once it follows, its run draws the room's listener (.st-key-listening), so until that is on the
+  // hear the console. Once it follows, its run draws the room's listener (data-listening), so until that is on the
   // page the press is made again, never while a run is under way (a press would start that run over).
   const FOLLOW_TRIES = 30, FOLLOW_MS = 2000;
   const follow = (tries) => {
-    if (document.querySelector('.st-key-listening') || tries <= 0) return;
-    const started = document.querySelector('.st-key-console_opened button');
+    const box = document.querySelector('.console-opener');
+    if (!box || document.querySelector('.st-key-' + box.dataset.listening) || tries <= 0) return;
+    const started = document.querySelector('.st-key-' + box.dataset.opened + ' button');
     const running = document.querySelector('[data-testid="stStatusWidget"]');
     if (started && (tries === FOLLOW_TRIES || !running)) started.click();
     setTimeout(() => follow(tries - 1), FOLLOW_MS);
@@ -145,7 +146,9 @@ def opener(token: str | None) -> None:
     hidden button that the opener presses, so that the projection starts following the room."""
     if token is None:
         return
-    st.html(f'<div class="console-opener" data-token="{escape(token)}" data-lang="{escape(state.language())}">'
+    # the keys of the hidden button and of the listener's box (ui/lecture/window.py), for the script to find them
+    st.html(f'<div class="console-opener" data-token="{escape(token)}" data-lang="{escape(state.language())}" '
+            f'data-opened="{Key.CONSOLE_OPENED}" data-listening="{Key.LISTENING}">'
             f'<button type="button" title="{escape(app_text("console_open_help"))}">{escape(app_text("console_open"))}'
             f"</button></div><script>{_OPENER_SCRIPT}</script>", unsafe_allow_javascript=True, width="content")
     st.button("console opened", key=Key.CONSOLE_OPENED, on_click=window.dispatch, args=(ConsoleOpened(),))
