@@ -18,7 +18,7 @@ import segno
 from streamlit.testing.v1 import AppTest
 
 from tests.apptest import APP, BY_ID, printed_tensors
-from tests.lecture_apptest import lecture, poll, press_next, step_on, student, texts, walk_app
+from tests.lecture_apptest import lecture, poll, press_next, step_on, student, texts, walk_app, walk_select
 from ui.follow import render
 from ui.lecture import classroom, store
 from ui.lecture import lecture as lecture_module
@@ -94,7 +94,7 @@ def test_a_student_holds_no_key_and_cannot_move_the_room():
 
     version = rooms().version(room)
     press_next(pupil)
-    pupil.selectbox(key="walk:one-query:query").set_value(3).run()
+    walk_select(pupil, "one-query", "query").set_value(3).run()
     assert not pupil.exception and rooms().version(room) == version  # nothing a student does reaches the room
     with pytest.raises(rooms_module.RoomError):
         rooms().publish(room, "", "{}")

@@ -14,7 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.apptest import APP, BY_ID, printed_tensors
-from tests.lecture_apptest import open_console, step_on, texts, token_of, walk_app
+from tests.lecture_apptest import open_console, step_on, texts, token_of, walk_app, walk_select
 from ui.inputs.matrix import book_matrix, random_matrix
 from ui.lecture.deck import Deck, DeckError
 from ui.lecture.walkthrough import encode, load_bundled
@@ -97,9 +97,9 @@ def test_a_control_changed_in_the_console_shows_on_the_projection():
     console = open_console(token_of(projection))
     assert step_on(console) == "4"  # the console opens where the projection is
     before = printed_tensors(projection)
-    console.selectbox(key="walk:one-query:query").set_value(4).run()
+    walk_select(console, "one-query", "query").set_value(4).run()
     projection_follows(projection)
-    assert projection.selectbox(key="walk:one-query:query").value == 4
+    assert walk_select(projection, "one-query", "query").value == 4
     after = printed_tensors(projection)
     assert after and after != before and after == printed_tensors(console)  # "one" asks now, on both screens
 
@@ -171,6 +171,28 @@ def test_a_matrix_loaded_in_the_console_shows_on_the_projection():
     assert not projection.exception and step_on(projection) == "9"
 
 
+def test_the_projections_stale_echo_of_a_control_does_not_undo_the_consoles_change():
+    """The projection takes the console's new query. Its browser, which has not drawn that run yet, asks for its
+    next run (a timed fragment) with the widget's old value: that is no change made on the projection, and the
+    console's choice stands on both screens."""
+    projection = walk_app(lecture="1", walk="4")
+    console = open_console(token_of(projection))
+    projection.button(key=Key.CONSOLE_OPENED).click().run()
+    console.run()
+    drawn = walk_select(projection, "one-query", "query")  # the widget the projection's browser still has
+    assert drawn.value == 1
+    walk_select(console, "one-query", "query").set_value(4).run()
+    projection_follows(projection)
+    taken = walk_select(projection, "one-query", "query")
+    assert taken.value == 4
+    taken.id = drawn.id  # the browser's request: the old widget, at its old value
+    taken.set_value(1).run()
+    console.run()
+    assert walk_select(projection, "one-query", "query").value == 4
+    assert walk_select(console, "one-query", "query").value == 4
+    assert printed_tensors(projection) == printed_tensors(console)
+
+
 def test_a_console_move_made_before_it_saw_the_projections_last_word_is_kept():
     """The projection tells the room when it has drawn a step (a new version of the same deck). A console
     that moves before its poll saw that version must keep its own move, not take the room's older step."""
@@ -236,13 +258,13 @@ def test_each_step_shown_takes_its_full_set_of_values_and_the_console_says_when_
     console = open_console(token_of(projection))
     fresh = {k: printed_tensors(walk_app(walk=str(k))) for k in (5, 6)}
     assert printed_tensors(console) == fresh[5] and "The live values are not" not in texts(console)
-    console.selectbox(key="walk:one-query:query").set_value(0).run()  # the lecturer asks for "Your"
+    walk_select(console, "one-query", "query").set_value(0).run()  # the lecturer asks for "Your"
     assert printed_tensors(console) != fresh[5]
     said = texts(console)
     assert "The live values are not the walkthrough's" in said and "is x(1) “Your” (the walkthrough's: x(2)" in said
     console.button(key=Key.CONSOLE_DRIFT_RESET).click().run()  # one click back
     assert printed_tensors(console) == fresh[5] and "The live values are not" not in texts(console)
-    console.selectbox(key="walk:one-query:query").set_value(0).run()
+    walk_select(console, "one-query", "query").set_value(0).run()
     console.button(key="step_next:walk").click().run()  # the next step, on the same page
     projection_follows(projection)
     assert printed_tensors(console) == fresh[6] == printed_tensors(projection)

@@ -22,6 +22,7 @@ class Key:
     LINK_OPENED = "link-opened"  # the container of "the shared link was opened" (ui/page/header.py draw_flash)
     LAST_GOOD = "_last_good"
     WALK_CONTROLS = "_walk_controls"  # page id -> the walkthrough's own control values
+    WALK_ROUNDS = "_walk_rounds"  # page id -> how often the server put other values in its walkthrough controls
     NAVIGATION = "_navigation"  # (language and titles, the st.Page objects): app.py's pages, built again on a change
     # ui/inputs/state.py: the shared input matrix
     MATRIX = "matrix"
@@ -140,7 +141,7 @@ class Key:
     FOLD_PREFIX = "fold:"  # ui/draw/layout.py folded(): fold:<what>, open or closed
     RESULTS_PREFIX = "results-"  # ui/draw/layout.py side_by_side(): columns of results that may stack
     CONTROL_PREFIX = "w:"  # control(): w:<page>:<name>
-    WALK_CONTROL_PREFIX = "walk:"  # control() while a walkthrough drives the page: walk:<page>:<name>
+    WALK_CONTROL_PREFIX = "walk:"  # control() while a walkthrough drives the page: walk:<page>:<name>[#<round>]
     STEP_MODE_PREFIX = "step_mode:"  # the step-through toggle of a page: step_mode:<page>
     DOWNLOAD_PREFIX = "download:"  # ui/page/controller.py: a page's CSV download, download:<page>:<n>
     # page scripts' own widgets

@@ -195,6 +195,33 @@ def page_controls(page_id: str, walk: bool = False) -> dict[str, Any]:
     return controls().setdefault(page_id, {})
 
 
+def put_walk_values(new: dict[str, dict[str, Any]]) -> None:
+    """The walkthrough's control values replaced by the server's (a room's deck taken, a step arrived at), page
+    by page. A page whose values changed starts a new round: its widgets are drawn under new keys
+    (:func:`control`). A browser that had not yet drawn the new values may still send a widget's old value, with
+    the request for its next run (a timed fragment, the room's listener); sent under the old key, it is no
+    change of this round's widget, and a lecture window does not publish it as the lecturer's own (the console's
+    query came back as the projection's stale echo and undid the lecturer's choice)."""
+    old = st.session_state.get(Key.WALK_CONTROLS, {})
+    rounds = st.session_state.setdefault(Key.WALK_ROUNDS, {})
+    for page_id in set(old) | set(new):
+        if old.get(page_id, {}) != new.get(page_id, {}):
+            rounds[page_id] = rounds.get(page_id, 0) + 1
+    st.session_state[Key.WALK_CONTROLS] = new
+
+
+def walk_round(page_id: str) -> int:
+    """How often the server put other values in the page's walkthrough controls (:func:`put_walk_values`)."""
+    return st.session_state.get(Key.WALK_ROUNDS, {}).get(page_id, 0)
+
+
+def _widget_key(page_id: str, name: str, walk: bool) -> tuple[str, int]:
+    """A control's widget key, and the round of the walkthrough's values it is drawn in (0 off the walkthrough)."""
+    key = f"{Key.WALK_CONTROL_PREFIX if walk else Key.CONTROL_PREFIX}{page_id}:{name}"
+    drawn_round = walk_round(page_id) if walk else 0
+    return (f"{key}#{drawn_round}" if drawn_round else key), drawn_round
+
+
 def fits(new: Any, default: Any, kwargs: dict[str, Any]) -> bool:
     """Would the widget accept ``new``? (Stored and linked values may be stale or hostile.)"""
     if isinstance(default, bool):
@@ -217,7 +244,7 @@ def fits(new: Any, default: Any, kwargs: dict[str, Any]) -> bool:
 def control(
     page_id: str, name: str, default: Any, widget: Callable[..., Any], label: str, *,
     valid: Callable[[Any], bool] | None = None, walk: WalkLog | None = None, draw: bool = True,
-    store: dict[str, Any] | None = None, **kwargs: Any,
+    store: Callable[[], dict[str, Any]] | None = None, **kwargs: Any,
 ) -> Any:
     """Draw one widget whose value survives page switches.
 
@@ -226,23 +253,24 @@ def control(
     head count after d_out changed), falling back to ``default``. ``walk``: a walkthrough step drives the
     page; its own values are used, and what the page drew or refused of them is noted there. ``draw=False``: no
     widget (a following student's quiet controls): the stored value, checked as the widget would check it.
-    ``store``: where the page's values are (default: the session's, the walkthrough's while it drives).
+    ``store``: what finds where the page's values are (default: the session's, the walkthrough's while it drives).
+    It is asked again when the widget changes: a lecture window takes a room's deck between runs (its heartbeat),
+    which replaces the values' dict, and a change written into the dict this run drew from was lost (the console's
+    query reverted on its next run).
     """
-    store = page_controls(page_id, walk is not None) if store is None else store
+    where = store if store is not None else (lambda: page_controls(page_id, walk is not None))
+    store = where()
     stored = store.get(name, default)
     if (valid is not None and not valid(stored)) or not fits(stored, default, kwargs):
         if walk is not None and name in store:
             walk.rejected.append((name, stored))
         stored = default
     if walk is not None:
-        walk.drawn.add(name)
-        walk.defaults[name] = default
-        walk.labels[name] = label
-        walk.formats[name] = kwargs.get("format_func") or str
+        walk.noted(name, default, label, kwargs.get("format_func") or str)
     if not draw:
         store[name] = stored
         return stored
-    key = f"{Key.WALK_CONTROL_PREFIX if walk is not None else Key.CONTROL_PREFIX}{page_id}:{name}"
+    key, drawn_round = _widget_key(page_id, name, walk is not None)
     # Set on every run, even when unchanged: the widget then carries its value to the browser each time. Set only
     # when changed, a widget the browser mounted afresh (another page, a rebuilt layout) took the widget's own
     # default (the first option, the minimum, off) and sent it back as a change: a following student's page then
@@ -251,7 +279,9 @@ def control(
     st.session_state[key] = stored
 
     def _save() -> None:
-        store[name] = st.session_state[key]
+        if walk is not None and walk_round(page_id) != drawn_round:  # drawn before the server's values: stale
+            return
+        where()[name] = st.session_state[key]
 
     _note_help(key, kwargs.get("help"))
     result = widget(label, key=key, on_change=_save, **kwargs)
@@ -293,3 +323,10 @@ class WalkLog:
     defaults: dict[str, Any] = field(default_factory=dict)  # each drawn control's default
     labels: dict[str, str] = field(default_factory=dict)  # each drawn control's label, as the page says it
     formats: dict[str, Callable[[Any], str]] = field(default_factory=dict)  # how it shows a value (its options')
+
+    def noted(self, name: str, default: Any, label: str, shown: Callable[[Any], str]) -> None:
+        """A control the page drew: its default, its label, and how it shows a value."""
+        self.drawn.add(name)
+        self.defaults[name] = default
+        self.labels[name] = label
+        self.formats[name] = shown

@@ -20,6 +20,7 @@ from typing import Any
 
 import streamlit as st
 
+from .. import state as ui_state
 from ..state import Key
 from ..steps import clicker
 from .picture import picture_of
@@ -189,7 +190,7 @@ def arrive_at_walk_step(index: int, page_id: str, values: dict[str, Any]) -> Non
 
 def reset_walk_controls(page_id: str, values: dict[str, Any]) -> None:
     """The page's walkthrough values back to the step's: ``values``, and the page's defaults for the rest."""
-    st.session_state.setdefault(Key.WALK_CONTROLS, {})[page_id] = dict(values)
+    ui_state.put_walk_values({**walk_controls(), page_id: dict(values)})
 
 
 def walk_drift(page_id: str, values: dict[str, Any], defaults: dict[str, Any],
@@ -210,7 +211,7 @@ def walk_controls() -> dict[str, dict[str, Any]]:
 
 
 def replace_walk_controls(new: dict[str, dict[str, Any]]) -> None:
-    st.session_state[Key.WALK_CONTROLS] = new
+    ui_state.put_walk_values(new)
 
 
 def arrived_at() -> int | None:

@@ -119,7 +119,7 @@ class PageControls:
         return state.page_controls(self.page_id, self.driver is not None)
 
     def control(self, name: str, default: Any, widget: Callable[..., Any], label: str, **kw: Any) -> Any:
-        value = state.control(self.page_id, name, default, widget, label, store=self.stored(),
+        value = state.control(self.page_id, name, default, widget, label, store=self.stored,
                               walk=self.driver.log if self.driver is not None else None, draw=not self.quiet, **kw)
         self._departed = self._departed or value != default
         self.values[name] = value
