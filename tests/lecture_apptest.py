@@ -55,7 +55,7 @@ def texts(at: AppTest) -> str:
 
 def walk_select(at: AppTest, page: str, name: str):
     """The selectbox of the walkthrough's control ``name`` on ``page`` (its key gains a round each time the server
-    put other values in the page's controls: ui/state.py put_walk_values)."""
+    put other values in the page's controls: ui/page/state.py put_walk_values)."""
     prefix = f"{Key.WALK_CONTROL_PREFIX}{page}:{name}"
     (found,) = [s for s in at.selectbox if s.key == prefix or s.key.startswith(prefix + "#")]
     return found

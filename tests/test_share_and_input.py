@@ -26,8 +26,8 @@ from ui.inputs.matrix import (
     from_rows,
     random_matrix,
 )
+from ui.page.state import fits
 from ui.sharing.codec import LinkError, decode_state, encode_state
-from ui.state import fits
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE_IDS = {p.page_id for p in PAGES}

@@ -7,12 +7,12 @@ from them on every run, so nothing resets when the learner switches pages.
 
 :class:`Key` (ui/keys.py) lists every key, so that no two features collide. Each feature keeps the functions
 for its own keys next to it, in a module named ``state.py`` (``ui/inputs/state.py``: the matrix;
-``ui/check/state.py``: the learner's answers; ``ui/steps/state.py``; ``ui/lecture/state.py``;
-``ui/sharing/state.py``). Only those modules and this one read or write ``st.session_state``
+``ui/check/state.py``: the learner's answers; ``ui/page/state.py``: a page's controls; ``ui/steps/state.py``;
+``ui/lecture/state.py``; ``ui/sharing/state.py``). Only those modules and this one read or write ``st.session_state``
 (``tests/test_layout.py`` checks it); everything else calls their functions.
 
-This module holds what every page shares: the language, lecture mode, the page on screen, its
-control values and who drives them (the learner, or a walkthrough step), messages queued by
+This module holds what every page shares: the language, lecture mode, the page on screen, every page's control
+values (what a shared link carries; ui/page/state.py draws them, and keeps a walkthrough step's), messages queued by
 callbacks, and the last result each page could compute.
 """
 
@@ -21,7 +21,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Any
 
 import streamlit as st
@@ -32,12 +31,11 @@ from .words.i18n import DEFAULT_LANG, LANGUAGES
 
 __all__ = [
     "Key", "fold_key", "value", "set_value", "mirrored",
-    "begin_run", "decimal_fields", "language", "set_language", "speaking", "language_chosen",
+    "begin_run", "decimal_fields", "note_help", "language", "set_language", "speaking", "language_chosen",
     "lecture_mode", "set_lecture_mode",
     "flash", "take_flash",
     "current_page", "set_current_page",
-    "controls", "replace_controls", "page_controls", "fits", "control",
-    "WalkLog",
+    "controls", "replace_controls",
     "last_good", "remember_good",
 ]
 
@@ -71,11 +69,11 @@ def mirrored(widget: Callable[..., Any], label: str, key: str, current: Any, on_
     step mode): the widget is set from it on every run, and ``on_set(new)`` runs when it changes.
     """
     set_value(key, current)
-    _note_help(key, kwargs.get("help"))
+    note_help(key, kwargs.get("help"))
     return widget(label, key=key, on_change=lambda: on_set(value(key)), **kwargs)
 
 
-def _note_help(key: str, text: str | None) -> None:
+def note_help(key: str, text: str | None) -> None:
     """A widget's help, kept for the rest of the run: ui/announce writes it where a screen reader reads it, as
     the widget's description (its tooltip alone is only seen)."""
     if text:
@@ -188,107 +186,6 @@ def replace_controls(new: dict[str, dict[str, Any]]) -> None:
     st.session_state[Key.CONTROLS] = new
 
 
-def page_controls(page_id: str, walk: bool = False) -> dict[str, Any]:
-    """A page's control values: the walkthrough's own while it drives the page (``walk``)."""
-    if walk:
-        return st.session_state.setdefault(Key.WALK_CONTROLS, {}).setdefault(page_id, {})
-    return controls().setdefault(page_id, {})
-
-
-def put_walk_values(new: dict[str, dict[str, Any]]) -> None:
-    """The walkthrough's control values replaced by the server's (a room's deck taken, a step arrived at), page
-    by page. A page whose values changed starts a new round: its widgets are drawn under new keys
-    (:func:`control`). A browser that had not yet drawn the new values may still send a widget's old value, with
-    the request for its next run (a timed fragment, the room's listener); sent under the old key, it is no
-    change of this round's widget, and a lecture window does not publish it as the lecturer's own (the console's
-    query came back as the projection's stale echo and undid the lecturer's choice)."""
-    old = st.session_state.get(Key.WALK_CONTROLS, {})
-    rounds = st.session_state.setdefault(Key.WALK_ROUNDS, {})
-    for page_id in set(old) | set(new):
-        if old.get(page_id, {}) != new.get(page_id, {}):
-            rounds[page_id] = rounds.get(page_id, 0) + 1
-    st.session_state[Key.WALK_CONTROLS] = new
-
-
-def walk_round(page_id: str) -> int:
-    """How often the server put other values in the page's walkthrough controls (:func:`put_walk_values`)."""
-    return st.session_state.get(Key.WALK_ROUNDS, {}).get(page_id, 0)
-
-
-def _widget_key(page_id: str, name: str, walk: bool) -> tuple[str, int]:
-    """A control's widget key, and the round of the walkthrough's values it is drawn in (0 off the walkthrough)."""
-    key = f"{Key.WALK_CONTROL_PREFIX if walk else Key.CONTROL_PREFIX}{page_id}:{name}"
-    drawn_round = walk_round(page_id) if walk else 0
-    return (f"{key}#{drawn_round}" if drawn_round else key), drawn_round
-
-
-def fits(new: Any, default: Any, kwargs: dict[str, Any]) -> bool:
-    """Would the widget accept ``new``? (Stored and linked values may be stale or hostile.)"""
-    if isinstance(default, bool):
-        return isinstance(new, bool)
-    if isinstance(default, int | float):
-        if isinstance(new, bool) or not isinstance(new, int | float):
-            return False
-        if isinstance(default, int) and "options" not in kwargs and not isinstance(new, int):
-            return False
-        low, high = kwargs.get("min_value"), kwargs.get("max_value")
-        if (low is not None and new < low) or (high is not None and new > high):
-            return False
-    if isinstance(default, str) and not isinstance(new, str):
-        return False
-    if isinstance(new, str) and "max_chars" in kwargs and len(new) > kwargs["max_chars"]:
-        return False
-    return "options" not in kwargs or new in list(kwargs["options"])
-
-
-def control(
-    page_id: str, name: str, default: Any, widget: Callable[..., Any], label: str, *,
-    valid: Callable[[Any], bool] | None = None, walk: WalkLog | None = None, draw: bool = True,
-    store: Callable[[], dict[str, Any]] | None = None, **kwargs: Any,
-) -> Any:
-    """Draw one widget whose value survives page switches.
-
-    ``widget`` is a Streamlit widget function (``st.slider``...). The value is
-    stored per page; ``valid`` rejects a stored value that no longer fits (e.g. a
-    head count after d_out changed), falling back to ``default``. ``walk``: a walkthrough step drives the
-    page; its own values are used, and what the page drew or refused of them is noted there. ``draw=False``: no
-    widget (a following student's quiet controls): the stored value, checked as the widget would check it.
-    ``store``: what finds where the page's values are (default: the session's, the walkthrough's while it drives).
-    It is asked again when the widget changes: a lecture window may take a room's deck between runs (its heartbeat),
-    which replaces the values' dict, and a change written into the dict this run drew from would go to a dict the
-    session no longer holds.
-    """
-    where = store if store is not None else (lambda: page_controls(page_id, walk is not None))
-    store = where()
-    stored = store.get(name, default)
-    if (valid is not None and not valid(stored)) or not fits(stored, default, kwargs):
-        if walk is not None and name in store:
-            walk.rejected.append((name, stored))
-        stored = default
-    if walk is not None:
-        walk.noted(name, default, label, kwargs.get("format_func") or str)
-    if not draw:
-        store[name] = stored
-        return stored
-    key, drawn_round = _widget_key(page_id, name, walk is not None)
-    # Set on every run, even when unchanged: the widget then carries its value to the browser each time. Set only
-    # when changed, a widget the browser mounted afresh (another page, a rebuilt layout) took the widget's own
-    # default (the first option, the minimum, off) and sent it back as a change: a following student's page then
-    # "changed" every control at once and left the lecture, and a lecturer's page published the first token as the
-    # query and divide-by-sum as the normalisation to the whole class.
-    st.session_state[key] = stored
-
-    def _save() -> None:
-        if walk is not None and walk_round(page_id) != drawn_round:  # drawn before the server's values: stale
-            return
-        where()[name] = st.session_state[key]
-
-    _note_help(key, kwargs.get("help"))
-    result = widget(label, key=key, on_change=_save, **kwargs)
-    store[name] = result
-    return result
-
-
 # ----- the last result that could be computed, per page -------------------------------------
 
 
@@ -309,24 +206,3 @@ def lecture_mode() -> bool:
 
 def set_lecture_mode(on: bool) -> None:
     st.session_state[Key.LECTURE] = bool(on)
-
-
-# ----- who drives the page's controls: the learner, or the walkthrough step being shown ---------
-
-
-@dataclass
-class WalkLog:
-    """What a page did, in one run, with the control values of the walkthrough step driving it."""
-
-    drawn: set[str] = field(default_factory=set)  # the controls it drew
-    rejected: list[tuple[str, Any]] = field(default_factory=list)  # the values it could not take (name, value)
-    defaults: dict[str, Any] = field(default_factory=dict)  # each drawn control's default
-    labels: dict[str, str] = field(default_factory=dict)  # each drawn control's label, as the page says it
-    formats: dict[str, Callable[[Any], str]] = field(default_factory=dict)  # how it shows a value (its options')
-
-    def noted(self, name: str, default: Any, label: str, shown: Callable[[Any], str]) -> None:
-        """A control the page drew: its default, its label, and how it shows a value."""
-        self.drawn.add(name)
-        self.defaults[name] = default
-        self.labels[name] = label
-        self.formats[name] = shown

@@ -26,7 +26,8 @@ from ..draw.show import WEIGHT_LIKE
 from ..draw.thumbnail import thumbnail_svg
 from ..inputs import state as matrix_state
 from ..inputs.matrix import book_matrix
-from ..state import Key, WalkLog
+from ..page.state import WalkLog
+from ..state import Key
 from ..steps.stepper import slides
 from ..words.content import app_text, page_text
 from ..words.i18n import WALK_CONTEXT, translate

@@ -32,6 +32,7 @@ from ..draw.show import WEIGHT_LIKE
 from ..draw.thumbnail import thumbnail_svg
 from ..inputs import state as matrix_state
 from ..page import Driver, Fixed
+from ..page import state as page_state
 from ..state import Key
 from ..steps import state as step_state
 from ..steps.stepper import Position, slides
@@ -88,7 +89,7 @@ def _send(page_id: str) -> None:
     note, step = state.value(Key.SPOTLIGHT_NOTE) or "", state.value(Key.SPOTLIGHT_STEP)
     step = step or _step(page_id, _steps_now(page_id) or [s.name for s in page_text(page_id).steps])
     try:
-        exploration = Exploration.of(page_id, step, matrix_state.get_matrix(), state.page_controls(page_id),
+        exploration = Exploration.of(page_id, step, matrix_state.get_matrix(), page_state.page_controls(page_id),
                                      str(note)[:MAX_NOTE], *_preview(page_id, step))
     except ExplorationError as exc:
         state.flash("warning", app_text("spotlight_cannot", error=explain(exc, state.language())), where="spotlight")

@@ -20,7 +20,7 @@ from typing import Any
 
 import streamlit as st
 
-from .. import state as ui_state
+from ..page import state as page_state
 from ..state import Key
 from ..steps import clicker
 from .picture import picture_of
@@ -190,7 +190,7 @@ def arrive_at_walk_step(index: int, page_id: str, values: dict[str, Any]) -> Non
 
 def reset_walk_controls(page_id: str, values: dict[str, Any]) -> None:
     """The page's walkthrough values back to the step's: ``values``, and the page's defaults for the rest."""
-    ui_state.put_walk_values({**walk_controls(), page_id: dict(values)})
+    page_state.put_walk_values({**walk_controls(), page_id: dict(values)})
 
 
 def walk_drift(page_id: str, values: dict[str, Any], defaults: dict[str, Any],
@@ -204,14 +204,14 @@ def walk_drift(page_id: str, values: dict[str, Any], defaults: dict[str, Any],
             if live.get(name, defaults[name]) != want}
 
 
-# ----- the walkthrough's own control values (read by ui/state.py page_controls while it drives) --
+# ----- the walkthrough's own control values (read by ui/page/state.py page_controls while it drives) --
 
 def walk_controls() -> dict[str, dict[str, Any]]:
     return st.session_state.setdefault(Key.WALK_CONTROLS, {})
 
 
 def replace_walk_controls(new: dict[str, dict[str, Any]]) -> None:
-    ui_state.put_walk_values(new)
+    page_state.put_walk_values(new)
 
 
 def arrived_at() -> int | None:

@@ -27,8 +27,9 @@ from .. import state
 from ..chapter import PAGES
 from ..inputs import state as matrix_state
 from ..page import Driver, Page, draw_explanation, driven_by
+from ..page.state import WalkLog
 from ..script import PageEnded, run_script
-from ..state import Key, WalkLog
+from ..state import Key
 from ..steps import stepper
 from ..words.content import app_text, page_text
 from ..words.i18n import WALK_CONTEXT, explain, translate

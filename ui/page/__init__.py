@@ -7,7 +7,8 @@ words come from the page's content file (:mod:`ui.words.content`).
 
 Its parts: ``controller`` (the :class:`Page` a script is handed, its step-through, its guarded computation and its
 download, and :func:`start_page`), ``controls`` (the controls every page shares, and the settings they make),
-``driver`` (a walkthrough step driving a page) and ``header`` (the page's title, explanation and queued message).
+``driver`` (a walkthrough step driving a page), ``state`` (the controls' values in the session, each drawn as a
+widget that survives page switches) and ``header`` (the page's title, explanation and queued message).
 """
 
 from .controller import Page, start_page

@@ -22,6 +22,7 @@ from .. import announce, state
 from ..settings import limits
 from ..words.content import app_text, reader_number
 from ..words.i18n import explain, translate
+from . import state as page_state
 
 __all__ = ["LaterSettings", "ModuleSettings", "PageControls", "normalisation_name"]
 
@@ -116,11 +117,11 @@ class PageControls:
         """The page's control values as the page reads them: a fixed state's, the walkthrough's, or the learner's."""
         if self._fixed:
             return self.driver.fixed.controls
-        return state.page_controls(self.page_id, self.driver is not None)
+        return page_state.page_controls(self.page_id, self.driver is not None)
 
     def control(self, name: str, default: Any, widget: Callable[..., Any], label: str, **kw: Any) -> Any:
-        value = state.control(self.page_id, name, default, widget, label, store=self.stored,
-                              walk=self.driver.log if self.driver is not None else None, draw=not self.quiet, **kw)
+        value = page_state.control(self.page_id, name, default, widget, label, store=self.stored,
+                                   walk=self.driver.log if self.driver is not None else None, draw=not self.quiet, **kw)
         self._departed = self._departed or value != default
         self.values[name] = value
         return value

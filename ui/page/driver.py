@@ -13,9 +13,9 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import state
 from ..inputs.matrix import InputMatrix
 from ..steps import stepper
+from .state import WalkLog
 
 __all__ = ["Driver", "Fixed", "driven_by"]
 
@@ -28,7 +28,7 @@ class Driver:
     position: stepper.Position
     projection: bool = False  # drawn on the projection: a slim line, the step, the rest folded
     details: bool = False  # the projection shows its explanation and controls too
-    log: state.WalkLog = field(default_factory=state.WalkLog)
+    log: WalkLog = field(default_factory=WalkLog)
     quiet: bool = False  # the controls take their values without a widget (a student's exploration, projected)
     fixed: Fixed | None = None  # new: a state of its own (a student's exploration on the projector), not the session's
 
