@@ -55,6 +55,8 @@ GOOD_ANSWER = {"poll": 1, "text": "0.95"}
 def test_the_good_documents_are_read_back_as_they_were_written():
     assert Deck.from_json(DECK.to_json()) == DECK
     assert Deck.from_json(replace(DECK, picture=PICTURE).to_json()).picture == PICTURE
+    assert Deck.from_json(replace(DECK, by="w1-_Zq", unchanged=True).to_json()).by == "w1-_Zq"
+    assert Deck.from_json(replace(DECK, unchanged=True).to_json()).unchanged
     assert Exploration.from_json(EXPLORATION.to_json()) == EXPLORATION
     assert entry_of(json.dumps(GOOD_ENTRY)) == ExplorationEntry(1, 19, "causal-mask", "weights", 2, "a note", "abc")
     assert room_of(row(GOOD_ROW), 10.0).senders == {"s" * 12: 1}
@@ -64,6 +66,15 @@ def test_the_good_documents_are_read_back_as_they_were_written():
 def test_a_deck_whose_clock_is_true_is_refused_as_no_time():
     with pytest.raises(DeckError, match="clock is not a time"):
         Deck.from_json(json.dumps({**GOOD_DECK, "clock_start": True}))
+
+
+def test_a_deck_whose_publisher_is_no_token_is_refused_and_one_without_a_publisher_is_read():
+    for by in ("x" * 17, "a b", "<script>", 5, True):
+        with pytest.raises(DeckError, match="shared state is damaged"):
+            Deck.from_json(json.dumps({**GOOD_DECK, "by": by}))
+    with pytest.raises(DeckError, match="shared state is damaged"):
+        Deck.from_json(json.dumps({**GOOD_DECK, "unchanged": 1}))
+    assert Deck.from_json(json.dumps({k: v for k, v in GOOD_DECK.items() if k != "by"})).by is None
 
 
 def test_a_poll_with_a_prompt_value_that_is_not_finite_or_too_many_options_is_refused():

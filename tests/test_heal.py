@@ -40,7 +40,7 @@ def session(monkeypatch):
 
 
 def test_each_ask_is_taken_once_whichever_run_sees_it(session):
-    token = walk_state.heal_token()
+    token = walk_state.window_token()
     assert not watchdog.asked()  # nothing sent yet
     session[Key.HEAL] = _sent(1, token)
     assert watchdog.asked()  # the beat that sees it reruns the app

@@ -109,7 +109,7 @@ class Key:
     SPOTLIGHT_PROJECT_PREFIX = "spotlight_project:"  # the console's Project, per exploration: spotlight_project:<n>
     LISTEN = "listen"  # hidden: the newest room version a lecturer's window heard (ui/lecture/listen.js)
     HEAL = "heal"  # hidden: the watchdog's count of asks for a full run (ui/lecture/heal.js), kept as state
-    HEAL_TOKEN = "_heal_token"  # the session's token, which the browser's count of asks carries
+    WINDOW_TOKEN = "_window_token"  # the window's token: its count of asks and its publishes carry it
     HEAL_TAKEN = "_heal_taken"  # the asks a run has taken (ui/lecture/state.py)
     SETTLE = "_settle"  # what a lecturer's window's last full run showed, and when it ended (ui/lecture/settle.py)
     LISTENING = "listening"  # the box of a lecturer's window's room listener (ui/lecture/window.py), hidden

@@ -85,9 +85,12 @@ def test_every_step_fits_the_projector(projected, size):
         assert statistics.median(shares) >= 0.40, sorted(shares)
 
 
-def open_pair(browser, app_server, walk_to: int = 1):
-    """A projection (1280x720) and the console it opens with P, as two pages (tabs) of one browser."""
+def open_pair(browser, app_server, walk_to: int = 1, script: str | None = None):
+    """A projection (1280x720) and the console it opens with P, as two pages (tabs) of one browser (``script``: run
+    in every page of it before the app's own)."""
     context = browser.new_context(viewport={"width": 1280, "height": 720})
+    if script:
+        context.add_init_script(script)
     projection, _ = open_projection(context, app_server.url, walk_to)
     return context, projection, open_console(context, projection)
 
@@ -128,9 +131,39 @@ def test_the_projection_follows_its_console_when_the_press_that_says_it_opened_i
         context.close()
 
 
+# Each window keeps, in the order they came, the room's events its listener (ui/lecture/listen.js) received, by their
+# version and the token of the window that published them, and the versions it reran for (its state 'heard').
+HEARD_JS = """(() => {
+  const kept = window.attentionHeard = {events: [], reran: []};
+  const Source = window.EventSource;
+  window.EventSource = function (url) {
+    const source = new Source(url);
+    if (String(url).includes('raw=1')) source.addEventListener('message', (e) => {
+      let by = null; try { by = JSON.parse(e.data).by; } catch (err) { /* kept as null */ }
+      kept.events.push([Number(e.lastEventId), by]);
+    });
+    return source;
+  };
+  let set = null;
+  window.attentionListen = {seen: 0};
+  Object.defineProperty(window.attentionListen, 'set', {
+    get: () => set,
+    set: (f) => { set = (name, value) => { if (name === 'heard') kept.reran.push(value); return f(name, value); }; },
+  });
+})()"""
+
+
+def reran_for_own_publish(page) -> list[int]:
+    """The versions a window reran for though it had published them itself; and it asserts that it heard any."""
+    heard = page.evaluate("() => ({...window.attentionHeard, me: window.attentionListen.me})")
+    assert heard["events"] and heard["me"], "the window's listener received no event"
+    own = {version for version, by in heard["events"] if by == heard["me"]}
+    return [v for v in heard["reran"] if v in own]
+
+
 def test_the_console_drives_the_projection_and_follows_it(browser, app_server):
     walk = load_bundled()
-    context, projection, console = open_pair(browser, app_server)
+    context, projection, console = open_pair(browser, app_server, script=HEARD_JS)
     try:
         # The one-time token left the console's address bar; the projection's never had one.
         assert "console=" not in console.evaluate("location.href")
@@ -146,6 +179,8 @@ def test_the_console_drives_the_projection_and_follows_it(browser, app_server):
             wait_idle(console)
         # Every move reached both windows (both_at waits for it). How fast is make bench-latency's to say (its
         # console row, against the minimal app, side by side), never a test's: a busy machine is slow, not wrong.
+        # Neither window ran again for what it had published itself: only for the other's moves.
+        assert reran_for_own_publish(console) == [] and reran_for_own_publish(projection) == []
         assert walk.steps[10].note in console.inner_text('[data-testid="stMain"]')
         console.get_by_role("button", name="Start the clock").click()
         console.wait_for_selector(".talk-clock .pace[data-pace]", timeout=PATIENT_MS)

@@ -44,6 +44,7 @@ DEFAULT_BUDGET_MIN = 50  # a lecture slot
 MAX_BUDGET_MIN = 600
 MAX_SHARED = 40_000  # characters of the encoded matrix and controls (a room's document is at most 64,000)
 VERSION = 1
+MAX_TOKEN, TOKEN_PATTERN = 16, "^[A-Za-z0-9_-]+$"  # a window's token (``by``): secrets.token_urlsafe(9) writes 12
 Step = Annotated[int, Meta(ge=0, lt=MAX_STEPS)]
 
 
@@ -132,6 +133,12 @@ class Deck:
     # What the projection drew at this step, for the class's light pages (ui/lecture/picture.py). Like ``shown``, a mark
     # of one publish, not part of the deck: only the projection's shown publish carries it (ui/lecture/window.py).
     picture: Picture | None = field(default=None, compare=False)
+    # The window that published it (ui/lecture/state.py window_token), also a mark of one publish: a window hears
+    # its own publishes come back on the room's stream, and reruns for none of them (ui/lecture/listen.js).
+    by: str | None = field(default=None, compare=False)
+    # The publish changes nothing of the deck at the version before it (the projection saying it has drawn it): a
+    # window that has that version already has this one, and does not rerun for it.
+    unchanged: bool = field(default=False, compare=False)
 
     @classmethod
     def of(cls, position: int, arrived: int | None, matrix: InputMatrix, controls: dict[str, dict[str, Any]],
@@ -196,7 +203,7 @@ class Deck:
             raise DeckError("the exploration on the projector cannot be used: {problem}", problem=exc) from None
         deck = cls(found.position, found.arrived, found.shared, found.walkthrough, found.clock_start,
                    found.budget_min, found.shown, None if found.poll is None else Poll.of_document(found.poll),
-                   found.notes_shared, spotlight, picture)
+                   found.notes_shared, spotlight, picture, found.by, found.unchanged)
         try:
             deck.state()
         except LinkError as exc:
@@ -219,6 +226,8 @@ class DeckDocument(Document):
     notes_shared: bool
     spotlight: SpotlightDocument | None
     picture: PictureDocument | None = None
+    by: Annotated[str, Meta(max_length=MAX_TOKEN, pattern=TOKEN_PATTERN)] | None = None
+    unchanged: bool = False
 
 
 def _refusal(mismatch: Mismatch) -> DeckError:
@@ -239,7 +248,8 @@ _REFUSED = {"position": "the lecture's step is not a step number.",
             "poll": "the lecture's question is too large or damaged.",
             "spotlight": "the exploration on the projector is damaged.",
             "shown": "the lecture's shared state is damaged.", "notes_shared": "the lecture's shared state is damaged.",
-            "picture": "the projected step is damaged."}
+            "picture": "the projected step is damaged.", "by": "the lecture's shared state is damaged.",
+            "unchanged": "the lecture's shared state is damaged."}
 _STEP, _MOVE = ("position", "arrived"), ("position",)
 _PARTS = (_STEP, ("shared",), ("walkthrough",), ("clock_start",), ("budget_min",), ("poll",),
           ("notes_shared",), ("spotlight",))

@@ -27,7 +27,7 @@ from .picture import picture_of
 from .rooms import MAX_DOCUMENT
 
 __all__ = ["Drawn", "Healed", "Slot", "Walk", "arrive_at_walk_step", "arrived_at", "custom_walkthrough",
-           "details_shown", "drawn", "drawn_picture", "drawn_question", "first_run_of_walkthrough", "heal_token",
+           "details_shown", "drawn", "drawn_picture", "drawn_question", "first_run_of_walkthrough", "window_token",
            "heal_value", "join_shown", "keep_picture", "lecture_lock", "picture_for", "replace_walk_controls",
            "reset_walk_controls", "set_custom_walkthrough", "set_drawn_picture", "set_drawn_question", "set_place",
            "set_walk_position", "take_heal", "take_press", "toggle_details", "toggle_join", "walk_controls",
@@ -140,9 +140,10 @@ class Healed:
     taken: int = 0
 
 
-def heal_token() -> str:
-    """This session's token: the watchdog's asks are counted in the browser for it (ui/lecture/heal.js)."""
-    return st.session_state.setdefault(Key.HEAL_TOKEN, secrets.token_urlsafe(9))
+def window_token() -> str:
+    """This window's token, known to its browser: the watchdog's asks are counted there for it (ui/lecture/heal.js),
+    and the room's events that this window published carry it (``Deck.by``), so its listener knows them."""
+    return st.session_state.setdefault(Key.WINDOW_TOKEN, secrets.token_urlsafe(9))
 
 
 def heal_value() -> object:

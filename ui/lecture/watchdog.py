@@ -60,13 +60,13 @@ def draw(expect: str, beats: bool) -> None:
             f'data-stale="{STALE_MS}" data-heal="{HEAL_MS}"></span><script>{_script()}</script>',
             unsafe_allow_javascript=True)
     component = script_component("attention_heal", Path(__file__).with_name("heal.js"))
-    component(key=Key.HEAL, data={"s": walk_state.heal_token()}, on_heal_change=_ignore, height=0)
+    component(key=Key.HEAL, data={"s": walk_state.window_token()}, on_heal_change=_ignore, height=0)
 
 
 def asked() -> bool:
     """The watchdog asked for a full run since a run last looked (its count grew): True once per ask. A full run
     takes it (it is the run asked for); a heartbeat's run that sees it reruns the app."""
-    count = parse(walk_state.heal_value(), walk_state.heal_token())
+    count = parse(walk_state.heal_value(), walk_state.window_token())
     return count is not None and walk_state.take_heal(count)
 
 

@@ -157,7 +157,8 @@ def _publish(action: Publish, slot: walk_state.Slot, drawn: Deck | None = None) 
     if not isinstance(window, Lecturer):
         return
     picture = walk_state.picture_for(action.deck, drawn, action.shown, window.last)
-    deck = replace(action.deck, shown=action.shown, picture=picture)
+    unchanged = action.expected == window.seen and action.deck == window.last  # only marked: shown, its picture
+    deck = replace(action.deck, shown=action.shown, picture=picture, by=walk_state.window_token(), unchanged=unchanged)
     for attempt in range(1, PUBLISH_ATTEMPTS + 1):
         try:  # compare and set: a window that has not seen another's newer deck must not undo it
             version = rooms().publish(window.room, window.secret, deck.to_json(), expected=action.expected)
@@ -252,7 +253,8 @@ def listen(page: str) -> None:
         return
     component = script_component("attention_listen", Path(__file__).with_name("listen.js"))
     with st.container(key=Key.LISTENING):
-        component(key=Key.LISTEN, data={"events": f"room/{lecturer.room}/events?raw=1", "seen": lecturer.seen},
+        component(key=Key.LISTEN, data={"events": f"room/{lecturer.room}/events?raw=1", "seen": lecturer.seen,
+                                            "me": walk_state.window_token()},
                   on_heard_change=_ignore, height=0)
 
 
