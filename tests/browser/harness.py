@@ -21,9 +21,19 @@ from ui.words.content import app_text
 from ui.words.i18n import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[2]
+# Chromium's headless mode is the whole browser: every window (a test's context) also loads the address bar's pop-ups
+# as WebUI pages, each in a renderer of its own, which no test looks at. Turned off, a lecture test (test_commands.py
+# and test_polls.py, taking turns) used 86-88 CPU-seconds against 95-98 (2026-11-30). Chromium keeps only the last
+# --disable-features, so the one here repeats Playwright's own (1.65); test_browser_flags.py checks it does.
+PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,HttpsFirstBalancedModeAutoEnable,"
+    "LensOverlay,MediaRouter,PaintHolding,ThirdPartyStoragePartitioning,AvoidCorsURLLoaderRestartOnRedirect,"
+    "TcpPortRandomizationWin,OptimizationHints,NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch,"
+    "msForceBrowserSignIn,msEdgeUpdateLaunchServicesPreferredVersion")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    f"--disable-features={PLAYWRIGHT_DISABLED_FEATURES},WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup",
 ]
 
 
