@@ -19,10 +19,11 @@ def test_the_browser_keeps_playwrights_disabled_features_and_loads_no_address_ba
         page.goto("data:text/html,<p>a page</p>")
         session = page.context.browser.new_browser_cdp_session()
         targets = session.send("Target.getTargets")["targetInfos"]
-        lines = subprocess.run(["ps", "-ww", "-eo", "args"], capture_output=True, text=True, check=True).stdout.splitlines()
+        shown = subprocess.run(["ps", "-ww", "-eo", "args"], capture_output=True, text=True, check=True)
     finally:
         page.close()
-    browsers = [line.split() for line in lines if "--remote-debugging-pipe" in line and "--type=" not in line]
+    browsers = [line.split() for line in shown.stdout.splitlines()
+                if "--remote-debugging-pipe" in line and "--type=" not in line]
     assert browsers, "no Chromium started by Playwright was found"
     for command in browsers:
         playwrights, *_, last = _features(command)
