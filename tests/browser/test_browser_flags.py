@@ -26,6 +26,9 @@ def test_the_browser_keeps_playwrights_disabled_features_and_loads_no_address_ba
                 if "--remote-debugging-pipe" in line and "--type=" not in line]
     assert browsers, "no Chromium started by Playwright was found"
     for command in browsers:
-        playwrights, *_, last = _features(command)
+        switches = _features(command)
+        assert len(switches) >= 2, "the harness's --disable-features is not on the browser's command line"
+        playwrights, last = switches[0], switches[-1]
+        assert "WebUIOmniboxPopup" in last, "the harness's --disable-features is not the last one: it does nothing"
         assert playwrights <= last, f"Playwright's disabled features lost: {sorted(playwrights - last)}"
     assert not [t["url"] for t in targets if t["type"] == "browser_ui"]
