@@ -25,7 +25,7 @@ from ui.page import draw_header
 from ui.sharing.copy import copy_link_button
 from ui.sharing.link import choose_language_once, lecture_requested, load_link_once, write_link
 from ui.sharing.state import share_note
-from ui.shell import downloads, push
+from ui.shell import activity, downloads, push
 from ui.shell.deep_link import DeepLinkBase
 from ui.shell.frame import run_page, run_whole_page
 from ui.shell.join import JoinRedirect
@@ -51,7 +51,7 @@ def build_pages(titles: tuple[str, ...]) -> tuple[dict[str, list], dict[str, Pag
 def frame_view() -> tuple:
     """What the frame shows that a page could change: if a page run changes it, the whole app reruns."""
     return (get_matrix(), language(), lecture_mode(), done_by_page(),  # every ✓, and what the browser keeps of it
-            lecture.shown())  # a lecturer's heartbeat starts; a student's line is drawn
+            lecture.shown())  # a lecturer's listener starts; a student's line is drawn
 
 
 def after_page(page_id: str) -> None:
@@ -80,7 +80,7 @@ def frame() -> None:
     st.set_page_config(page_title=app_text("page_title_of", page=shown.title))  # each page its own document title
     load_link_once()
     # The lecture, before the page: a room the address names is entered and seen before anything is drawn; a
-    # lecturer's heartbeat, or a student's line.
+    # lecturer's seat, or a student's line.
     if (target := lecture.before_page(shown.page_id)) is not None:  # a room just opened: the walkthrough first
         st.switch_page(page_by_id[target], query_params=st.query_params.to_dict())
     rerun_after_reconnect()  # a browser that reconnects to another replica runs the page there at once
@@ -110,7 +110,8 @@ def frame() -> None:
 if __name__ == "__main__":  # Streamlit runs this file as the app's script: once per run of a session
     frame()
 else:  # `streamlit run app.py` imports it for the server: Streamlit, and the app's own routes beside it
-    # the downloads; a room's event stream; a following student's light page, where the class's link leads; and a
-    # deep link's page, which names its server for Streamlit's script to find it at once (ui/shell/deep_link.py)
-    app = st.App(__file__, routes=[*downloads.routes(), *push.routes(), *follow_page.routes()],
+    # the downloads; a room's event stream and its activity (for the lecturer's windows); a following student's light
+    # page, where the class's link leads; and a deep link's page, which names its server for Streamlit's script to
+    # find it at once (ui/shell/deep_link.py)
+    app = st.App(__file__, routes=[*downloads.routes(), *push.routes(), *activity.routes(), *follow_page.routes()],
                  middleware=[Middleware(JoinRedirect), Middleware(DeepLinkBase)])

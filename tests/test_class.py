@@ -72,10 +72,10 @@ def test_the_rejoin_link_keeps_the_apps_base_path():
     assert classroom._base("/attention") == "/attention"  # not a page's name: the base itself
 
 
-def test_a_student_has_no_heartbeat_and_the_lecture_moves_nothing_of_theirs():
+def test_a_student_has_no_listener_and_the_lecture_moves_nothing_of_theirs():
     projection, room = lecture(walk="4")
     pupil = student(room, page="walkthrough", walk="4")
-    assert Key.HEARTBEAT not in str(pupil._tree) and "attention-watch" not in texts(pupil)
+    assert f"key='{Key.LISTEN}'" not in str(pupil._tree) and f"key='{Key.LISTEN}'" in str(projection._tree)
     press_next(pupil)  # their own step
     assert step_on(pupil) == "5"
     press_next(projection)

@@ -65,7 +65,7 @@ def test_a_hostile_room_document_is_refused_with_a_reason(document):
 
 
 def projection_follows(projection: AppTest) -> None:
-    """What the projection's poll does when the console moved: one run of the projection."""
+    """What the projection does when its listener heard the console move: one run of the projection."""
     projection.run()
     assert not projection.exception, projection.exception
 
@@ -73,7 +73,6 @@ def projection_follows(projection: AppTest) -> None:
 def test_the_console_and_the_projection_move_together():
     projection = walk_app(lecture="1")
     token = token_of(projection)
-    projection.button(key=Key.CONSOLE_OPENED).click().run()  # the opener's script presses it
     console = open_console(token)
     assert "console" not in console.query_params  # the token left the address
     walk = load_bundled()
@@ -177,7 +176,6 @@ def test_the_projections_stale_echo_of_a_control_does_not_undo_the_consoles_chan
     console's choice stands on both screens."""
     projection = walk_app(lecture="1", walk="4")
     console = open_console(token_of(projection))
-    projection.button(key=Key.CONSOLE_OPENED).click().run()
     console.run()
     drawn = walk_select(projection, "one-query", "query")  # the widget the projection's browser still has
     assert drawn.value == 1
@@ -198,7 +196,6 @@ def test_a_console_move_made_before_it_saw_the_projections_last_word_is_kept():
     that moves before its poll saw that version must keep its own move, not take the room's older step."""
     projection = walk_app(lecture="1", walk="4")
     console = open_console(token_of(projection))
-    projection.button(key=Key.CONSOLE_OPENED).click().run()
     console.button(key="step_next:walk").click().run()
     projection_follows(projection)  # it draws step 5 and says so: a version the console has not seen
     assert step_on(projection) == "5"
@@ -215,7 +212,6 @@ def test_a_window_that_has_not_seen_anothers_move_never_undoes_it():
     Before, it sent its whole deck and put the console's step back (a clicker press lost in CI)."""
     projection = walk_app(lecture="1", walk="4")
     console = open_console(token_of(projection))
-    projection.button(key=Key.CONSOLE_OPENED).click().run()
     console.run()
     loaded = random_matrix(6, 3, 11)
     projection.session_state[Key.MATRIX] = loaded  # the projection's own change, not yet published...

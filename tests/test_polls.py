@@ -9,8 +9,6 @@ in tests/test_tally.py): the poll must be judged on the room's state, whatever t
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
@@ -21,8 +19,8 @@ from ui.check.questions import QUESTIONS, Answer
 from ui.follow import page as follow
 from ui.inputs.matrix import random_matrix
 from ui.lecture import store
-from ui.lecture.poll import ASKING
 from ui.lecture.rooms import MAX_POLLS
+from ui.shell.activity import activity
 from ui.state import Key
 from ui.words.content import app_text, page_text
 
@@ -58,7 +56,6 @@ class Pupil:
 def classroom(n: int = 3) -> tuple[AppTest, AppTest, list[Pupil]]:
     projection, room = lecture(walk="4")
     token = token_of(projection)
-    projection.button(key=Key.CONSOLE_OPENED).click().run()  # the opener's script presses it: it follows now
     console = open_console(token)
     return projection, console, [Pupil(room) for _ in range(n)]
 
@@ -130,7 +127,6 @@ def test_a_poll_is_judged_on_the_rooms_state_when_counted_not_when_asked():
 def test_a_student_answers_in_their_own_language_and_convention(lang, typed):
     projection, room = lecture(walk="4")
     token = token_of(projection)
-    projection.button(key=Key.CONSOLE_OPENED).click().run()
     console = open_console(token)
     pupil = Pupil(room, lang)
     pupil.send(ask(console, projection), typed)
@@ -165,29 +161,32 @@ def test_answers_never_enter_a_link_and_a_room_out_of_polls_says_so():
     assert console.session_state[Key.ROOM].record.poll is None
 
 
-def test_a_windows_beat_and_page_say_the_same_question_so_a_lost_one_can_be_healed():
-    """The watchdog (ui/lecture/watchdog.js) heals a page whose question differs from the one the beat says the
-    session's last full run drew: the two marks must agree whenever nothing was lost, on the projection (a reveal
-    under load once left it on "Answers: 4" while the class was told to look up) and on the console (under load, a
-    console showed Close for a minute after its Close had closed the poll)."""
+def test_what_a_window_drew_of_the_room_is_what_the_activity_route_answers_until_a_student_answers():
+    """A lecturer's window reruns when the room's activity (ui/shell/activity.py) differs from what its last full run
+    drew (ui/lecture/listen.js): on the projection and on the console, the two agree while nothing happens, differ
+    once a student answers, and agree again after the rerun, with the new count on screen."""
+    projection, console, (pupil, _, _) = classroom()
+    member = console.session_state[Key.ROOM].record
 
-    def marks(at: AppTest) -> tuple[list[str], list[str]]:
-        """What the beat says, and what the page shows. The projection's beat says the question its last full run
-        drew on its timed beats only (a beat inside a full run is drawn before the page): its session's value."""
-        bodies = "".join(h.proto.body for h in at.get("html"))
-        shown = re.findall(r'class="[^"]*poll-drawn" data-poll="([0-9a-z-]*)"', bodies)
-        return [at.session_state[Key.WALK_POSITION].question], shown
+    def drawn_and_now(at: AppTest) -> tuple[dict, dict]:
+        drawn = at.session_state[Key.WALK_POSITION].activity
+        now = activity(store.rooms(), member.room, member.secret)
+        return drawn, {name: now.get(name) for name in drawn}
 
-    projection, console, _ = classroom(1)
-    assert marks(console) == ([ASKING], [ASKING])  # the console's box with its Ask has a mark of its own
-    assert marks(projection) == ([""], [])  # no question: the beat says none, and the page shows none
     number = ask(console, projection)
     for window in (projection, console):
-        assert marks(window) == ([f"{number}-0"], [f"{number}-0"])
-    reveal(console, projection)
+        drawn, now = drawn_and_now(window)
+        assert drawn == now and drawn["answers"] == 0 and "present" in drawn
+    assert "sent" in drawn_and_now(console)[0]  # the console lists what the class sent
+    pupil.send(number, "0.5")
     for window in (projection, console):
-        assert marks(window) == ([f"{number}-1"], [f"{number}-1"])
+        drawn, now = drawn_and_now(window)
+        assert (drawn["answers"], now["answers"]) == (0, 1)  # news: its listener reruns it
+        window.run()
+        drawn, now = drawn_and_now(window)
+        assert drawn == now and drawn["answers"] == 1
+    assert app_text("poll_answers", n=1) in texts(projection)
     console.button(key=Key.POLL_CLOSE).click().run()
     poll(projection)
-    assert marks(projection) == ([""], [])
-    assert marks(console) == ([ASKING], [ASKING])
+    assert "answers" not in drawn_and_now(projection)[0]
+    assert "answers" not in activity(store.rooms(), member.room, member.secret)

@@ -16,7 +16,6 @@ from ui.lecture.protocol import transition
 from ui.lecture.records import (
     ATTEND_SECONDS,
     Attend,
-    ConsoleOpened,
     Event,
     Gone,
     Joined,
@@ -27,7 +26,6 @@ from ui.lecture.records import (
     Published,
     Rerun,
     Room,
-    Runs,
     Seen,
     SetBudget,
     SetPoll,
@@ -39,7 +37,7 @@ from ui.lecture.records import (
     Took,
 )
 
-BEFORE, AFTER, BEAT = Moment.BEFORE, Moment.AFTER, Moment.BEAT
+BEFORE, AFTER = Moment.BEFORE, Moment.AFTER
 WALK, OTHER = "walkthrough", "one-query"
 
 
@@ -54,8 +52,8 @@ D7, D8, D8_SHOWN = deck(7), deck(8), deck(8, shown=True)
 MINE_EDITED = deck(7, "edited")  # the student's (or a lecturer's) own change to the matrix on step 7
 
 STUDENT = Student("room", "s1", heard=100.0)  # a student exploring in the app (the light page follows)
-PROJECTION = Lecturer("room", "secret", seen=7, last=D7, announced=True, runs=Runs(None, 7, 7))
-CONSOLE = replace(PROJECTION, console=True, following=True, announced=False)
+PROJECTION = Lecturer("room", "secret", seen=7, last=D7, announced=True)
+CONSOLE = replace(PROJECTION, console=True, announced=False)
 
 
 def seen(moment: Moment, mine: Deck | None, version: int | None, room_deck: Deck | None = None, *, page: str = WALK,
@@ -88,10 +86,9 @@ CASES = [
     ("the lecturer closes", replace(PROJECTION, poll=QUESTION), SetPoll(None), dict(poll=None), ()),
     # --- a lecturer's windows -----------------------------------------------------------------------------
     ("the projection creates its room", None, Joined("room", secret="secret", mine=D7),
-     dict(console=False, seen=1, last=D7, following=False), ()),
-    ("a console joins, following", None, Joined("room", secret="secret2", console=True),
-     dict(console=True, following=True, seen=0), ()),
-    ("a console's first run takes the room's deck", Lecturer("room", "s", console=True, following=True),
+     dict(console=False, seen=1, last=D7), ()),
+    ("a console joins", None, Joined("room", secret="secret2", console=True), dict(console=True, seen=0), ()),
+    ("a console's first run takes the room's deck", Lecturer("room", "s", console=True),
      seen(BEFORE, deck(0), 4, D7), dict(seen=4, last=D7), (Take(D7),)),
     ("the lecturer's own move is published before the page", PROJECTION, seen(BEFORE, D8, 7),
      dict(seen=7), (Publish(D8, expected=7),)),
@@ -111,32 +108,33 @@ CASES = [
      seen(BEFORE, replace(D7, poll=QUESTION), 8, replace(D7, poll=replace(QUESTION, number=2))),
      dict(seen=8, last=replace(D7, poll=replace(QUESTION, number=2))),
      (Take(replace(D7, poll=replace(QUESTION, number=2))),)),
-    ("the projection takes the console's move at its heartbeat", replace(PROJECTION, following=True),
-     seen(BEAT, D7, 8, D8), dict(seen=8, last=D8, announced=False), (Take(D8), Rerun())),
-    ("... and, having drawn it, tells the class", replace(PROJECTION, following=True, seen=8, last=D8, announced=False),
+    ("the projection heard the console's move: its run takes it before the page", PROJECTION,
+     seen(BEFORE, D7, 8, D8), dict(seen=8, last=D8, announced=False), (Take(D8),)),
+    ("a move published while a page-only run ran: taken, and the app reruns to draw it", PROJECTION,
+     seen(AFTER, D7, 8, D8), dict(seen=8, last=D8, announced=False), (Take(D8), Rerun())),
+    ("... and, having drawn it, tells the class", replace(PROJECTION, seen=8, last=D8, announced=False),
      seen(AFTER, D8, 8), dict(), (Publish(D8, expected=8, shown=True),)),
     ("the console published the very deck the projection's run drew: the projection tells the class", PROJECTION,
      seen(AFTER, D8, 8, D8), dict(seen=8, last=D8, announced=False), (Publish(D8, expected=8, shown=True),)),
     ("... but not once the room's deck was told as drawn", PROJECTION, seen(AFTER, D8, 8, D8_SHOWN),
      dict(seen=8, last=D8_SHOWN, announced=False), ()),
     ("a lecturer's take stopped half-way: the room's deck taken again, nothing published",
-     replace(PROJECTION, following=True), seen(BEFORE, deck(8), 8, deck(8, "new")),
+     PROJECTION, seen(BEFORE, deck(8), 8, deck(8, "new")),
      dict(seen=8, last=deck(8, "new")), (Take(deck(8, "new")),)),
     ("nothing new: nothing to do", PROJECTION, seen(AFTER, D7, 7), dict(seen=7), ()),
-    ("the projection opened a console: it follows", PROJECTION, ConsoleOpened(), dict(following=True), ()),
     ("the clock starts", PROJECTION, StartClock(300.0), dict(clock_start=300.0), ()),
     ("the talk's length", PROJECTION, SetBudget(90), dict(budget_min=90), ()),
     ("the console shares the notes with the class", CONSOLE, ShareNotes(True), dict(notes_shared=True), ()),
-    ("... and the projection takes the shared notes with the console's deck", replace(PROJECTION, following=True),
-     seen(BEAT, D7, 8, replace(D7, notes_shared=True)), dict(seen=8, notes_shared=True),
-     (Take(replace(D7, notes_shared=True)), Rerun())),
+    ("... and the projection takes the shared notes with the console's deck", PROJECTION,
+     seen(BEFORE, D7, 8, replace(D7, notes_shared=True)), dict(seen=8, notes_shared=True),
+     (Take(replace(D7, notes_shared=True)),)),
     ("the console projects a student's exploration", CONSOLE, SetSpotlight(SPOT), dict(spotlight=SPOT), ()),
     ("... and publishes it with its deck", replace(CONSOLE, spotlight=SPOT),
      seen(AFTER, replace(D7, spotlight=SPOT), 7), dict(spotlight=SPOT),
      (Publish(replace(D7, spotlight=SPOT), expected=7),)),
-    ("... the projection takes it, its step and values as they were", replace(PROJECTION, following=True),
-     seen(BEAT, D7, 8, replace(D7, spotlight=SPOT)), dict(seen=8, spotlight=SPOT),
-     (Take(replace(D7, spotlight=SPOT)), Rerun())),
+    ("... the projection takes it, its step and values as they were", PROJECTION,
+     seen(BEFORE, D7, 8, replace(D7, spotlight=SPOT)), dict(seen=8, spotlight=SPOT),
+     (Take(replace(D7, spotlight=SPOT)),)),
     ("back to the lecture (B): the spotlight goes", replace(PROJECTION, spotlight=SPOT), SetSpotlight(None),
      dict(spotlight=None, last=D7), ()),
     ("a lecturer's session after a take", PROJECTION, Took(deck(8, "x")), dict(last=deck(8, "x")), ()),
@@ -147,8 +145,6 @@ CASES = [
     ("... its publish did not arrive", PROJECTION, Published(D8, None, reachable=False), dict(seen=7, last=D7), ()),
     ("the room is gone: a lecturer goes on alone", PROJECTION, seen(BEFORE, D7, None), None, (Leave(),)),
     ("the store refused a publish: the room is gone", CONSOLE, Gone(), None, (Leave(),)),
-    ("a lecturer's run cut short is redrawn", replace(CONSOLE, runs=Runs(97.0, 7, 6)), seen(BEAT, D7, 7, now=101.0),
-     dict(), (Rerun(),)),
 ]
 
 
@@ -168,7 +164,7 @@ def test_every_event_is_met_by_both_kinds_of_window():
     """The table is complete: each event a window of each kind can meet has a row (Joined has no window)."""
     met = {(type(w).__name__, type(e).__name__) for _, w, e, _, _ in CASES if w is not None}
     student_events = {"Seen", "Gone"}
-    lecturer_events = {"Seen", "Published", "Took", "ConsoleOpened", "SetPoll", "StartClock", "SetBudget", "ShareNotes",
+    lecturer_events = {"Seen", "Published", "Took", "SetPoll", "StartClock", "SetBudget", "ShareNotes",
                        "SetSpotlight", "Gone"}
     assert {("Student", e) for e in student_events} <= met
     assert {("Lecturer", e) for e in lecturer_events} <= met
@@ -191,9 +187,9 @@ def test_a_window_is_replaced_not_changed():
 
 
 def test_an_event_a_window_does_not_meet_changes_nothing():
-    for event in (SetPoll(QUESTION), SetSpotlight(SPOT), Took(D7), Published(D8, 8), ConsoleOpened()):
+    for event in (SetPoll(QUESTION), SetSpotlight(SPOT), Took(D7), Published(D8, 8)):
         assert transition(STUDENT, event) == (STUDENT, ())  # a student's window never drives nor takes a deck
-    assert transition(None, seen(BEAT, D7, 7)) == (None, ())
+    assert transition(None, seen(BEFORE, D7, 7)) == (None, ())
 
 
 def test_the_state_machine_imports_no_streamlit():

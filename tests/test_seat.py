@@ -59,7 +59,7 @@ def test_a_reloaded_projection_takes_its_seat_back_and_moves_the_class(kept):
     kept[room] = projection.session_state[Key.ROOM].record.secret
     reloaded = walk_app(lecture="1", room=room, walk="4")  # F5 on the projection: its browser sends the cookie
     member = reloaded.session_state[Key.ROOM].record
-    assert isinstance(member, Lecturer) and not member.console and member.follows and step_on(reloaded) == "4"
+    assert isinstance(member, Lecturer) and not member.console and step_on(reloaded) == "4"
     assert app_text("class_exploring") not in texts(reloaded) and not reloaded.warning
     assert any(b.key == Key.JOIN_BUTTON for b in reloaded.button)  # J, and the console's opener (P), are back
     assert token_of(reloaded)

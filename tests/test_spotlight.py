@@ -39,7 +39,6 @@ BANNER = escape(app_text("spotlight_banner"))  # as the banner's html writes it
 def classroom(walk: str, n: int) -> tuple[AppTest, AppTest, list[AppTest], str]:
     projection, room = lecture(walk=walk)
     token = token_of(projection)
-    projection.button(key=Key.CONSOLE_OPENED).click().run()  # the opener's script presses it: it follows now
     console = open_console(token)
     return projection, console, [student(room) for _ in range(n)], room
 

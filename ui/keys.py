@@ -65,9 +65,8 @@ class Key:
     PROJECTION_JOIN = "_projection_join"  # the projection shows the class's join link and QR code (J)
     # ui/lecture/: widgets of the projection's bar and of the presenter console
     DETAILS_BUTTON = "projection_details"
-    CONSOLE_OPENED = "console_opened"  # hidden: the projection's script presses it when it opens a console
     PROJECTION_BAR = "projection-bar"  # the projection's one slim line (a container)
-    WALK_AT_PREFIX = "walk-at-"  # walk-at-<k>: "Step k of n" on a lecturer's window (the watchdog compares it)
+    WALK_AT_PREFIX = "walk-at-"  # walk-at-<k>: "Step k of n" on a lecturer's window (the step it shows)
     STAGE = "projection-stage"  # the step on the projection: what follows it is hidden (ui/shell/projection.css)
     STAGE_DETAILS = "stage-with-details"  # the same, with the details shown
     # The console's list of steps (a radio), one widget per step on screen: console_steps:<index>. A rerun the
@@ -108,12 +107,8 @@ class Key:
     SPOTLIGHT_BACK_KEY = "spotlight_back_key"  # the projection's (B)
     SPOTLIGHT_PROJECT_PREFIX = "spotlight_project:"  # the console's Project, per exploration: spotlight_project:<n>
     LISTEN = "listen"  # hidden: the newest room version a lecturer's window heard (ui/lecture/listen.js)
-    HEAL = "heal"  # hidden: the watchdog's count of asks for a full run (ui/lecture/heal.js), kept as state
-    WINDOW_TOKEN = "_window_token"  # the window's token: its count of asks and its publishes carry it
-    HEAL_TAKEN = "_heal_taken"  # the asks a run has taken (ui/lecture/state.py)
-    SETTLE = "_settle"  # what a lecturer's window's last full run showed, and when it ended (ui/lecture/settle.py)
+    WINDOW_TOKEN = "_window_token"  # the window's token: its publishes carry it (Deck.by)
     LISTENING = "listening"  # the box of a lecturer's window's room listener (ui/lecture/window.py), hidden
-    HEARTBEAT = "heartbeat"  # the box of a lecture window's heartbeat (ui/lecture/window.py), hidden by style.css
     SEAT = "seat"  # the box of the script that keeps a lecturer's secret in its browser (ui/lecture/seat.py), hidden
     CONSOLE_TOKEN = "_console_token"  # the projection: the one-time token that opens its console (P)
     # ui/sharing/state.py: the shareable link

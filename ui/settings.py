@@ -45,7 +45,7 @@ class Limits:
     max_editable_cells: int  # above this the data editor is replaced by a summary
     max_upload_bytes: int
     max_url_chars: int
-    heartbeat_ms: int  # a lecturer's window reads its room this often besides the moves it hears (ui/lecture/window.py)
+    activity_ms: int  # a lecturer's window asks its room's activity this often (ui/lecture/listen.js)
     streams: int  # rooms' event streams open at once in a server process (ui/shell/push.py)
     room_streams: int  # of them, of one room (a hall larger than MAX_STUDENTS raises it)
 
@@ -61,7 +61,7 @@ def limits() -> Limits:
         max_editable_cells=_env_int("ATTENTION_MAX_EDITABLE_CELLS", 2000),
         max_upload_bytes=_env_int("ATTENTION_MAX_UPLOAD_BYTES", 2_000_000),
         max_url_chars=_env_int("ATTENTION_MAX_URL_CHARS", 8000),
-        heartbeat_ms=_env_int("ATTENTION_HEARTBEAT_MS", 2000),
+        activity_ms=_env_int("ATTENTION_ACTIVITY_MS", 2000),
         streams=_env_int("ATTENTION_STREAMS", STREAMS),
         room_streams=_env_int("ATTENTION_ROOM_STREAMS", ROOM_STREAMS),
     )

@@ -1,6 +1,5 @@
 """A lecturer's commands are never lost: Reveal, Close and Next, 15 times each, clicked once at random moments
-while the console's timed fragments rerun (the poll's count every 500 ms; its heartbeat, when it hears a move and
-every 2 s).
+while the console reruns for the room's activity (each answer that comes in) and for the moves it hears.
 
 A lecturer's window runs its page in the app's own run (ui/shell/frame.py run_whole_page), so each of these
 clicks reruns the app: Streamlit merges it into any run pending instead of dropping it, as it can a click on a

@@ -14,7 +14,7 @@ from ui.words.content import app_text, page_text
 from ui.words.plain import plain_text
 
 # The delay is read when a message is handed over, not when it arrives: once it is set back to 0, the messages queued
-# behind the slow ones (a quarter-second heartbeat keeps sending) are handed over at once. __queued counts those not
+# behind the slow ones (a run's own) are handed over at once. __queued counts those not
 # handed over yet.
 SLOW_JS = """(() => { const add = WebSocket.prototype.addEventListener; let chain = Promise.resolve();
   window.__queued = 0;
@@ -56,7 +56,7 @@ def test_the_next_step_never_shows_the_revealed_polls_answers_under_it(browser, 
         projection.keyboard.press("PageDown")
         wait_step(projection, 5)
         says(projection, '[data-testid="stMain"]', caption)
-        projection.evaluate("window.__wsDelay = 0")  # the step is drawn: the heartbeat's messages flow again
+        projection.evaluate("window.__wsDelay = 0")  # the step is drawn: the messages flow again
         projection.wait_for_function("() => window.__queued === 0", timeout=60_000)  # every message handed over
         wait_idle(projection, 60_000)
         assert projection.evaluate("window.__both") == [], "the poll's answers under the next step"

@@ -116,8 +116,8 @@ def said_in(page, words: str) -> None:
 def test_five_reveals_in_a_row_each_reach_the_projection(browser, app_server):
     """A lecturer's command must reach the projection: five polls in a row, each answered by four students, each
     revealed with one click on the console; the projection shows every reveal (its spread and how many were right),
-    never left on "Answers: 4" while the class sees its verdicts. Waits are generous: under load a reveal
-    whose run was lost is healed by the projection's watchdog (ui/lecture/watchdog.js) a few seconds later."""
+    never left on "Answers: 4" while the class sees its verdicts. Each answer reaches the projection's count through
+    its listener's ask for the room's activity (ui/lecture/listen.js). Waits are generous for a loaded machine."""
     with ExitStack() as stack:
         context = browser.new_context(viewport={"width": 1280, "height": 720})
         stack.callback(context.close)

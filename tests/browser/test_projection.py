@@ -102,28 +102,31 @@ def both_at(projection, console, k: int) -> None:
                               ".includes('Step ' + k + ' of')", arg=k, timeout=PATIENT_MS, polling="raf")
 
 
-# The first press of the projection's hidden "console opened" button is lost, as Streamlit may lose a button's
-# one-shot trigger sent while a timed fragment reruns (the projection's count of the class reruns every 2 s).
-LOSE_FIRST_FOLLOW_JS = """(() => {
-  const click = HTMLElement.prototype.click;
-  let lost = false;
-  HTMLElement.prototype.click = function () {
-    if (!lost && this.closest && this.closest('.st-key-console_opened')) { lost = true; return; }
-    return click.call(this);
-  };
+# Every message a window's browser sends its server (a run asked for: a widget's change, a timed fragment's tick).
+SENT_JS = """(() => {
+  const send = WebSocket.prototype.send;
+  window.attentionSent = 0;
+  WebSocket.prototype.send = function (data) { window.attentionSent += 1; return send.call(this, data); };
 })();"""
 
 
-def test_the_projection_follows_its_console_when_the_press_that_says_it_opened_is_lost(browser, app_server):
-    """P opens the console and presses a hidden button, which makes the projection follow the room. With that press
-    lost, the console's first PageDown still reaches the projection: the press is made again until the projection
-    draws the room's listener."""
+def test_a_quiet_room_runs_nothing_and_the_first_press_in_the_console_reaches_the_projection(browser, app_server):
+    """No timed fragment runs in a lecturer's window: while nothing happens in the room, neither the projection nor
+    its console asks its server for a run (a heartbeat asked every 2 s). The projection hears the room from its first
+    run, so the console's first PageDown reaches it."""
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
-        context.add_init_script(LOSE_FIRST_FOLLOW_JS)
+        context.add_init_script(SENT_JS)
         projection, _ = open_projection(context, app_server.url, 1)
         console = open_console(context, projection)
-        projection.wait_for_selector(".st-key-listening", state="attached", timeout=PATIENT_MS)  # it follows the room
+        projection.wait_for_selector(".st-key-listening", state="attached", timeout=PATIENT_MS)
+        for window in (projection, console):
+            wait_idle(window)
+        time.sleep(1.0)  # the runs the console's arrival started have been asked for
+        sent = [w.evaluate("() => window.attentionSent") for w in (projection, console)]
+        time.sleep(6.0)
+        quiet = [w.evaluate("() => window.attentionSent") - n for w, n in zip((projection, console), sent, strict=True)]
+        assert quiet == [0, 0], f"runs asked for in a quiet room (projection, console): {quiet}"
         console.bring_to_front()
         console.keyboard.press("PageDown")
         both_at(projection, console, 2)
@@ -196,9 +199,9 @@ def test_the_console_drives_the_projection_and_follows_it(browser, app_server):
         assert step_of(projection) == 11  # the clock does not move the projection
         if os.environ.get("UPDATE_SCREENSHOTS"):
             console.screenshot(path=str(SHOTS / "console.png"))
-        # A lecturer who presses quickly: 6 PageDown 20 ms apart, faster than the windows redraw and than the
-        # heartbeat (some land while a beat reruns), then 2 PageUp in the console. Every press counts, once:
-        # a press was a click that a beat could drop, and one counted from the step drawn (two quick presses: one).
+        # A lecturer who presses quickly: 6 PageDown 20 ms apart, faster than the windows redraw (some land while a
+        # run is under way), then 2 PageUp in the console. Every press counts, once: a press counted from the step
+        # drawn would make two quick presses one.
         projection.bring_to_front()
         for _ in range(6):
             projection.keyboard.press("PageDown")
@@ -209,7 +212,7 @@ def test_the_console_drives_the_projection_and_follows_it(browser, app_server):
             console.keyboard.press("PageUp")
             time.sleep(0.02)
         both_at(projection, console, 15)
-        time.sleep(1.0)  # a beat or two later, nothing moved on its own
+        time.sleep(1.0)  # a moment later, nothing moved on its own
         assert step_of(projection) == 15
     finally:
         context.close()
@@ -237,16 +240,15 @@ def test_a_control_changed_in_the_console_changes_the_projection(browser, app_se
 
 def test_the_console_on_another_replica_drives_the_projection_through_redis(browser):
     """Two app servers sharing a real redis-server stand for two replicas: the projection on one,
-    its console on the other (its token redeemed there), moving each other. Their heartbeat is slowed to ten
-    minutes: each window hears the other's move on its room's event stream (ui/lecture/listen.js), across Redis,
-    and neither needed its watchdog to ask for a run (a window that missed the move is healed that way)."""
+    its console on the other (its token redeemed there), moving each other. Nothing reads the room between runs:
+    each window hears the other's move on its room's event stream (ui/lecture/listen.js), across Redis."""
     from tests.browser.harness import Server
     from tests.redis_server import redis_server_path, running_redis
 
     if redis_server_path() is None:
         pytest.skip("redis-server is not installed (make test installs Debian's)")
     with running_redis() as url:
-        env = {"ATTENTION_ROOMS": url, "ATTENTION_HEARTBEAT_MS": "600000"}
+        env = {"ATTENTION_ROOMS": url}
         replicas = [Server(ROOT / "app.py", env=env) for _ in range(2)]
         context, console = browser.new_context(viewport={"width": 1280, "height": 720}), None
         try:
@@ -256,10 +258,8 @@ def test_the_console_on_another_replica_drives_the_projection_through_redis(brow
             projection.goto(replicas[0].url + "/walkthrough?lecture=1&walk=4")
             wait_step(projection, 4, 60_000)
             wait_idle(projection)
-            projection.wait_for_selector(".st-key-console_opened button", state="attached")
+            projection.wait_for_selector(".console-opener", state="attached")
             token = projection.locator(".console-opener").get_attribute("data-token")
-            # What the opener does besides opening a window: the projection starts following the room.
-            projection.evaluate("() => document.querySelector('.st-key-console_opened button').click()")
             console = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()  # a window of its own
             console.goto(f"{replicas[1].url}/walkthrough?console={token}")
             console.wait_for_selector(".st-key-console-note", timeout=60_000)
@@ -272,8 +272,6 @@ def test_the_console_on_another_replica_drives_the_projection_through_redis(brow
             projection.keyboard.press("PageDown")
             console.wait_for_function("() => document.querySelector('[data-testid=\"stMain\"]').innerText"
                                       ".includes('Step 6 of')", timeout=PATIENT_MS)
-            asks = [w.evaluate("() => window.attentionWatchdog?.healN || 0") for w in (projection, console)]
-            assert asks == [0, 0], f"the watchdog asked for runs (projection, console): {asks}"
         finally:
             context.close()
             if console is not None:

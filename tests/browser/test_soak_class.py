@@ -236,8 +236,8 @@ def test_every_step_shows_the_walkthroughs_values_after_polls_a_console_reopen_a
             wait_step(fresh, k, 60_000)
             wait_idle(fresh)
             expected = _printed(fresh)
-            # What the projection shows once its run has reached the browser (a run's output lost on the way is the
-            # watchdog's to heal): read again until it agrees, within the patient wait.
+            # What the projection shows once its run has reached the browser: read again until it agrees, within the
+            # patient wait.
             deadline = time.monotonic() + PATIENT_MS / 1000
             while (shown := _printed(projection)) != expected and time.monotonic() < deadline:
                 projection.wait_for_timeout(500)

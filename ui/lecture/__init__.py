@@ -17,13 +17,10 @@ The state machine (no Streamlit; tested as a table, tests/test_protocol.py):
 
 Its Streamlit side:
 - ``lecture``: what app.py's frame asks, twice a run: ``before_page`` (enter a room, see it, draw a lecturer's
-  heartbeat or a student's line) and ``after_page`` (publish what the page changed);
+  seat or a student's line) and ``after_page`` (publish what the page changed);
 - ``window``: the window's one record in the session, what a run sees of the room, the actions carried out,
-  a lecturer's listener (its room's moves, heard in the browser) and heartbeat (a timed fragment that reads the
-  room's version); ``settle``: a lecturer's window's timed fragments, which rerun the app once when one may have
-  cut a full run's clean-up of the old page's elements; ``watchdog``: a script in a
-  lecturer's browser that notices a window that stopped following (its heartbeat's timer, or a blank page) and
-  heals it;
+  and a lecturer's listener (``listen.js``: its room's moves, heard in the browser, and its activity, asked from
+  ui/shell/activity.py): no timed fragment runs in a lecturer's window;
 - ``store``: the process's rooms, and one look at a room (each new deck read from the store once per process);
 - ``rooms``: where decks are kept between sessions, the contract and its caps; ``memory_rooms``: in this
   process; ``sqlite_rooms`` (the default): in this process and written through to a file, which a restart reads

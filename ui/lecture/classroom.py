@@ -29,17 +29,16 @@ from .. import state
 from ..chapter import PAGES
 from ..state import Key
 from ..words.content import app_text
-from . import settle, spotlight, window
+from . import spotlight, window
 from .address import AWAY_PARAM, NEW_ROOM, ROOM_PARAM, events_path, follow_path
 from .records import WALK_PAGE, Student
 
-__all__ = ["AWAY_PARAM", "COUNT_SECONDS", "NEW_ROOM", "ROOM_PARAM", "class_count", "join_link", "join_panel",
+__all__ = ["AWAY_PARAM", "NEW_ROOM", "ROOM_PARAM", "class_count", "join_link", "join_panel",
            "status_bar", "write_address"]
 
 PUBLIC_URL = "ATTENTION_PUBLIC_URL"  # the address students reach the app at, when the lecturer's differs
 _PAGE_IDS = frozenset(p.page_id for p in PAGES)
 _POLL_JS = Path(__file__).with_name("class_poll.js")
-COUNT_SECONDS = 2  # the projection's count of the class (its line, the join panel) is read again this often
 
 
 def status_bar(page_id: str) -> None:
@@ -148,12 +147,11 @@ def join_panel() -> None:
 
 def class_count() -> None:
     """The projection's slim line: how many students are in the room, by the class's icon (J). Read again every
-    COUNT_SECONDS, as the join panel's count is: both say the same number (window.attendance)."""
+    as the join panel's count is: both say the same number (window.attendance)."""
     _count(panel=False)
 
 
-@settle.timed(COUNT_SECONDS)
 def _count(panel: bool) -> None:
-    """The students present in this window's room now (a timed fragment: draw it last or alone in its box)."""
+    """The students present in this window's room now (its listener reruns the window when the count changes)."""
     count = window.attendance()
     st.markdown(f"#### :material/group: {app_text('join_count', n=count)}" if panel else str(count), width="content")

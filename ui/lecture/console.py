@@ -34,7 +34,7 @@ from ..words.i18n import WALK_CONTEXT, translate
 from . import classroom, spotlight, window
 from . import state as walk_state
 from .deck import DEFAULT_BUDGET_MIN, MAX_BUDGET_MIN
-from .records import ConsoleOpened, Lecturer, SetBudget, ShareNotes, StartClock
+from .records import Lecturer, SetBudget, ShareNotes, StartClock
 from .rooms import RoomError, RoomsUnavailable
 from .walkthrough import WalkStep, Walkthrough
 
@@ -48,20 +48,6 @@ _OPENER_SCRIPT = """
     const url = new URL('walkthrough?console=' + encodeURIComponent(box.dataset.token)
                         + '&lang=' + encodeURIComponent(box.dataset.lang), window.location.href);
     window.open(url.href, 'attention-console', 'popup,width=1280,height=800');
-    follow(FOLLOW_TRIES);
-  };
-  // The projection starts following the room when the hidden button is pressed. A press is a one-shot trigger, and
-  // Streamlit can drop one sent while a timed fragment (the class's count) reruns: the projection would then never
-  // hear the console. Once it follows, its run draws the room's listener (data-listening), so until that is on the
-  // page the press is made again, never while a run is under way (a press would start that run over).
-  const FOLLOW_TRIES = 30, FOLLOW_MS = 2000;
-  const follow = (tries) => {
-    const box = document.querySelector('.console-opener');
-    if (!box || document.querySelector('.st-key-' + box.dataset.listening) || tries <= 0) return;
-    const started = document.querySelector('.st-key-' + box.dataset.opened + ' button');
-    const running = document.querySelector('[data-testid="stStatusWidget"]');
-    if (started && (tries === FOLLOW_TRIES || !running)) started.click();
-    setTimeout(() => follow(tries - 1), FOLLOW_MS);
   };
   document.querySelectorAll('.console-opener button:not([data-ready])').forEach((button) => {
     button.dataset.ready = '1';
@@ -143,16 +129,12 @@ def token() -> str | None:
 
 
 def opener(token: str | None) -> None:
-    """The projection's console button (and its P key), holding the room's one-time token; and the
-    hidden button that the opener presses, so that the projection starts following the room."""
+    """The projection's console button (and its P key), holding the room's one-time token."""
     if token is None:
         return
-    # the keys of the hidden button and of the listener's box (ui/lecture/window.py), for the script to find them
-    st.html(f'<div class="console-opener" data-token="{escape(token)}" data-lang="{escape(state.language())}" '
-            f'data-opened="{Key.CONSOLE_OPENED}" data-listening="{Key.LISTENING}">'
+    st.html(f'<div class="console-opener" data-token="{escape(token)}" data-lang="{escape(state.language())}">'
             f'<button type="button" title="{escape(app_text("console_open_help"))}">{escape(app_text("console_open"))}'
             f"</button></div><script>{_OPENER_SCRIPT}</script>", unsafe_allow_javascript=True, width="content")
-    st.button("console opened", key=Key.CONSOLE_OPENED, on_click=window.dispatch, args=(ConsoleOpened(),))
 
 
 def console(walk: Walkthrough, index: int, own_file: Callable[[], None]) -> None:

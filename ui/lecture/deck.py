@@ -75,12 +75,6 @@ class Poll:
     labels: tuple[tuple[str, str], ...] = ()
     right: Right | None = None
 
-    @property
-    def mark(self) -> str:
-        """What a student's page and beat say of it (ui/lecture/watchdog.js compares the two): which, and whether
-        revealed."""
-        return f"{self.number}-{int(self.revealed)}"
-
     @classmethod
     def of_document(cls, found: PollDocument) -> Poll:
         """The poll of a room's deck, its types checked: one of this app's questions that a class can be asked,

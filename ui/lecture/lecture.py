@@ -6,11 +6,11 @@ explores on their own (a student who follows has the light page, ui/follow: the 
 there, ui/shell/join.py), unless the window is the room's projection or console, reloaded, and its browser kept the
 seat (ui/lecture/seat.py): a console that lost its seat is told so and left out of the room, never a student; the
 projection opens a room on its first run). Then the window sees its room once (a lecturer takes the room's deck
-before anything is drawn). Last, a lecturer's heartbeat and seat, or a student's line, are drawn. What is said about
+before anything is drawn). Last, a lecturer's seat, or a student's line, is drawn. What is said about
 entering (no such room, a used console link) is said above the page, never on the projection.
 
 **After the page** (a full run, or the page's own run): what the page changed is published (a lecturer's
-window); and the address bar keeps the room.
+window, whose listener is drawn last: ui/lecture/window.py); and the address bar keeps the room.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import streamlit as st
 
 from .. import state
 from ..words.content import app_text
-from . import classroom, seat, settle, window
+from . import classroom, seat, window
 from . import state as walk_state
 from .address import AWAY_PARAM, NEW_ROOM, ROOM_PARAM, student_cookie
 from .records import WALK_PAGE, Joined, Lecturer, Moment, Student
@@ -36,15 +36,15 @@ _log = logging.getLogger("attention_app")
 
 
 def before_page(page_id: str) -> str | None:
-    """Enter a room the address names, see it, draw a lecturer's heartbeat or a student's line. Returns the page
-    this window must switch to first, if any (a room just opened: the walkthrough)."""
+    """Enter a room the address names, see it, draw a lecturer's seat or a student's line. Returns the page this
+    window must switch to first, if any (a room just opened: the walkthrough)."""
     if page_id == WALK_PAGE:  # a clicker press not taken yet, before the room is seen (a lecturer publishes it)
         walk_state.take_press()
     goto = _enter(page_id)
     if goto not in (None, page_id):
         return goto
+    walk_state.new_activity()
     window.see(Moment.BEFORE, page_id)
-    window.heartbeat(page_id)
     seat.keep()
     if not state.lecture_mode():  # a keyless projection follows as a student; the room sees no student's line
         classroom.status_bar(page_id)
@@ -56,10 +56,6 @@ def after_page(page_id: str) -> None:
     or a reconnect to another replica, comes back to it)."""
     window.see(Moment.AFTER, page_id)
     classroom.write_address()
-    member = window.current()
-    if isinstance(member, Lecturer) and page_id == WALK_PAGE:  # what decides which elements its page holds
-        settle.drew((walk_state.walk_position(), member.spotlight and member.spotlight.number,
-                     walk_state.drawn_question()))
     window.listen(page_id)
 
 
@@ -68,7 +64,7 @@ def shown() -> tuple:
     member = window.current()
     if isinstance(member, Student):
         return ("student",)
-    return ("lecturer", member.follows) if isinstance(member, Lecturer) else ()
+    return ("lecturer",) if isinstance(member, Lecturer) else ()
 
 
 def drives(page_id: str) -> bool:

@@ -1,19 +1,25 @@
-// A lecturer's window hears its room move (ui/lecture/window.py). Drawn last in every full run of a window that
-// follows the room (the console; the projection once a console is open), after that run's own publishes; `data` is
-// {events: the room's raw event stream, relative to the page, seen: the room's version the run last saw, me: this
-// window's token}. The stream's `id` is the room's version, and its data the deck, whose `by` is the token of the
-// window that published it. A version newer than this window has seen, published by another window, becomes this
-// component's state, which reruns the app at once: it takes the other window's move. The state persists in the
-// browser (a rerun Streamlit drops is made by the next request). A version heard twice is not newer; this window's
-// own publish coming back is not another's move, though it may arrive before the run that published it has told
-// the browser its version: nothing reruns for either. (Publishes are compare-and-set, so a version this window
-// published was made on every version before it: skipping it skips nothing this window has not taken.) Nor does it
-// rerun for a deck `unchanged` from the version before, when it has that one (the projection saying it drew it).
+// A lecturer's window hears its room (ui/lecture/window.py). Drawn last in every full run of a lecturer's window on
+// the walkthrough, after that run's own publishes; `data` is {events: the room's raw event stream, relative to the
+// page, seen: the room's version the run last saw, me: this window's token, activity: the room's activity route,
+// drawn: the activity the run drew ({present, answers, sent}, only what it drew), every: how often to ask it, ms}.
+// - The stream's `id` is the room's version, and its data the deck, whose `by` is the token of the window that
+//   published it. A version newer than this window has seen, published by another window, becomes this
+//   component's state `heard`, which reruns the app at once: it takes the other window's move. A version heard
+//   twice is not newer; this window's own publish coming back is not another's move, though it may arrive before
+//   the run that published it has told the browser its version: nothing reruns for either. (Publishes are
+//   compare-and-set, so a version this window published was made on every version before it: skipping it skips
+//   nothing this window has not taken.) Nor does it rerun for a deck `unchanged` from the version before, when it
+//   has that one (the projection saying it drew it).
+// - Every `every` ms it asks the room's activity; a value other than the run drew (of those it drew) becomes the
+//   state `activity`, which reruns the app: a student came or went, answered, or sent an exploration.
+// State persists in the browser: no timed fragment runs in a lecturer's window, so nothing drops the rerun it asks.
 export default function ({ data, setStateValue }) {
   const L = window.attentionListen || (window.attentionListen = { seen: 0 });
   L.set = setStateValue;  // this mount's: an older mount's sender may be gone
   L.seen = Math.max(L.seen, Number(data.seen) || 0);
   L.me = typeof data.me === 'string' ? data.me : null;
+  L.drawn = data.drawn && typeof data.drawn === 'object' ? data.drawn : {};
+  Object.assign(L, { asked: L.drawn, askedAt: Date.now() });  // what a rerun for activity would bring: asked once
   const mount = {};
   L.mount = mount;
   const closed = !L.source || L.source.readyState === 2;  // never opened, or refused (a room that is gone)
@@ -32,12 +38,38 @@ export default function ({ data, setStateValue }) {
       L.set('heard', version);
     };
   }
+  clearInterval(L.timer);
+  const every = Math.max(500, Number(data.every) || 2000);
+  L.timer = data.activity ? setInterval(() => ask(L, data.activity), every) : null;
   // Unmounted and not mounted again for a while: the window left its room or the walkthrough; the stream goes.
   return () => setTimeout(() => {
-    if (L.mount !== mount || !L.source) return;
-    L.source.close();
+    if (L.mount !== mount) return;
+    clearInterval(L.timer);
+    L.timer = null;
+    if (L.source) L.source.close();
     Object.assign(L, { source: null, url: null });
   }, 15000);
+}
+
+async function ask(L, url) {
+  if (L.asking) return;  // one at a time
+  L.asking = true;
+  try {
+    const answer = await fetch(url, { cache: 'no-store', credentials: 'same-origin' });
+    if (!answer.ok) return;  // not (yet) a driver, or the room is gone: the listener's stream says the rest
+    const now = await answer.json();
+    const changed = Object.keys(L.drawn).some((name) => now[name] !== L.drawn[name]);
+    const news = Object.keys(L.drawn).some((name) => now[name] !== L.asked[name]);
+    // asked again if no run came for it in a while (a run that failed to draw it): a new count, so a new value
+    if (changed && (news || Date.now() - L.askedAt > 10000)) {
+      Object.assign(L, { asked: now, askedAt: Date.now(), asks: (L.asks || 0) + 1 });
+      L.set('activity', { ...now, n: L.asks });
+    }
+  } catch (e) {
+    // the server out of reach: Streamlit's own connection says so; asked again later
+  } finally {
+    L.asking = false;
+  }
 }
 
 function parsed(text) {

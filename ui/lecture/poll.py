@@ -28,7 +28,7 @@ from ..check.tally import POLL_KINDS, Tally, tally
 from ..state import Key
 from ..words.content import QuestionText, app_text, page_text
 from ..words.plain import plain_text
-from . import lesson, poll_answers, settle, window
+from . import lesson, poll_answers, window
 from . import state as walk_state
 from .deck import Poll, Right
 from .records import Lecturer, SetPoll
@@ -37,8 +37,6 @@ from .rooms import MAX_POLLS, RoomError, RoomsUnavailable
 __all__ = ["RADIO_UP_TO", "asked", "console_panel", "live_answer", "option_names", "pollable", "projection_panel",
            "prompt", "question_of", "say_asked"]
 
-ASKING = "ask"  # the console's poll box when no question is open: its Ask (a poll's mark is "<number>-<revealed>")
-COUNT_SECONDS = 0.5  # the console's and the projection's count of answers is read this often
 RADIO_UP_TO = 8  # as Check yourself: more choices than this get a select box
 _log = logging.getLogger("attention_app")
 
@@ -93,17 +91,10 @@ def console_panel(page_id: str, index: int) -> None:
         if flashed := state.take_flash("poll"):
             getattr(st, flashed[0])(flashed[1])
         poll = asked()
-        # The mark the watchdog compares with the beat's (watchdog.js): a run whose output never reached the console
-        # (Close taken, the old box left on screen) is healed; so is a box that came back empty (hence Ask's own
-        # mark: an empty box read as "no question") or short of a button (Close gone), as under load they did.
-        mark = poll.mark if poll is not None else ASKING
-        walk_state.set_drawn_question(mark)
-        buttons = (1 if pollable(page_id) else 0) if poll is None else (2 if poll.revealed else 3)
-        st.html(f'<span hidden class="poll-drawn" data-poll="{mark}" data-buttons="{buttons}"></span>')
         if poll is None:
             return _ask(page_id, index)
         st.markdown(prompt(poll))
-        with st.container(horizontal=True, gap="small"):  # before the timed count: see _watch
+        with st.container(horizontal=True, gap="small"):
             if not poll.revealed:
                 st.button(app_text("poll_reveal"), key=Key.POLL_REVEAL, on_click=_reveal, type="primary",
                           icon=":material/visibility:", help=app_text("poll_reveal_help"))
@@ -111,7 +102,7 @@ def console_panel(page_id: str, index: int) -> None:
                       help=app_text("poll_close_help"))
             st.button(app_text("poll_delete"), key=Key.POLL_DELETE, on_click=_close, args=(True,),
                       icon=":material/delete:", type="tertiary")
-        _watch(poll)  # last in its box
+        _watch(poll)
 
 
 def _ask(page_id: str, index: int) -> None:
@@ -224,16 +215,13 @@ def _tally(poll: Poll) -> Tally | str:
         given = window.rooms().answers(member.room, poll.number)
     except RoomsUnavailable:
         return app_text("poll_store_down")
+    walk_state.draw_activity("answers", len(given))  # its listener reruns the window when more come in
     return tally(question, answer, given.values(), _words(poll).tolerance, option_names(poll, question))
 
 
-@settle.timed(COUNT_SECONDS)
 def _watch(poll: Poll) -> None:
-    """The console: how many answered, and their spread with the right answer marked, as they come in.
-
-    Drawn last in its box. When a timed fragment's rerun ends, Streamlit's browser side may clear what a full
-    run drew after the fragment in the same container, and forget those widgets' state: Close vanished under
-    the lecturer's pointer (tests/browser/test_commands.py fails with Close drawn after this)."""
+    """The console: how many answered, and their spread with the right answer marked, as they come in (each new
+    answer reruns the window: ui/lecture/listen.js)."""
     counted = _count(poll)
     if counted is None:
         return
@@ -249,11 +237,7 @@ def projection_panel() -> None:
     poll = asked()
     if poll is None:
         return
-    walk_state.set_drawn_question(poll.mark)
     with st.container(key=Key.POLL_STAGE):
-        # the mark the watchdog compares with the beat's (ui/lecture/watchdog.js): a reveal whose run never reached
-        # the projection is healed, not left at "Answers: 4" while the class is told to look up
-        st.html(f'<span hidden class="poll-drawn" data-poll="{poll.mark}"></span>')
         st.markdown(f"### :material/how_to_vote: {prompt(poll)}")
         if poll.revealed:
             counted = _count(poll)
@@ -263,7 +247,6 @@ def projection_panel() -> None:
             _projected_count(poll)
 
 
-@settle.timed(COUNT_SECONDS)
 def _projected_count(poll: Poll) -> None:
     """Only how many answered: nothing of the answers shows before the reveal."""
     member = window.current()
@@ -271,4 +254,5 @@ def _projected_count(poll: Poll) -> None:
         n = len(window.rooms().answers(member.room, poll.number))
     except RoomsUnavailable:
         return
+    walk_state.draw_activity("answers", n)
     st.markdown(f"### {app_text('poll_answers', n=n)}")

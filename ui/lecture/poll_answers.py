@@ -27,7 +27,8 @@ def draw(poll: Poll, counted: Tally, *, lecture: bool) -> None:
     with words:
         right = app_text("poll_right", answer=counted.answer)
         share = app_text("poll_right_count", n=counted.right, total=counted.total)
-        announce.note("poll", app_text("say_poll_revealed", right=right, share=share))
+        if poll.revealed:  # the console sees the spread as it comes in: what is said is the reveal
+            announce.note("poll", app_text("say_poll_revealed", right=right, share=share))
         st.markdown(f"#### {right}\n\n{share}" if lecture else f"{right} · {share}")
         if counted.mistakes:
             lines = [app_text("poll_mistake", n=n, answer=shown,

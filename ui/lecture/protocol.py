@@ -7,10 +7,10 @@ on their own; following the lecture is the light page's, ui/follow, which needs 
 or what a person asked for) to the next window and the :data:`Action` list its caller carries out
 (ui/lecture/window.py does the input and output).
 
-What a run sees (:class:`Seen`) is taken at one of three moments: ``BEFORE`` the page is drawn (a full
-run: a room that is gone is left here), ``AFTER`` the page ran (a full or a page-only run: what the page
-changed is published), and ``BEAT``, a lecturer's heartbeat: a fragment, run when the window hears its room
-move and now and then besides, that reads the room's version and reruns the app only when there is something to draw.
+What a run sees (:class:`Seen`) is taken at one of two moments: ``BEFORE`` the page is drawn (a full run: a
+room that is gone is left here, and a lecturer takes another window's move), and ``AFTER`` the page ran (a full or a
+page-only run: what the page changed is published). A lecturer's window runs when its browser hears the room move
+(ui/lecture/listen.js): nothing of the room is looked at between runs.
 """
 
 from __future__ import annotations
@@ -19,10 +19,8 @@ from dataclasses import replace
 
 from .records import (
     ATTEND_SECONDS,
-    REPAIR_SECONDS,
     Action,
     Attend,
-    ConsoleOpened,
     Event,
     Gone,
     Joined,
@@ -32,7 +30,6 @@ from .records import (
     Publish,
     Published,
     Rerun,
-    Runs,
     Seen,
     SetBudget,
     SetPoll,
@@ -45,7 +42,7 @@ from .records import (
     Window,
 )
 
-__all__ = ["cut_short", "transition"]
+__all__ = ["transition"]
 
 
 # ----- the transition -------------------------------------------------------------------------------
@@ -65,25 +62,10 @@ def transition(window: Window | None, event: Event) -> tuple[Window | None, tupl
 
 def _joined(event: Joined) -> tuple[Window, tuple[Action, ...]]:
     if event.secret:
-        if event.console:  # a console comes in following: it takes the room's deck on its first run
-            return Lecturer(event.room, event.secret, console=True, following=True), ()
+        if event.console:  # a console takes the room's deck on its first run
+            return Lecturer(event.room, event.secret, console=True), ()
         return Lecturer(event.room, event.secret, seen=1, last=event.mine), ()  # the projection made the room
     return Student(event.room, event.student, heard=event.now), ()
-
-
-def started(runs: Runs, seen: Seen, version: int) -> Runs:
-    """A full run starts (the BEFORE moment): what it will have drawn, if it ends, is ``version``."""
-    return replace(runs, started=seen.now, starting_version=version)
-
-
-def ended(runs: Runs) -> Runs:
-    """The page has run: a full run that started has drawn its version."""
-    return runs if runs.started is None else Runs(None, runs.starting_version, runs.starting_version)
-
-
-def cut_short(runs: Runs, now: float) -> bool:
-    """A full run began more than REPAIR_SECONDS ago and never ended: it was cut short, the page half drawn."""
-    return runs.started is not None and now - runs.started > REPAIR_SECONDS
 
 
 # ----- a lecturer's window --------------------------------------------------------------------------
@@ -98,8 +80,6 @@ def _lecturer(w: Lecturer, event: Event) -> tuple[Window | None, tuple[Action, .
             return replace(w, seen=event.version, last=event.deck, announced=event.shown), ()
         case Took():
             return replace(w, last=event.mine), ()
-        case ConsoleOpened():
-            return replace(w, following=True), ()
         case SetPoll():
             return replace(w, poll=event.poll), ()
         case StartClock():
@@ -118,12 +98,11 @@ def _lecturer_saw(w: Lecturer, seen: Seen) -> tuple[Window | None, tuple[Action,
     room, moment = seen.room, seen.moment
     if room.reachable and room.version is None:
         return None, (Leave(),)
-    runs = _runs(w.runs, seen, w.seen)
     if not room.reachable:  # nothing is concluded: the next run tries again
-        return replace(w, runs=runs), ()
+        return w, ()
     shown = not w.console and moment is Moment.AFTER  # the projection has drawn it: the class may take it
     if room.version != w.seen and room.deck is None:  # a deck this app cannot read: skipped (logged)
-        return replace(w, seen=room.version, runs=_runs(w.runs, seen, room.version)), ()
+        return replace(w, seen=room.version), ()
     if room.version != w.seen:  # another window moved: its deck, with what only this one changed kept
         target = seen.mine.merged(w.last, room.deck)
         acts: list[Action] = []
@@ -137,19 +116,10 @@ def _lecturer_saw(w: Lecturer, seen: Seen) -> tuple[Window | None, tuple[Action,
             acts.append(Rerun())  # the page on screen shows the old deck
         return replace(w, seen=room.version, last=room.deck, announced=False, clock_start=target.clock_start,
                        budget_min=target.budget_min, poll=target.poll, notes_shared=target.notes_shared,
-                       spotlight=target.spotlight, runs=_runs(w.runs, seen, room.version)), tuple(acts)
+                       spotlight=target.spotlight), tuple(acts)
     if (seen.mine is not None and seen.mine != w.last) or (shown and not w.announced):
-        return replace(w, runs=runs), (Publish(seen.mine, expected=w.seen, shown=shown),)
-    if moment is Moment.BEAT and cut_short(w.runs, seen.now):
-        return w, (Rerun(),)
-    return replace(w, runs=runs), ()
-
-
-def _runs(runs: Runs, seen: Seen, version: int) -> Runs:
-    """The window's full runs after this moment: BEFORE starts one (to draw ``version``), AFTER ends it."""
-    if seen.moment is Moment.BEFORE:
-        return started(runs, seen, version)
-    return ended(runs) if seen.moment is Moment.AFTER else runs
+        return w, (Publish(seen.mine, expected=w.seen, shown=shown),)
+    return w, ()
 
 
 # ----- a student's window ---------------------------------------------------------------------------

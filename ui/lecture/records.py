@@ -11,32 +11,20 @@ from enum import Enum
 from .deck import DEFAULT_BUDGET_MIN, Deck, Poll
 from .explorations import Spotlight
 
-__all__ = ["ATTEND_SECONDS", "REPAIR_SECONDS", "WALK_PAGE", "Action", "Attend", "ConsoleOpened", "Event", "Gone",
-           "Joined", "Leave", "Lecturer", "Moment", "Publish", "Published", "Rerun", "Room", "Runs", "Seen",
-           "SetBudget", "SetPoll", "SetSpotlight", "ShareNotes", "StartClock", "Student", "Take", "Took", "Window"]
+__all__ = ["ATTEND_SECONDS", "WALK_PAGE", "Action", "Attend", "Event", "Gone", "Joined", "Leave", "Lecturer", "Moment",
+           "Publish", "Published", "Rerun", "Room", "Seen", "SetBudget", "SetPoll", "SetSpotlight", "ShareNotes",
+           "StartClock", "Student", "Take", "Took", "Window"]
 
 WALK_PAGE = "walkthrough"
-REPAIR_SECONDS = 2.0  # a full run not finished after this was cut short: the heartbeat redraws the page
 ATTEND_SECONDS = 5.0  # a student's run says it is still there at most this often (the room forgets it after 15 s)
 
 
 class Moment(Enum):
     BEFORE = "before"  # a full run, before the page is drawn
     AFTER = "after"  # the page has run (a full run, or the page's own run)
-    BEAT = "beat"  # a lecturer's heartbeat, between runs
 
 
 # ----- windows ------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Runs:
-    """The full runs of this window: when the one drawing now started (None: none is), the room version it
-    started with, and the version the last finished one drew."""
-
-    started: float | None = None
-    starting_version: int = 0
-    drawn: int = 0
-
 
 @dataclass(frozen=True)
 class Lecturer:
@@ -45,18 +33,12 @@ class Lecturer:
     console: bool = False  # the presenter console; False: the projection that opened the room
     seen: int = 0  # the room's version this window last published or took
     last: Deck | None = None  # the room's deck at ``seen``, as this window last knew it
-    following: bool = False  # the projection follows the room once a console is open (a console always does)
     announced: bool = False  # the projection told the class that the deck at ``seen`` is on its screen
     clock_start: float | None = None  # the talk's clock, length and question: this window's parts of the deck
     budget_min: int = DEFAULT_BUDGET_MIN
     poll: Poll | None = None
     notes_shared: bool = False
     spotlight: Spotlight | None = None  # new: a student's exploration on the projector
-    runs: Runs = Runs()
-
-    @property
-    def follows(self) -> bool:
-        return self.console or self.following
 
 
 @dataclass(frozen=True)
@@ -88,8 +70,7 @@ class Room:
 class Seen:
     moment: Moment
     page: str  # the page on screen
-    mine: Deck | None  # this window's deck as it stands now (its own change included); None at a heartbeat that
-    # found the room where the window left it (a heartbeat changes nothing of the window's own: no widget runs)
+    mine: Deck | None  # this window's deck as it stands now (its own change included); None: an explorer's
     room: Room
     now: float
 
@@ -124,11 +105,6 @@ class Joined:
 
 
 @dataclass(frozen=True)
-class ConsoleOpened:
-    pass
-
-
-@dataclass(frozen=True)
 class Gone:
     """The store refused a write because the room no longer exists (a restart, or hours idle)."""
 
@@ -158,7 +134,7 @@ class SetBudget:
     minutes: int
 
 
-Event = Seen | Published | Took | Joined | ConsoleOpened | SetPoll | StartClock | SetBudget | ShareNotes \
+Event = Seen | Published | Took | Joined | SetPoll | StartClock | SetBudget | ShareNotes \
     | SetSpotlight | Gone
 
 

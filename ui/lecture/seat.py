@@ -23,7 +23,7 @@ from .. import state
 from ..state import Key
 from . import state as walk_state
 from . import window
-from .records import ConsoleOpened, Joined, Lecturer
+from .records import Joined, Lecturer
 from .rooms import ROOM_SECONDS, RoomError, is_secret
 
 __all__ = ["COOKIE_PREFIX", "CONSOLE_SEAT", "SEAT_PARAM", "console_address", "keep", "taken"]
@@ -45,7 +45,7 @@ _SCRIPT = """
 
 def taken(room: str) -> bool:
     """This window takes back the seat its browser kept for ``room``, if it has one that still drives the room:
-    the projection, following the room (a console may be open and driving it), or a console. True if it did."""
+    the projection (a console may be open and driving it), or a console. True if it did."""
     projection = state.lecture_mode()
     if not projection and not console_address():
         return False
@@ -57,7 +57,6 @@ def taken(room: str) -> bool:
         return False
     if projection:
         window.dispatch(Joined(room, secret=secret, mine=window.snapshot()))
-        window.dispatch(ConsoleOpened())
         walk_state.first_run_of_walkthrough()  # the room's step is this window's: an older ?walk= moves no one
     else:
         window.dispatch(Joined(room, secret=secret, console=True))

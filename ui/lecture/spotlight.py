@@ -38,14 +38,14 @@ from ..steps import state as step_state
 from ..steps.stepper import Position, slides
 from ..words.content import app_text, page_text
 from ..words.i18n import explain
-from . import files, lesson, settle, window
+from . import files, lesson, window
+from . import state as walk_state
 from .explorations import MAX_NOTE, MAX_PREVIEW, Exploration, ExplorationError, Spotlight
 from .records import Lecturer, SetSpotlight, Student, Window
 from .rooms import RoomError, RoomsUnavailable, SendRefused
 
 __all__ = ["back", "banner", "console_panel", "driver", "send_panel", "shown_now"]
 
-INBOX_SECONDS = 2.0  # the console's list of what the class sent is read this often
 LISTED = 8  # the newest explorations the console lists (the room keeps more: Rooms.sent)
 _log = logging.getLogger("attention_app")
 
@@ -147,9 +147,7 @@ def _preview(page_id: str, step: str | None) -> tuple[tuple[tuple[float | None, 
 
 def console_panel(index: int) -> None:
     """The console's box: what is on the projector (and Back to the lecture), the record, then what the class sent.
-    Every button is drawn in the console's own run, never in a timed fragment, so that a click is never dropped
-    (Project and Back rerun the app, as Ask and Reveal do); a small timed fragment, last in the box, only watches
-    for a new exploration and then reruns the console."""
+    A new exploration reruns the console (its listener asks the room's activity: ui/lecture/listen.js)."""
     member = window.current()
     if not isinstance(member, Lecturer):
         return
@@ -166,7 +164,6 @@ def console_panel(index: int) -> None:
         if len(entries) > LISTED:
             st.caption(app_text("spotlight_older", n=len(entries) - LISTED))
         files.record_link(member.room)
-        _watch(entries[0][0] if entries else 0)  # last in its box (ui/lecture/poll.py _watch says why)
 
 
 def _inbox(member: Lecturer) -> list[tuple[int, int, Exploration]]:
@@ -178,22 +175,11 @@ def _inbox(member: Lecturer) -> list[tuple[int, int, Exploration]]:
         return []
     except RoomError:
         return []
+    walk_state.draw_activity("sent", sent[0][0] if sent else 0)  # a newer one reruns the console (listen.js)
     entries = [(n, who, e) for n, who, e in ((n, who, _parsed(doc)) for n, who, doc in sent) if e is not None]
     if not entries:
         st.caption(app_text("spotlight_none"))
     return entries
-
-
-@settle.timed(INBOX_SECONDS)
-def _watch(newest: int) -> None:
-    """Reruns the console when an exploration newer than the list's newest (``newest``) has arrived."""
-    member = window.current()
-    try:
-        sent = window.rooms().sent(member.room, member.secret, limit=1) if isinstance(member, Lecturer) else []
-    except RoomError:
-        return
-    if sent and sent[0][0] != newest:
-        st.rerun(scope="app")
 
 
 def _project(number: int, student: int, exploration: Exploration, index: int) -> None:

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import secrets
 import threading
-from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import streamlit as st
@@ -26,12 +26,11 @@ from ..steps import clicker
 from .picture import picture_of
 from .rooms import MAX_DOCUMENT
 
-__all__ = ["Drawn", "Healed", "Slot", "Walk", "arrive_at_walk_step", "arrived_at", "custom_walkthrough",
-           "details_shown", "drawn", "drawn_picture", "drawn_question", "first_run_of_walkthrough", "window_token",
-           "heal_value", "join_shown", "keep_picture", "lecture_lock", "picture_for", "replace_walk_controls",
-           "reset_walk_controls", "set_custom_walkthrough", "set_drawn_picture", "set_drawn_question", "set_place",
-           "set_walk_position", "take_heal", "take_press", "toggle_details", "toggle_join", "walk_controls",
-           "walk_drift", "walk_position", "window_slot"]
+__all__ = ["Slot", "Walk", "arrive_at_walk_step", "arrived_at", "custom_walkthrough", "details_shown", "draw_activity",
+           "drawn_activity", "drawn_picture", "first_run_of_walkthrough", "join_shown", "keep_picture", "lecture_lock",
+           "new_activity", "picture_for", "replace_walk_controls", "reset_walk_controls", "set_custom_walkthrough",
+           "set_drawn_picture", "set_place", "set_walk_position", "take_press", "toggle_details", "toggle_join",
+           "walk_controls", "walk_drift", "walk_position", "window_slot", "window_token"]
 
 
 @dataclass
@@ -42,7 +41,7 @@ class Walk:
     position: int = 0
     press: tuple[int, int] = (0, 0)
     arrived: int | None = None
-    question: str = ""  # the poll its last full run drew (Poll.mark; "": none): the projection's, or the console's box
+    activity: dict[str, int] = field(default_factory=dict)  # what of the room's activity its last full run drew
     picture: Any = None  # the projection's: the step its last full run drew (ui/lecture/picture.py), None: none
 
 
@@ -73,15 +72,19 @@ def set_walk_position(index: int) -> None:
     _walk().position = index
 
 
-def drawn_question() -> str:
-    """The poll this window's last full run drew (its mark), or "" for none: the projection's, in place of the step;
-    the console's, in its poll box. Its beat says it, and the watchdog heals a window whose page shows another
-    (that run's output was lost: a console left showing Close after it closed the poll)."""
-    return _walk().question
+def drawn_activity() -> dict[str, int]:
+    """What of the room's activity (ui/shell/activity.py) this window's last full run drew: its listener reruns the
+    app when the room's differs (ui/lecture/listen.js)."""
+    return _walk().activity
 
 
-def set_drawn_question(mark: str) -> None:
-    _walk().question = mark
+def draw_activity(name: str, value: int) -> None:
+    _walk().activity[name] = value
+
+
+def new_activity() -> None:
+    """A full run begins: it draws the activity anew (what it does not draw, its listener does not watch)."""
+    _walk().activity = {}
 
 
 def drawn_picture() -> Any:
@@ -133,32 +136,10 @@ def take_press() -> bool:
     return moved
 
 
-@dataclass
-class Healed:
-    """How many of the watchdog's asks for a full run (ui/lecture/watchdog.py) a run of this session has taken."""
-
-    taken: int = 0
-
-
 def window_token() -> str:
-    """This window's token, known to its browser: the watchdog's asks are counted there for it (ui/lecture/heal.js),
-    and the room's events that this window published carry it (``Deck.by``), so its listener knows them."""
+    """This window's token, known to its browser: the room's events that this window published carry it
+    (``Deck.by``), so its listener knows them."""
     return st.session_state.setdefault(Key.WINDOW_TOKEN, secrets.token_urlsafe(9))
-
-
-def heal_value() -> object:
-    """The watchdog's count of asks as the browser last sent it (unchecked)."""
-    return st.session_state.get(Key.HEAL)
-
-
-def take_heal(count: int) -> bool:
-    """Take the browser's asks up to ``count``: True if some were new (once per new ask, whichever run sees it)."""
-    healed, lock = st.session_state.setdefault(Key.HEAL_TAKEN, Healed()), lecture_lock()
-    with lock:
-        if count <= healed.taken:
-            return False
-        healed.taken = count
-    return True
 
 
 def first_run_of_walkthrough() -> bool:
@@ -275,17 +256,3 @@ def console_token() -> str | None:
 
 def set_console_token(token: str | None) -> None:
     st.session_state[Key.CONSOLE_TOKEN] = token
-
-
-@dataclass
-class Drawn:
-    """What a lecturer's window's last full run showed, and when it ended (ui/lecture/settle.py)."""
-
-    shown: Hashable = None  # its step, spotlight and question
-    ended: float = 0.0  # time.monotonic()
-    settled: bool = True  # nothing of an older page can be left on screen (or a rerun was asked for already)
-
-
-def drawn() -> Drawn:
-    """The holder of what the last full run showed: its fields are set together, in plain Python."""
-    return st.session_state.setdefault(Key.SETTLE, Drawn())

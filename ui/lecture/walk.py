@@ -63,13 +63,11 @@ def walkthrough(page: Page) -> None:
     position = stepper.Position(index, len(walk.steps), _mover(index, len(walk.steps)), step.step)
     poll_box = drift_box = None
     if shown == "projection":  # the step is the screen: no note, no title; details and console one key away
-        walk_state.set_drawn_question("")  # until its question is drawn in place of the step (poll.py)
         walk_state.set_drawn_picture(None)  # until the step is drawn (not under a cover, nor an exploration)
         driver = Driver(replace(position, tools=_projection_tools, cover=_cover(member),
                                 drawn=walk_state.keep_picture(index, len(walk.steps))), projection=True,
                         details=walk_state.details_shown())
     elif shown == "console":
-        walk_state.set_drawn_question("")  # until its poll box is drawn (poll.py)
         console.console(walk, index, own_file=_own_file_panel)
         drift_box = st.container()  # filled once the step's page has run: whether its values are the step's
         poll_box = st.container()  # filled once the step's page has run: its live result judges the answers

@@ -1,16 +1,14 @@
 """This window in a lecture's room, on the Streamlit side: the window's one record in the session, what a
 run sees of the room, and the actions the state machine (ui/lecture/protocol.py) decides, carried out.
 
-Streamlit pushes nothing from one session to another, so a lecturer's window on the walkthrough has a
-**listener** and a **heartbeat**. The listener (``listen.js``, drawn last in each full run: :func:`listen`) hears the
-room's event stream (ui/shell/push.py) in the browser; a version newer than the run saw and published becomes its
-state, which reruns the app at once. The heartbeat, a timed fragment that reads the room's version (a dictionary
-lookup, or one Redis call) and reruns the app only when the protocol says so, runs every :data:`HEARTBEAT_SECONDS`
-for what a stream cannot bring: a press or an ask of the watchdog whose own request Streamlit dropped. The deck
-itself is taken in the full run, before anything is drawn. A heartbeat drawn inside a full run does not look again
-(the run's BEFORE moment has just looked). A student's window (one exploring: following is the light page's,
-ui/follow) has neither: its full runs look at the room's version only, to leave a room that is gone and to stay
-counted.
+Streamlit pushes nothing from one session to another, so a lecturer's window on the walkthrough has a **listener**
+(``listen.js``, drawn last in each full run: :func:`listen`): it hears the room's event stream (ui/shell/push.py) in
+the browser, and a version newer than the run saw and published becomes its state, which reruns the app at once.
+The same script asks the room's activity (ui/shell/activity.py: who is here, how many answered, the newest
+exploration sent) every few seconds and reruns the app when it differs from what the run drew. No timed fragment
+runs in a lecturer's window: a run starts only for a key, a click, or the room. The deck itself is taken in the full
+run, before anything is drawn. A student's window (one exploring: following is the light page's, ui/follow) has no
+listener: its full runs look at the room's version only, to leave a room that is gone and to stay counted.
 
 Every change to the window goes through :func:`dispatch`: the record is replaced whole, never changed in place.
 """
@@ -18,7 +16,6 @@ Every change to the window goes through :func:`dispatch`: the record is replaced
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -29,7 +26,7 @@ from ..draw import script_component
 from ..inputs import state as matrix_state
 from ..settings import limits
 from ..state import Key
-from . import protocol, settle, watchdog
+from . import protocol
 from . import state as walk_state
 from .deck import DEFAULT_BUDGET_MIN, Deck
 from .records import (
@@ -53,14 +50,11 @@ from .rooms import RoomError, RoomsUnavailable
 from .store import look, rooms
 from .walkthrough import FILE_PARAM, WalkthroughError, decode_text, encode
 
-__all__ = ["HEARTBEAT_SECONDS", "attendance", "current", "dispatch", "heartbeat", "listen", "rooms", "see",
-           "snapshot"]
+__all__ = ["attendance", "current", "dispatch", "listen", "rooms", "see", "snapshot"]
 
-HEARTBEAT_SECONDS = limits().heartbeat_ms / 1000  # besides the moves a lecturer's window hears (a safety net)
 _log = logging.getLogger("attention_app")
 PUBLISH_ATTEMPTS = 2  # a publish the store did not answer is tried once more, PUBLISH_RETRY_SECONDS later
 PUBLISH_RETRY_SECONDS = 0.25
-_inline = threading.local()  # full_run: this thread is drawing a heartbeat inside a full run, not beating
 
 
 def current() -> Window | None:
@@ -210,33 +204,11 @@ def attendance() -> int:
     """How many students are in this window's room now (0 when the store cannot say)."""
     window = current()
     try:
-        return 0 if window is None else rooms().attendance(window.room)
+        count = 0 if window is None else rooms().attendance(window.room)
     except RoomError:
         return 0
-
-
-def heartbeat(page: str) -> None:
-    """Draw this window's heartbeat and its watchdog (neither is visible): a lecturer's, on the walkthrough (its
-    heartbeat once it follows the room: the console always, the projection once a console is open)."""
-    window = current()
-    if not isinstance(window, Lecturer) or page != WALK_PAGE:
-        return
-    beat = _lecturer_heartbeat if window.follows else None
-    expect = f".st-key-{Key.CONSOLE_NOTE if window.console else Key.PROJECTION_BAR}"
-    watchdog.asked()  # a full run is what the watchdog asks for: its asks so far are taken
-    with st.container(key=Key.HEARTBEAT):  # alone in its box: nothing the full run draws comes after it there
-        watchdog.draw(expect, beats=beat is not None)
-        if beat is not None:
-            _inline.full_run = True  # its BEFORE moment has just seen the room and taken a press
-            try:
-                beat(page)
-            finally:
-                _inline.full_run = False
-
-
-def _inside_full_run() -> bool:
-    """The heartbeat is drawn inside a full run (whose BEFORE moment has just looked), not beating on its own."""
-    return getattr(_inline, "full_run", False)
+    walk_state.draw_activity("present", count)  # its listener reruns the window when the count changes
+    return count
 
 
 def _ignore() -> None:
@@ -244,29 +216,17 @@ def _ignore() -> None:
 
 
 def listen(page: str) -> None:
-    """Last in a full run of a lecturer's window that follows the room: the room's event stream, heard in the
-    browser. A version newer than the one this run saw and published reruns the app at once, which takes the other
-    window's move. Drawn after this run's own publishes, so that they do not come back as news (a rerun for
-    nothing, which would also start just as this run ends: ui/lecture/settle.py says what that costs)."""
+    """Last in a full run of a lecturer's window on the walkthrough: the room's event stream, heard in the browser,
+    and its activity, asked every ACTIVITY_MS. A version newer than the one this run saw and published reruns the
+    app at once, which takes the other window's move; so does activity other than the run drew. Drawn after this
+    run's own publishes, so that they do not come back as news (a rerun for nothing)."""
     lecturer = current()
-    if not isinstance(lecturer, Lecturer) or not lecturer.follows or page != WALK_PAGE:
+    if not isinstance(lecturer, Lecturer) or page != WALK_PAGE:
         return
     component = script_component("attention_listen", Path(__file__).with_name("listen.js"))
     with st.container(key=Key.LISTENING):
         component(key=Key.LISTEN, data={"events": f"room/{lecturer.room}/events?raw=1", "seen": lecturer.seen,
-                                            "me": walk_state.window_token()},
-                  on_heard_change=_ignore, height=0)
-
-
-@settle.timed(HEARTBEAT_SECONDS)
-def _lecturer_heartbeat(page: str) -> None:
-    if _inside_full_run():  # drawn before the page: the question this run draws is not known yet
-        watchdog.beat(time.monotonic_ns(), step=walk_state.walk_position() + 1)
-    else:
-        lecturer = current()  # the step, and on the projection the question, that its last full run drew
-        question = walk_state.drawn_question() if isinstance(lecturer, Lecturer) else None
-        watchdog.beat(time.monotonic_ns(), step=walk_state.walk_position() + 1, poll=question)
-        moved = walk_state.take_press()  # a press whose own request was dropped comes with a beat: published here,
-        see(Moment.BEAT, page)
-        if moved or watchdog.asked():  # (or the watchdog's ask for a full run, whose own request was dropped)
-            st.rerun(scope="app")  # and drawn by the run this starts
+                                            "me": walk_state.window_token(), "drawn": walk_state.drawn_activity(),
+                                            "activity": f"room/{lecturer.room}/activity",
+                                            "every": limits().activity_ms},
+                  on_heard_change=_ignore, on_activity_change=_ignore, height=0)

@@ -86,7 +86,7 @@ def control(
     page; its own values are used, and what the page drew or refused of them is noted there. ``draw=False``: no
     widget (a following student's quiet controls): the stored value, checked as the widget would check it.
     ``store``: what finds where the page's values are (default: the session's, the walkthrough's while it drives).
-    It is asked again when the widget changes: a lecture window may take a room's deck between runs (its heartbeat),
+    It is asked again when the widget changes: a lecture window may take a room's deck between runs (a move it heard),
     which replaces the values' dict, and a change written into the dict this run drew from would go to a dict the
     session no longer holds.
     """

@@ -1,8 +1,8 @@
 // The walkthrough's clicker, the part that sends (ui/steps/clicker.py). The keys are listened for by
 // clicker_keys.js, which comes with the page; this component, mounted in every run of a window that drives the
 // walkthrough (`data` is {n: the number of steps, s: the server session's token}), sends their counts as its state,
-// {seq, net, n, s}. The value stays in the browser and goes with every request to the server, the heartbeat's
-// included, so a press can arrive late but is never lost; the server moves by what `net` grew since the value it
+// {seq, net, n, s}. The value stays in the browser and goes with every request to the server, so a press
+// whose own request was dropped arrives with the next one, never lost; the server moves by what `net` grew since the value it
 // took last, so two quick presses move two steps, and a value that arrives twice moves once. Presses counted
 // before this component loaded are sent when it mounts. The counts are per session (`s`): a window reconnected
 // to a restarted server, whose browser sends its last value again, is not moved by presses the old session took.

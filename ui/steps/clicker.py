@@ -1,18 +1,18 @@
 """The walkthrough's clicker keys, kept as state instead of sent as clicks.
 
-A button's click reaches the server once, as a one-shot trigger; a lecture window's heartbeat (a timed fragment)
-reruns now and then, and a trigger sent while it ran could be dropped: the soak test's projection
-stayed on its step after a PageDown. So a window that drives the walkthrough (the projection, its console, the
-plain walkthrough) listens for PageDown, PageUp, → and ←, and for clicks on the walkthrough's Back and Next, with a
-script that comes with its page (``clicker_keys.js``: a press just after a reload is counted too), and sends them
-with a small component (``clicker.js``) once that has loaded. The presses become one value, ``{seq, net, n}``: how
-many there were, their sum (+1 forward, -1 back) and the walkthrough's length. The browser keeps that value and
-sends it with every request, a heartbeat's included, so a press can arrive a beat late but is never lost; the run
-that sees a new ``seq`` moves by what ``net`` grew since the value it took last (two quick presses move two steps,
-a value seen twice moves once). ``ui/lecture/state.py`` takes it before anything is drawn, from the step the window
-is at: a clicker goes on from where the lecture is, as a slide show's does. The counts belong to one server session
-(a token in the data the scripts get): a browser that reconnects to a restarted server sends its last value again,
-and the new session must not take presses the old one took.
+A button's click reaches the server once, as a one-shot trigger, which Streamlit can drop when it arrives while a
+timed fragment reruns (a lecture window once had a heartbeat: the soak test's projection stayed on its step after a
+PageDown); and a lecturer presses twice faster than a run ends. So a window that drives the walkthrough (the
+projection, its console, the plain walkthrough) listens for PageDown, PageUp, → and ←, and for clicks on the
+walkthrough's Back and Next, with a script that comes with its page (``clicker_keys.js``: a press just after a
+reload is counted too), and sends them with a small component (``clicker.js``) once that has loaded. The presses
+become one value, ``{seq, net, n}``: how many there were, their sum (+1 forward, -1 back) and the walkthrough's
+length. The browser keeps that value and sends it with every request, so a press can arrive a run late but is never
+lost; the run that sees a new ``seq`` moves by what ``net`` grew since the value it took last (two quick presses
+move two steps, a value seen twice moves once). ``ui/lecture/state.py`` takes it before anything is drawn, from the
+step the window is at: a clicker goes on from where the lecture is, as a slide show's does. The counts belong to one
+server session (a token in the data the scripts get): a browser that reconnects to a restarted server sends its last
+value again, and the new session must not take presses the old one took.
 """
 
 from __future__ import annotations

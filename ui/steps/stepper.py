@@ -8,7 +8,7 @@ control changes, the step stays and its tensor updates in place.
 
 → and PageDown go forward, ← and PageUp back (presentation clickers send PageDown and PageUp): on a
 page, Streamlit's button shortcuts; on the walkthrough, its clicker (ui/steps/clicker.py), which keeps each
-press as state so that a lecture window's heartbeat cannot drop it. On a student's device that follows a
+press as state so that no press is dropped or counted twice. On a student's device that follows a
 lecture, PageDown and PageUp scroll the page, as they do everywhere else: the lecturer moves the step, and ← →
 step on one's own.
 """
@@ -113,7 +113,7 @@ def _move(page_id: str, names: list[str], index: int, direction: int) -> None:
 
 def _navigation(keys: str, position: Position) -> None:
     with st.container(key=Key.CLICKER):  # hidden by ui/shell/style.css: the keys a presentation clicker sends
-        if keys == WALK_KEYS:  # the walkthrough's, kept as state (a lecture window's heartbeat drops a trigger)
+        if keys == WALK_KEYS:  # the walkthrough's, kept as state (a trigger can be dropped; state cannot)
             clicker.mount(position.total)
         else:
             st.button("PageUp", key=f"{Key.STEP_PAGEUP_PREFIX}{keys}", shortcut="PageUp", on_click=position.move,
@@ -148,8 +148,8 @@ def _arrows(keys: str, position: Position, back_help: str, next_help: str) -> No
 
 
 def _where_key(keys: str, position: Position) -> str | None:
-    """The walkthrough's "Step k of n" names its step (walk-at-<k>): a lecturer window's watchdog compares it with
-    the step its session drew (ui/lecture/watchdog.js). A page's own step-through needs no key."""
+    """The walkthrough's "Step k of n" names its step (walk-at-<k>), for a script or a test to read the step a
+    lecturer's window shows. A page's own step-through needs no key."""
     return f"{Key.WALK_AT_PREFIX}{position.index + 1}" if keys == WALK_KEYS else None
 
 
