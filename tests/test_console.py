@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 from tests.apptest import APP, BY_ID, printed_tensors
 from tests.lecture_apptest import open_console, step_on, texts, token_of, walk_app, walk_select
 from ui.inputs.matrix import book_matrix, random_matrix
+from ui.lecture import store
 from ui.lecture.deck import Deck, DeckError
 from ui.lecture.walkthrough import encode, load_bundled
 from ui.state import Key
@@ -221,6 +222,33 @@ def test_a_window_that_has_not_seen_anothers_move_never_undoes_it():
     assert step_on(projection) == "5" and projection.session_state[Key.MATRIX] == loaded
     console.run()  # the console's poll takes the merged deck
     assert step_on(console) == "5" and console.session_state[Key.MATRIX] == loaded
+
+
+def test_a_console_whose_publish_is_refused_runs_again_and_publishes_its_move(monkeypatch):
+    """Publishes are compare-and-set. Here the projection publishes just after the console looked at the room, twice,
+    so both the console's publishes of its PageDown in that run (before its page, and after it) are refused by the
+    store. Nothing else would run the console again (its listener hears no news of its own, nor a deck only marked
+    as drawn), so a refusal reruns it at once: that run merges and publishes, and the projection moves."""
+    projection = walk_app(lecture="1", walk="4")
+    console = open_console(token_of(projection))
+    console.run()
+    lecturer = projection.session_state[Key.ROOM].record
+    rooms = store.rooms()
+    publish, raced = rooms.publish, []
+
+    def publish_after_the_projection(room, secret, document, expected=None):
+        if secret != lecturer.secret and len(raced) < 2:  # the console's first two: the projection's come first
+            version, current = rooms.read(room)
+            raced.append(publish(room, lecturer.secret, current, expected=version))
+        return publish(room, secret, document, expected=expected)
+
+    monkeypatch.setattr(rooms, "publish", publish_after_the_projection)
+    console.button(key="step_next:walk").click().run()
+    assert len(raced) == 2 and None not in raced  # the projection's publishes went first: the console's refused
+    assert step_on(console) == "5"
+    assert Deck.from_json(rooms.read(lecturer.room)[1]).position == 4  # step 5 is the fifth: index 4
+    projection_follows(projection)
+    assert step_on(projection) == "5"
 
 
 def test_a_merge_keeps_each_windows_own_changes_and_theirs_wins_where_both_changed():

@@ -74,8 +74,13 @@ def _lecturer(w: Lecturer, event: Event) -> tuple[Window | None, tuple[Action, .
     match event:
         case Seen():
             return _lecturer_saw(w, event)
-        case Published(version=None) | Published(reachable=False):  # refused: the next run merges; or unreachable
+        case Published(reachable=False):  # the store out of reach: the next run tries again
             return w, ()
+        case Published(version=None):
+            # Refused: another window published first. This window runs again at once, and that run merges its
+            # change into the newer deck and publishes it; nothing else would run it (its listener hears no news
+            # of its own, nor of a deck only marked as drawn).
+            return w, (Rerun(),)
         case Published():
             return replace(w, seen=event.version, last=event.deck, announced=event.shown), ()
         case Took():

@@ -102,23 +102,26 @@ def _see(slot: walk_state.Slot, moment: Moment, page: str) -> None:
     room = look(window)
     mine = None if isinstance(window, Student) else snapshot(window)  # an explorer's own state is no one else's
     after, actions = protocol.transition(window, Seen(moment, page, mine, room, time.time()))
-    carry_out(actions, slot, after, drawn=mine if moment is Moment.AFTER else None)
-    if any(isinstance(a, Rerun) for a in actions):
+    done = carry_out(actions, slot, after, drawn=mine if moment is Moment.AFTER else None)
+    if any(isinstance(a, Rerun) for a in (*actions, *done)):
         st.rerun(scope="app")
 
 
 def carry_out(actions: tuple[Action, ...], slot: walk_state.Slot, after: Window | None,
-              drawn: Deck | None = None) -> None:
+              drawn: Deck | None = None) -> tuple[Action, ...]:
     """Carry out a transition's actions but a Rerun (the caller's): ``slot`` is held since before it, ``after`` the
-    record it gave, ``drawn`` the deck the page drew (its picture goes with a shown publish); takes go first."""
+    record it gave, ``drawn`` the deck the page drew (its picture goes with a shown publish); takes go first.
+    Returns the actions the outcomes asked for in turn (a refused publish: a Rerun)."""
     _take(slot, after, tuple((a.deck, a.whole) for a in actions if isinstance(a, Take)))
+    done: tuple[Action, ...] = ()
     for action in actions:
         if isinstance(action, Publish):
-            _publish(action, slot, drawn)
+            done += _publish(action, slot, drawn)
         elif isinstance(action, Attend):
             _attend(slot)
         # Leave: nothing to carry out; the window's record is already gone, and the address's room= leads a
         # reload to the room's "no such room" message. Rerun: the caller's, once all else is done.
+    return done
 
 
 def _take(slot: walk_state.Slot, after: Window | None, decks: tuple[tuple[Deck, bool], ...]) -> None:
@@ -135,9 +138,11 @@ def _take(slot: walk_state.Slot, after: Window | None, decks: tuple[tuple[Deck, 
     _set(slot, after)
 
 
-def _note(slot: walk_state.Slot, event: Event) -> None:
-    """An outcome noted in the held slot's record (no session write, so no run is stopped before it)."""
-    _set(slot, protocol.transition(slot.record, event)[0])
+def _note(slot: walk_state.Slot, event: Event) -> tuple[Action, ...]:
+    """An outcome noted in the held slot's record (no session write, so no run is stopped before it); what it asks."""
+    record, actions = protocol.transition(slot.record, event)
+    _set(slot, record)
+    return actions
 
 
 def _set(slot: walk_state.Slot, record: Window | None) -> None:
@@ -146,10 +151,10 @@ def _set(slot: walk_state.Slot, record: Window | None) -> None:
         walk_state.set_window_record(None)
 
 
-def _publish(action: Publish, slot: walk_state.Slot, drawn: Deck | None = None) -> None:
+def _publish(action: Publish, slot: walk_state.Slot, drawn: Deck | None = None) -> tuple[Action, ...]:
     window = slot.record
     if not isinstance(window, Lecturer):
-        return
+        return ()
     picture = walk_state.picture_for(action.deck, drawn, action.shown, window.last)
     unchanged = action.expected == window.seen and action.deck == window.last  # only marked: shown, its picture
     deck = replace(action.deck, shown=action.shown, picture=picture, by=walk_state.window_token(), unchanged=unchanged)
@@ -164,12 +169,10 @@ def _publish(action: Publish, slot: walk_state.Slot, drawn: Deck | None = None) 
                 time.sleep(PUBLISH_RETRY_SECONDS)
                 continue
             _log.warning("room %s: a publish did not reach the store (%s); the next run tries again", window.room, exc)
-            _note(slot, Published(action.deck, None, reachable=False))
-            return
+            return _note(slot, Published(action.deck, None, reachable=False))
         except RoomError:  # the room is gone (a restart, or hours idle): this window goes on alone
-            _note(slot, Gone())
-            return
-    _note(slot, Published(deck, version, action.shown))  # its picture kept: the next publish may carry it on
+            return _note(slot, Gone())
+    return _note(slot, Published(deck, version, action.shown))  # its picture kept: the next publish may carry it on
 
 
 def _attend(slot: walk_state.Slot) -> None:
