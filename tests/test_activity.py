@@ -43,13 +43,13 @@ def test_a_driver_is_told_the_rooms_activity_as_it_changes(room):
     rooms, name, secret, client = room
     answer = ask(client, name, secret)
     assert answer.status_code == 200 and answer.headers["cache-control"] == "no-store"
-    assert answer.json() == {"present": 0, "sent": 0}  # no question asked: no count of answers
+    assert answer.json() == {"version": 1, "present": 0, "sent": 0}  # no question asked: no count of answers
     students = [secrets.token_urlsafe(9) for _ in range(3)]
     for student in students:
         assert rooms.attend(name, student)
     number = rooms.open_poll(name, secret)
     rooms.publish(name, secret, deck(replace(SCORE, number=number)))
-    assert ask(client, name, secret).json() == {"present": 3, "answers": 0, "sent": 0}
+    assert ask(client, name, secret).json() == {"version": 2, "present": 3, "answers": 0, "sent": 0}
     rooms.answer(name, students[0], number, "0.9544")
     rooms.answer(name, students[1], number, "0.5")
     assert ask(client, name, secret).json()["answers"] == 2

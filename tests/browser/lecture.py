@@ -58,14 +58,19 @@ def says(page, selector: str, words: str, timeout_ms: float = 60_000) -> None:
 
 
 def _windows(page) -> list:
-    """Each window of ``page``'s browser context: its address, its main area's text and a light page's line."""
+    """Each window of ``page``'s browser context: its address, its main area's text and a light page's line; a
+    lecturer's: its poll box and what its room's listener (ui/lecture/listen.js) has heard."""
     shown = []
     for other in page.context.pages:
         try:
             shown.append(other.evaluate("""() => ({address: (location.pathname + location.search).slice(0, 80),
                 main: (document.querySelector('[data-testid="stMain"], main')?.innerText || '').slice(0, 600),
                 line: document.getElementById('line')?.textContent,
-                running: document.querySelector('[data-testid="stApp"]')?.dataset.testScriptState})"""))
+                running: document.querySelector('[data-testid="stApp"]')?.dataset.testScriptState,
+                poll: document.querySelector('.st-key-poll-console')?.innerText.slice(0, 300),
+                listener: window.attentionListen && {seen: window.attentionListen.seen,
+                  taken: window.attentionListen.taken, caught: window.attentionListen.caught,
+                  stream: window.attentionListen.source?.readyState, drawn: window.attentionListen.drawn}})"""))
         except Exception as exc:  # noqa: BLE001 (a closed window)
             shown.append(repr(exc))
     return shown

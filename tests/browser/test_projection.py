@@ -113,7 +113,7 @@ SENT_JS = """(() => {
 def test_a_quiet_room_runs_nothing_and_the_first_press_in_the_console_reaches_the_projection(browser, app_server):
     """No timed fragment runs in a lecturer's window: while nothing happens in the room, neither the projection nor
     its console asks its server for a run (a heartbeat asked every 2 s). The projection hears the room from its first
-    run, so the console's first PageDown reaches it."""
+    run, so the console's first PageDown reaches it, by its event: not by the listener's safety net."""
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     try:
         context.add_init_script(SENT_JS)
@@ -130,6 +130,9 @@ def test_a_quiet_room_runs_nothing_and_the_first_press_in_the_console_reaches_th
         console.bring_to_front()
         console.keyboard.press("PageDown")
         both_at(projection, console, 2)
+        time.sleep(7.0)  # three asks of the room's activity: a move the projection never took would be caught
+        caught = [w.evaluate("() => window.attentionListen.caught || 0") for w in (projection, console)]
+        assert caught == [0, 0], f"moves taken only by the listener's safety net (projection, console): {caught}"
     finally:
         context.close()
 

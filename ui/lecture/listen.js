@@ -12,11 +12,18 @@
 //   has that one (the projection saying it drew it).
 // - Every `every` ms it asks the room's activity; a value other than the run drew (of those it drew) becomes the
 //   state `activity`, which reruns the app: a student came or went, answered, or sent an exploration.
+// - The activity also says the room's version. `taken` is the newest version this window's server has taken: the
+//   last run's `seen`, and each version after it that was skipped above (nothing new for this window). A room
+//   ahead of it at three asks in a row while no run is under way (a move whose event, rerun or run's output was
+//   lost on the way) reruns the app the same way; `caught` counts those reruns (none in a healthy room).
 // State persists in the browser: no timed fragment runs in a lecturer's window, so nothing drops the rerun it asks.
 export default function ({ data, setStateValue }) {
   const L = window.attentionListen || (window.attentionListen = { seen: 0 });
   L.set = setStateValue;  // this mount's: an older mount's sender may be gone
+  if (L.url !== data.events) Object.assign(L, { seen: 0, taken: 0, skipped: new Set() });  // another room's versions
   L.seen = Math.max(L.seen, Number(data.seen) || 0);
+  take(L, Math.max(L.taken, Number(data.seen) || 0));  // a version skipped before this run's end stays taken
+  L.behind = 0;
   L.me = typeof data.me === 'string' ? data.me : null;
   L.drawn = data.drawn && typeof data.drawn === 'object' ? data.drawn : {};
   Object.assign(L, { asked: L.drawn, askedAt: Date.now() });  // what a rerun for activity would bring: asked once
@@ -33,9 +40,12 @@ export default function ({ data, setStateValue }) {
       const before = L.seen;
       L.seen = version;
       const deck = parsed(event.data);
-      if (L.me && deck.by === L.me) return;
-      if (deck.unchanged === true && before >= version - 1) return;
-      L.set('heard', version);
+      const nothingNew = (L.me && deck.by === L.me) || (deck.unchanged === true && before >= version - 1);
+      if (!nothingNew) L.set('heard', version);
+      else if (version > L.taken) {
+        L.skipped.add(version);
+        take(L, L.taken);
+      }
     };
   }
   clearInterval(L.timer);
@@ -58,10 +68,14 @@ async function ask(L, url) {
     const answer = await fetch(url, { cache: 'no-store', credentials: 'same-origin' });
     if (!answer.ok) return;  // not (yet) a driver, or the room is gone: the listener's stream says the rest
     const now = await answer.json();
-    const changed = Object.keys(L.drawn).some((name) => now[name] !== L.drawn[name]);
+    const running = document.querySelector('[data-testid="stApp"]')?.dataset.testScriptState === 'running';
+    L.behind = Number(now.version) > L.taken && !running ? L.behind + 1 : 0;
+    const lost = L.behind >= 3;
+    if (lost) Object.assign(L, { behind: 0, caught: (L.caught || 0) + 1 });
+    const changed = lost || Object.keys(L.drawn).some((name) => now[name] !== L.drawn[name]);
     const news = Object.keys(L.drawn).some((name) => now[name] !== L.asked[name]);
     // asked again if no run came for it in a while (a run that failed to draw it): a new count, so a new value
-    if (changed && (news || Date.now() - L.askedAt > 10000)) {
+    if (lost || (changed && (news || Date.now() - L.askedAt > 10000))) {
       Object.assign(L, { asked: now, askedAt: Date.now(), asks: (L.asks || 0) + 1 });
       L.set('activity', { ...now, n: L.asks });
     }
@@ -70,6 +84,13 @@ async function ask(L, url) {
   } finally {
     L.asking = false;
   }
+}
+
+// The server took `version`, and with it each skipped version that follows it.
+function take(L, version) {
+  L.taken = version;
+  while (L.skipped.has(L.taken + 1)) L.taken += 1;
+  for (const v of L.skipped) if (v <= L.taken) L.skipped.delete(v);
 }
 
 function parsed(text) {

@@ -7,7 +7,8 @@ drew, so no timed fragment runs in that window and a quiet room costs no run at 
 
 Only a window that drives the room may ask: its browser's seat cookie (ui/lecture/seat.py) must hold a secret that
 drives it, else 403. So the route costs a stranger nothing but a cookie check, and what students sent stays the
-lecturer's. The answer is ``{"present": n, "answers": n (with a question asked), "sent": n}``, never cached.
+lecturer's. The answer is ``{"version": the room's, "present": n, "answers": n (with a question asked), "sent": n}``,
+never cached. The version lets the listener notice a move its window never took, however it was lost.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def activity(rooms: Rooms, room: str, secret: str) -> dict[str, int] | None:
     found = rooms.read(room)
     if found is None or not rooms.is_driver(room, secret):
         return None
-    now = {"present": rooms.attendance(room)}
+    now = {"version": found[0], "present": rooms.attendance(room)}
     try:
         poll = Deck.from_json(found[1]).poll
     except DeckError:  # a deck this app cannot read asks nothing
