@@ -197,6 +197,18 @@ async def listening(rooms, listeners: int = 1) -> None:
         await asyncio.sleep(0.02)
 
 
+async def no_listener_left(rooms) -> None:
+    """Until an earlier test's feed has left the moves' channel (Redis drops a closed connection's subscription a
+    moment later): counted from none, a new feed's subscription is the one :func:`listening` sees."""
+    from ui.lecture.redis_moves import MOVES
+
+    for _ in range(500):
+        if (await asyncio.to_thread(rooms._redis.pubsub_numsub, MOVES))[0][1] == 0:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("an earlier feed still listens on the moves' channel")
+
+
 def test_a_move_published_on_one_replica_reaches_a_subscriber_of_another(redis_url):
     from ui.lecture.redis_rooms import RedisRooms
 
@@ -204,6 +216,7 @@ def test_a_move_published_on_one_replica_reaches_a_subscriber_of_another(redis_u
     room, secret = made_room(replica_a, steps=2)
 
     async def work():
+        await no_listener_left(replica_a)
         feed_b = Feed(replica_b, keepalive_seconds=3600)  # no periodic look: only the announcement can bring it
         subscription = await feed_b.subscribe(room)
         assert await next_state(subscription) == state(2)
@@ -226,6 +239,7 @@ def test_a_move_made_while_the_listener_was_away_is_caught_when_it_is_back(redis
     room, secret = made_room(replica_a)
 
     async def work():
+        await no_listener_left(replica_a)
         feed_b = Feed(replica_b, keepalive_seconds=3600)
         subscription = await feed_b.subscribe(room)
         assert await next_state(subscription) == state(1)
