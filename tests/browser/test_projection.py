@@ -281,3 +281,46 @@ def test_the_console_on_another_replica_drives_the_projection_through_redis(brow
                 console.context.close()
             for replica in replicas:
                 replica.stop()
+
+
+def test_a_move_made_while_the_store_was_out_of_reach_reaches_the_projection_once_it_is_back(browser):
+    """Redis stalls (the process stopped, as a store under too much load or a network cut would look) while the
+    lecturer presses PageDown in the console: its run cannot publish. No timed fragment runs in either window, so
+    nothing else would run the console again: its listener, told by the room's activity that the store is back
+    (503, then 200), reruns it, and that run publishes the move. The projection follows without another key."""
+    import signal
+    import subprocess
+
+    from tests.browser.harness import Server
+    from tests.redis_server import redis_server_path, running_redis
+
+    if redis_server_path() is None:
+        pytest.skip("redis-server is not installed (make test installs Debian's)")
+    with running_redis() as url:
+        port = url.rsplit(":", 1)[1].split("/")[0]
+        (pid,) = (int(p) for p in subprocess.check_output(["pgrep", "-f", f"redis-server.*:{port}"]).split())
+        server = Server(ROOT / "app.py", env={"ATTENTION_ROOMS": url})
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        try:
+            server.wait_healthy()
+            projection, _ = open_projection(context, server.url, 1, new_room=True)
+            console = open_console(context, projection)
+            for window in (projection, console):
+                wait_idle(window)
+            os.kill(pid, signal.SIGSTOP)
+            try:
+                console.bring_to_front()
+                console.keyboard.press("PageDown")
+                console.wait_for_function("() => document.querySelector('[data-testid=\"stMain\"]').innerText"
+                                          ".includes('Step 2 of')", timeout=PATIENT_MS)
+                wait_idle(console, PATIENT_MS)
+                time.sleep(5.0)  # the windows' asks of the room's activity meet the stalled store
+                assert step_of(projection) == 1
+            finally:
+                os.kill(pid, signal.SIGCONT)
+            wait_step(projection, 2)
+            caught = console.evaluate("() => window.attentionListen.caught || 0")
+            assert caught >= 1, "the console published its move without the listener's rerun"
+        finally:
+            context.close()
+            server.stop()

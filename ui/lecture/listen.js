@@ -15,7 +15,8 @@
 // - The activity also says the room's version. `taken` is the newest version this window's server has taken: the
 //   last run's `seen`, and each version after it that was skipped above (nothing new for this window). A room
 //   ahead of it at three asks in a row while no run is under way (a move whose event, rerun or run's output was
-//   lost on the way) reruns the app the same way; `caught` counts those reruns (none in a healthy room).
+//   lost on the way) reruns the app the same way; `caught` counts those reruns (none in a healthy room). So does
+//   the store's return after it was out of reach (503): the run publishes what this window did meanwhile.
 // State persists in the browser: no timed fragment runs in a lecturer's window, so nothing drops the rerun it asks.
 export default function ({ data, setStateValue }) {
   const L = window.attentionListen || (window.attentionListen = { seen: 0 });
@@ -66,11 +67,14 @@ async function ask(L, url) {
   L.asking = true;
   try {
     const answer = await fetch(url, { cache: 'no-store', credentials: 'same-origin' });
+    if (answer.status === 503) L.down = true;  // the store out of reach: what this window did waits to be published
     if (!answer.ok) return;  // not (yet) a driver, or the room is gone: the listener's stream says the rest
     const now = await answer.json();
+    const back = L.down === true;  // the store is back: a run publishes what waited
+    L.down = false;
     const running = document.querySelector('[data-testid="stApp"]')?.dataset.testScriptState === 'running';
     L.behind = Number(now.version) > L.taken && !running ? L.behind + 1 : 0;
-    const lost = L.behind >= 3;
+    const lost = L.behind >= 3 || back;
     if (lost) Object.assign(L, { behind: 0, caught: (L.caught || 0) + 1 });
     const changed = lost || Object.keys(L.drawn).some((name) => now[name] !== L.drawn[name]);
     const news = Object.keys(L.drawn).some((name) => now[name] !== L.asked[name]);
