@@ -53,8 +53,11 @@ def test_a_driver_is_told_the_rooms_activity_as_it_changes(room):
     rooms.answer(name, students[0], number, "0.9544")
     rooms.answer(name, students[1], number, "0.5")
     assert ask(client, name, secret).json()["answers"] == 2
+    assert rooms.send(name, students[2], '{"page": "one-query"}')[0] == 1  # an exploration sent to the lecturer
+    assert ask(client, name, secret).json()["sent"] == 1
     rooms.publish(name, secret, deck())  # the poll closed
-    assert "answers" not in ask(client, name, secret).json()
+    after = ask(client, name, secret).json()
+    assert "answers" not in after and after["version"] == 3  # made, asked, closed
 
 
 @pytest.mark.parametrize("cookie", [None, "", "x" * 5000, "not-the-secret-but-long-enough", "<script>"])

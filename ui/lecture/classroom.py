@@ -146,8 +146,8 @@ def join_panel() -> None:
 
 
 def class_count() -> None:
-    """The projection's slim line: how many students are in the room, by the class's icon (J). Read again every
-    as the join panel's count is: both say the same number (window.attendance)."""
+    """The projection's slim line: how many students are in the room, by the class's icon (J). Read as the join
+    panel's count is, in each full run: both say the same number (window.attendance)."""
     _count(panel=False)
 
 

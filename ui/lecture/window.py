@@ -28,6 +28,7 @@ from ..settings import limits
 from ..state import Key
 from . import protocol
 from . import state as walk_state
+from .address import activity_path, events_path
 from .deck import DEFAULT_BUDGET_MIN, Deck
 from .records import (
     WALK_PAGE,
@@ -220,16 +221,17 @@ def _ignore() -> None:
 
 def listen(page: str) -> None:
     """Last in a full run of a lecturer's window on the walkthrough: the room's event stream, heard in the browser,
-    and its activity, asked every ACTIVITY_MS. A version newer than the one this run saw and published reruns the
-    app at once, which takes the other window's move; so does activity other than the run drew. Drawn after this
-    run's own publishes, so that they do not come back as news (a rerun for nothing)."""
+    and its activity, asked every ``activity_ms`` (ui/settings.py). A version newer than the one this run saw and
+    published reruns the app at once, which takes the other window's move; so does activity other than the run
+    drew. Drawn after this run's own publishes, so that they do not come back as news (a rerun for nothing)."""
     lecturer = current()
     if not isinstance(lecturer, Lecturer) or page != WALK_PAGE:
         return
     component = script_component("attention_listen", Path(__file__).with_name("listen.js"))
     with st.container(key=Key.LISTENING):
-        component(key=Key.LISTEN, data={"events": f"room/{lecturer.room}/events?raw=1", "seen": lecturer.seen,
+        # both addresses relative to the page, as the app may be served under a prefix
+        component(key=Key.LISTEN, data={"events": f"{events_path(lecturer.room)[1:]}?raw=1", "seen": lecturer.seen,
                                             "me": walk_state.window_token(), "drawn": walk_state.drawn_activity(),
-                                            "activity": f"room/{lecturer.room}/activity",
+                                            "activity": activity_path(lecturer.room)[1:],
                                             "every": limits().activity_ms},
                   on_heard_change=_ignore, on_activity_change=_ignore, height=0)

@@ -22,13 +22,14 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from ..lecture import store
+from ..lecture.address import ACTIVITY_ROUTE
 from ..lecture.deck import Deck, DeckError
 from ..lecture.rooms import RoomError, Rooms, RoomsUnavailable, is_room_id, is_secret
 from ..lecture.seat import COOKIE_PREFIX
 
 __all__ = ["ROUTE", "activity", "routes"]
 
-ROUTE = "/room/{room}/activity"
+ROUTE = ACTIVITY_ROUTE
 _NO_STORE = {"Cache-Control": "no-store"}
 
 
