@@ -48,6 +48,7 @@ class Page(PageControls):
     driver: Driver | None = None  # a walkthrough step drives the page: its controls and its step
     live: Live | None = field(default=None, repr=False)  # the questions' live state (set by step_through)
     _computations: int = field(default=0, repr=False)
+    _large: bool = field(default=False, repr=False)  # a computation's steps are over what a session keeps of a run
     _exported: list[tuple[int, str, Trace]] = field(default_factory=list, repr=False)  # (computation, prefix, trace)
     _download: Any = field(default=None, repr=False)  # where the one download button is drawn
     _departed: bool = field(default=False, repr=False)  # a control read so far is not at its default (the book's)
@@ -64,7 +65,7 @@ class Page(PageControls):
         """
         self.live = Live(result, tuple(self.labels), self.inputs, given, book=self._book_live(result, given))
         if not self._fixed:  # a fixed state is not the page's live one
-            check_state.set_live(self.page_id, self.live)
+            check_state.set_live(self.page_id, None if self._large else self.live)
         if self.driver is None:  # a lecture's step is said as the lecture's move (ui/steps/stepper.py)
             announce.note_result(result, labels or self.labels, given)
         if self.stage is None:
@@ -115,11 +116,14 @@ class Page(PageControls):
         slot, self._computations = self._computations, self._computations + 1
         try:
             result = run()
+            # Over the download's cap nothing of the run stays in the session (its questions' live state, its last
+            # good computation): at GPT-2's size its steps are 80 MB, kept for each learner as long as they stay.
+            self._large = self._large or _elements(result) > MAX_EXPORT_ELEMENTS
         except (ValueError, TypeError) as exc:
             st.error(app_text("cannot_compute", error=explain(exc, state.language())), icon="⚠️")
             result = None if self._fixed else self._last_good(slot)  # never the session's own under a student's
         else:
-            if self.matrix.num_tokens * self.matrix.dim <= REMEMBER_UP_TO and not self._fixed:
+            if self.matrix.num_tokens * self.matrix.dim <= REMEMBER_UP_TO and not self._large and not self._fixed:
                 state.remember_good(self.page_id, slot, run)
         if result is None:
             self.end()
@@ -162,7 +166,7 @@ class Page(PageControls):
         self._exported.extend((self._computations, prefix, t) for prefix, t in traces)
         several = len({n for n, _, _ in self._exported}) > 1  # steps of several computations: numbered
         exported = [(f"{n}.{prefix}" if several else prefix, t) for n, prefix, t in self._exported]
-        size = sum(step.tensor.numel() for _, t in exported for step in t)
+        size = sum(_elements(t) for _, t in exported)
         if size > MAX_EXPORT_ELEMENTS:
             # The deferred download would keep every tensor alive for the session: not at this size.
             st.caption(app_text("too_large_to_download", size=f"{size:,}"))
@@ -186,6 +190,11 @@ def _traces_of(result: Any) -> list[tuple[str, Trace]]:
     if hasattr(result, "__dataclass_fields__"):
         return [(f"{name}.", value) for name, value in vars(result).items() if isinstance(value, Trace)]
     return []
+
+
+def _elements(result: Any) -> int:
+    """How many numbers the steps of a result's traces hold."""
+    return sum(step.tensor.numel() for _, trace in _traces_of(result) for step in trace)
 
 
 @st.cache_resource

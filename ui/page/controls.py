@@ -119,8 +119,17 @@ class PageControls:
             return self.driver.fixed.controls
         return page_state.page_controls(self.page_id, self.driver is not None)
 
+    def _finder(self) -> Callable[[], dict[str, Any]]:
+        """What :meth:`stored` reads, found again without the page: a widget's callback is kept in the session until
+        the next run, with all it refers to, and a page refers to its results (80 MB a session at GPT-2's size)."""
+        if self._fixed:
+            controls = self.driver.fixed.controls
+            return lambda: controls
+        page_id, walked = self.page_id, self.driver is not None
+        return lambda: page_state.page_controls(page_id, walked)
+
     def control(self, name: str, default: Any, widget: Callable[..., Any], label: str, **kw: Any) -> Any:
-        value = page_state.control(self.page_id, name, default, widget, label, store=self.stored,
+        value = page_state.control(self.page_id, name, default, widget, label, store=self._finder(),
                                    walk=self.driver.log if self.driver is not None else None, draw=not self.quiet, **kw)
         self._departed = self._departed or value != default
         self.values[name] = value
