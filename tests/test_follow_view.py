@@ -10,6 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from attention import simple_attention_for_query
 from attention.causal import causal_attention_step_by_step
 from attention.data import book_inputs
 from tests.apptest import printed_tensors
@@ -21,6 +22,7 @@ from ui.lecture import store
 from ui.lecture.deck import Deck, Poll
 from ui.lecture.picture import picture_of
 from ui.lecture.walkthrough import load_bundled
+from ui.state import speaking
 from ui.words.content import app_text, page_text
 from ui.words.i18n import WALK_CONTEXT, decimal_comma, translate
 
@@ -167,3 +169,29 @@ def test_the_speaker_note_reaches_the_class_only_when_shared_and_never_under_an_
     asked = replace(shared, poll=Poll(1, 5, "one-query", "score",
                                       fields=(("q", 2), ("token", "journey"), ("first", "Your"))))
     assert render.view(asked.to_json(), 4, lang, ROOM)["note"] is None  # it could answer the question
+
+
+def _bars_deck() -> str:
+    """3.3.1's softmax weights of "journey", a bar per key, as the projection would publish them (step 6)."""
+    trace = simple_attention_for_query(book_inputs(), 1)
+    picture = picture_of("one-query", "weights_softmax", 5, len(load_bundled().steps), trace, "weights_softmax",
+                         TOKENS, None)
+    assert picture is not None
+    return replace(Deck.of(5, 5, book_matrix(), {}, None, None, 50), shown=True, picture=picture).to_json()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_bar_charts_values_stand_apart_and_its_axis_title_reads_across_on_a_light_page(lang):
+    """Each bar's value (four decimals) has room above its bar, and the value axis's title is not turned on its side
+    (a Korean word turned by 90 degrees lies on its back)."""
+    svg = render.view(_bars_deck(), 9, lang, ROOM)["chart"]
+    labels = re.findall(r'<text text-anchor="middle" transform="translate\(([\d.]+),[\d.-]+\)"[^>]*'
+                        r'font-size="([\d.]+)px"[^>]*>(\d\.\d{4})</text>', svg)
+    assert [v for *_, v in labels] == ["0.1385", "0.2379", "0.2333", "0.1240", "0.1082", "0.1581"]
+    for (x1, size, v1), (x2, _, v2) in zip(labels, labels[1:]):
+        half_widths = 0.6 * float(size) * (len(v1) + len(v2)) / 2  # a digit is about 0.55 em in a sans-serif
+        assert float(x2) - float(x1) >= half_widths, (v1, v2)
+    with speaking(lang):
+        title = app_text("axis_value")
+    [turned] = re.findall(r'<text[^>]*transform="([^"]*)"[^>]*>' + re.escape(title) + "</text>", svg)
+    assert "rotate" not in turned

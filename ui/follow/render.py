@@ -36,6 +36,7 @@ from ..words.i18n import WALK_CONTEXT, decimal_comma, translate
 __all__ = ["VEGA_LITE", "view"]
 
 VEGA_LITE = "6.4"  # the schema ui/draw/chart_spec.py writes (v6), as vl-convert names its bundled versions
+BAR_STEP = 52  # px a bar: a value printed with four decimals (0.2379) fits above it
 CACHED_VIEWS = 64  # a few rooms' newest versions in four languages
 
 
@@ -114,10 +115,24 @@ def _chart(picture: Picture, lang: str) -> tuple[str, dict | None] | None:
                                 dropped=picture.array(picture.dropped))
     if spec is None:
         return None
+    spec = _on_a_phone(spec)
     if decimal_comma(lang):  # as the app draws it for this reader (ui/draw/show.py show_chart): 0,9995
         spec = {**spec, "config": {**spec.get("config", {}), "locale": READER_NUMBERS}}
     svg = vl_convert.vegalite_to_svg(spec, vl_version=VEGA_LITE, allowed_base_urls=[])
     return svg, _table(charts.tables(spec))
+
+
+def _on_a_phone(spec: dict) -> dict:
+    """The spec laid out for a light page, where nothing gives it a container's width: a bar as wide as its label
+    (Vega-Lite's default band of 20 px put each value over its neighbours'), and the value axis's title written
+    across, above the axis, where turned on its side it was hard to read, and a Korean word lay on its back."""
+    config = spec.get("config", {})
+    across = {"titleAngle": 0, "titleAlign": "right", "titleAnchor": "end", "titleBaseline": "bottom", "titleX": 0,
+              "titleY": -6}
+    spec = {**spec, "config": {**config, "axisY": {**config.get("axisY", {}), **across}}}
+    if "width" not in spec and "facet" not in spec:
+        spec["width"] = {"step": BAR_STEP}
+    return spec
 
 
 def _table(tables: list[charts.Table]) -> dict | None:
