@@ -188,7 +188,7 @@ def test_a_bar_charts_values_stand_apart_and_its_axis_title_reads_across_on_a_li
     labels = re.findall(r'<text text-anchor="middle" transform="translate\(([\d.]+),[\d.-]+\)"[^>]*'
                         r'font-size="([\d.]+)px"[^>]*>(\d\.\d{4})</text>', svg)
     assert [v for *_, v in labels] == ["0.1385", "0.2379", "0.2333", "0.1240", "0.1082", "0.1581"]
-    for (x1, size, v1), (x2, _, v2) in zip(labels, labels[1:]):
+    for (x1, size, v1), (x2, _, v2) in zip(labels, labels[1:], strict=False):
         half_widths = 0.6 * float(size) * (len(v1) + len(v2)) / 2  # a digit is about 0.55 em in a sans-serif
         assert float(x2) - float(x1) >= half_widths, (v1, v2)
     with speaking(lang):

@@ -2,9 +2,9 @@
 drawn as a widget whose value survives page switches (:func:`control`).
 
 Streamlit forgets a widget's value when its page is not shown, so the values live under the app's own keys
-(``Key.CONTROLS``, ``Key.WALK_CONTROLS``), and each widget is set from them on every run. ``ui/state.py`` keeps
-every page's learner values as a whole (what a shared link carries); this module draws them and keeps the
-walkthrough's.
+(``Key.CONTROLS``, ``Key.WALK_CONTROLS``), and each widget is set from them wherever it does not hold them.
+``ui/state.py`` keeps every page's learner values as a whole (what a shared link carries); this module draws them
+and keeps the walkthrough's.
 """
 
 from __future__ import annotations
@@ -52,6 +52,14 @@ def _widget_key(page_id: str, name: str, walk: bool) -> tuple[str, int]:
     key = f"{Key.WALK_CONTROL_PREFIX if walk else Key.CONTROL_PREFIX}{page_id}:{name}"
     drawn_round = walk_round(page_id) if walk else 0
     return (f"{key}#{drawn_round}" if drawn_round else key), drawn_round
+
+
+def _declared(widget: Callable[..., Any], stored: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``stored`` as the widget's declared default: an index among its options, or its value."""
+    if widget in (st.selectbox, st.radio):
+        options = list(kwargs["options"])
+        return {"index": options.index(stored)} if stored in options else {}
+    return {"value": stored}
 
 
 def fits(new: Any, default: Any, kwargs: dict[str, Any]) -> bool:
@@ -103,12 +111,13 @@ def control(
         store[name] = stored
         return stored
     key, drawn_round = _widget_key(page_id, name, walk is not None)
-    # Set on every run, even when unchanged: the widget then carries its value to the browser each time. Set only
-    # when changed, a widget the browser mounted afresh (another page, a rebuilt layout) took the widget's own
-    # default (the first option, the minimum, off) and sent it back as a change: a following student's page then
-    # "changed" every control at once and left the lecture, and a lecturer's page published the first token as the
-    # query and divide-by-sum as the normalisation to the whole class.
-    st.session_state[key] = stored
+    # Set where the widget does not already hold it: a value from a link, a walkthrough or another page, or a widget
+    # not drawn in the last run (Streamlit then forgot its value). Set on every run, each widget was redrawn whole in
+    # the browser on every edit: 16 ms of 3.3.1's 106 (benchmarks/bench_floor.py). The stored value is also the
+    # widget's own default, so that a widget the browser mounts afresh shows it: with its first option, its minimum
+    # or off, it sent that back as a change, and a lecturer's page once published the first token as the query.
+    if st.session_state.get(key) != stored:
+        st.session_state[key] = stored
 
     def _save() -> None:
         if walk is not None and walk_round(page_id) != drawn_round:  # drawn before the server's values: stale
@@ -116,7 +125,7 @@ def control(
         where()[name] = st.session_state[key]
 
     note_help(key, kwargs.get("help"))
-    result = widget(label, key=key, on_change=_save, **kwargs)
+    result = widget(label, key=key, on_change=_save, **_declared(widget, stored, kwargs), **kwargs)
     store[name] = result
     return result
 
