@@ -6,7 +6,7 @@ RUN_STAMP  := $(VENV)/.run-installed
 DEV_STAMP  := $(VENV)/.dev-installed
 PORT ?= 8501
 
-.PHONY: run check test test-busy mutants lint unit guides browser-deps stress-deps bench-selfcheck balancer-deps redis-deps bench bench-latency bench-elements bench-language bench-concurrency bench-failover \
+.PHONY: run check test test-busy mutants lint unit guides browser-deps stress-deps bench-selfcheck balancer-deps redis-deps bench bench-latency bench-floor bench-elements bench-language bench-concurrency bench-failover \
 	bench-capacity bench-room bench-hall bench-first-load bench-back soak-class clean
 
 $(VENV)/bin/python:
@@ -113,6 +113,9 @@ bench-latency: $(DEV_STAMP) browser-deps
 
 bench-elements: $(DEV_STAMP) browser-deps
 	$(BIN)/python -m benchmarks.bench_elements
+
+bench-floor: $(DEV_STAMP) browser-deps
+	$(BIN)/python -m benchmarks.bench_floor
 
 bench-language: $(DEV_STAMP) browser-deps
 	$(BIN)/python -m benchmarks.bench_language
