@@ -66,11 +66,23 @@ def mirrored(widget: Callable[..., Any], label: str, key: str, current: Any, on_
     """A widget that shows a value kept elsewhere in the session and hands the learner's change back.
 
     The value's home is not the widget (the language, lecture mode, the matrix's width, a page's
-    step mode): the widget is set from it on every run, and ``on_set(new)`` runs when it changes.
+    step mode): the widget is set from it where it does not hold it already, and ``on_set(new)`` runs when it
+    changes. (Set on every run, Streamlit sent the widget to be redrawn whole in the browser on every edit.)
     """
-    set_value(key, current)
+    if value(key) != current:
+        set_value(key, current)
     note_help(key, kwargs.get("help"))
-    return widget(label, key=key, on_change=lambda: on_set(value(key)), **kwargs)
+    return widget(label, key=key, on_change=lambda: on_set(value(key)), **declared(widget, current, kwargs), **kwargs)
+
+
+def declared(widget: Callable[..., Any], current: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``current`` as the widget's own default (an index among its options, or its value): a widget the browser
+    mounts afresh shows it, where a widget not set in this run would show its first option, its minimum or off and
+    send that back as a change."""
+    if widget in (st.selectbox, st.radio):
+        options = list(kwargs["options"])
+        return {"index": options.index(current)} if current in options else {}
+    return {"value": current}
 
 
 def note_help(key: str, text: str | None) -> None:

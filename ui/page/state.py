@@ -15,7 +15,7 @@ from typing import Any
 
 import streamlit as st
 
-from ..state import Key, controls, note_help
+from ..state import Key, controls, declared, note_help
 
 __all__ = ["WalkLog", "control", "fits", "page_controls", "put_walk_values", "walk_round"]
 
@@ -52,14 +52,6 @@ def _widget_key(page_id: str, name: str, walk: bool) -> tuple[str, int]:
     key = f"{Key.WALK_CONTROL_PREFIX if walk else Key.CONTROL_PREFIX}{page_id}:{name}"
     drawn_round = walk_round(page_id) if walk else 0
     return (f"{key}#{drawn_round}" if drawn_round else key), drawn_round
-
-
-def _declared(widget: Callable[..., Any], stored: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
-    """``stored`` as the widget's declared default: an index among its options, or its value."""
-    if widget in (st.selectbox, st.radio):
-        options = list(kwargs["options"])
-        return {"index": options.index(stored)} if stored in options else {}
-    return {"value": stored}
 
 
 def fits(new: Any, default: Any, kwargs: dict[str, Any]) -> bool:
@@ -125,7 +117,7 @@ def control(
         where()[name] = st.session_state[key]
 
     note_help(key, kwargs.get("help"))
-    result = widget(label, key=key, on_change=_save, **_declared(widget, stored, kwargs), **kwargs)
+    result = widget(label, key=key, on_change=_save, **declared(widget, stored, kwargs), **kwargs)
     store[name] = result
     return result
 
