@@ -7,13 +7,16 @@ reads. Nothing here is mocked.
 
 from __future__ import annotations
 
+import logging
 import secrets
+import threading
 import time
 
 import pytest
 
 from tests.redis_server import redis_server_path, running_redis
 from ui.lecture import rooms as contract
+from ui.lecture import store as process_store
 from ui.lecture.memory_rooms import MemoryRooms
 from ui.lecture.rooms import (
     MAX_ANSWER,
@@ -585,3 +588,18 @@ def test_the_redis_inbox_and_record_expire_with_the_room(redis_url):
     assert not isinstance(refused.value, SendRefused)
     with pytest.raises(RoomError):
         rooms.keep(room, secret, "step 2")
+
+
+def test_the_routes_worker_threads_share_the_processs_rooms_and_log_nothing(caplog):
+    """The event stream, the activity and the light page ask for the rooms from the server's worker threads, where
+    no Streamlit run is: one store for all of them (two in-process stores would split the rooms), and no warning."""
+    found: list[object] = []
+    threads = [threading.Thread(target=lambda: found.append(process_store.rooms()), name="AnyIO worker thread")
+               for _ in range(8)]
+    with caplog.at_level(logging.WARNING):
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert len(found) == 8 and len({id(rooms) for rooms in found}) == 1 and found[0] is process_store.rooms()
+    assert not [r for r in caplog.records if "ScriptRunContext" in r.getMessage()]

@@ -12,8 +12,6 @@ import functools
 import logging
 import threading
 
-import streamlit as st
-
 from ..settings import rooms_url
 from .deck import Deck, DeckError
 from .memory_rooms import MemoryRooms
@@ -25,11 +23,24 @@ __all__ = ["Latest", "look", "rooms"]
 _log = logging.getLogger("attention_app")
 
 
-@st.cache_resource
+_made = threading.Lock()
+
+
+@functools.cache
 def rooms() -> Rooms:
     """The process's rooms (one object for every session of this server): in Redis when
     ``ATTENTION_ROOMS`` names one (every replica then sees every room); ``memory``: in this process only; else
-    (unset, or ``sqlite:///path``) in this process and a file beside the app, which a restart reads again."""
+    (unset, or ``sqlite:///path``) in this process and a file beside the app, which a restart reads again.
+
+    Kept by the process, not by Streamlit's resource cache: the app's routes (the event stream, the activity, the
+    light page) ask for it from the server's worker threads, where that cache logged "missing ScriptRunContext". The
+    lock makes the first two callers share one store: two in-process stores would split the rooms."""
+    with _made:
+        return _made_once()
+
+
+@functools.cache
+def _made_once() -> Rooms:
     url = rooms_url()
     if url == "memory":
         return MemoryRooms()
@@ -62,9 +73,9 @@ class Latest:
                 self._decks[room] = (version, deck)
 
 
-@st.cache_resource
+@functools.cache
 def _latest() -> Latest:
-    return Latest()
+    return Latest()  # one per process (two made by a race would only be two caches of what the store holds)
 
 
 @functools.lru_cache(maxsize=16)
