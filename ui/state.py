@@ -43,8 +43,9 @@ __all__ = [
 def navigation_pages(key: tuple[str, ...], build: Callable[[], Any]) -> Any:
     """This session's ``st.Page`` objects, built again only when ``key`` (the language and the titles) changes (a
     ✓ once a page is checked, another language).
-    Each one resolves its file's path when made: about 5% of a following student's run, rebuilt every run
-    (benchmarks/PROFILE-ROOM.md). They are kept per session: a page object carries its session's navigation flags."""
+    Each one resolves its file's path when made: about 5% of a short run (a Streamlit follower's, when students
+    followed that way), rebuilt every run (benchmarks/PROFILE-ROOM.md). They are kept per session: a page object
+    carries its session's navigation flags."""
     held = st.session_state.get(Key.NAVIGATION)
     if held is None or held[0] != key:
         held = (key, build())

@@ -104,7 +104,7 @@ class PageControls:
     # ----- controls ------------------------------------------------------------------------------
     @property
     def quiet(self) -> bool:
-        """The controls are not drawn (a following student's device, until they open them): their values are
+        """The controls are not drawn (a student's exploration, shown on the projection): their values are
         the stored ones, checked as a widget would check them."""
         return self.driver is not None and self.driver.quiet
 

@@ -30,7 +30,7 @@ class Driver:
     details: bool = False  # the projection shows its explanation and controls too
     log: WalkLog = field(default_factory=WalkLog)
     quiet: bool = False  # the controls take their values without a widget (a student's exploration, projected)
-    fixed: Fixed | None = None  # new: a state of its own (a student's exploration on the projector), not the session's
+    fixed: Fixed | None = None  # a state of its own (a student's exploration on the projector), not the session's
 
 
 @dataclass(frozen=True)

@@ -84,7 +84,8 @@ def control(
     stored per page; ``valid`` rejects a stored value that no longer fits (e.g. a
     head count after d_out changed), falling back to ``default``. ``walk``: a walkthrough step drives the
     page; its own values are used, and what the page drew or refused of them is noted there. ``draw=False``: no
-    widget (a following student's quiet controls): the stored value, checked as the widget would check it.
+    widget (the quiet controls of a student's exploration on the projection): the stored value, checked as the
+    widget would check it.
     ``store``: what finds where the page's values are (default: the session's, the walkthrough's while it drives).
     It is asked again when the widget changes: a lecture window may take a room's deck between runs (a move it heard),
     which replaces the values' dict, and a change written into the dict this run drew from would go to a dict the
