@@ -369,3 +369,13 @@ def test_a_refused_edit_counts_only_the_cells_just_asked_for():
         assert matrix_state._cells_changed_now({"edited_rows": {"0": {"d1": "9999,0"}}}) == 0  # the same number
     finally:
         matrix_state.set_matrix(book_matrix())
+
+
+def test_a_links_whole_number_for_a_rate_is_read_as_the_rate():
+    """A link may carry 0 where the rate is 0.0 (a hand-written link, or another tool's JSON): the page shows
+    the rate 0.0, with no error, as its own widget would have sent it."""
+    at = run_with_link(next(p.file for p in PAGES if p.page_id == "dropout"),
+                       pack({"v": 1, "c": {"dropout": {"dropout": 0}}}))
+    assert not at.exception and not at.error
+    [rate] = [s for s in at.select_slider if s.key.endswith(":dropout")]
+    assert rate.value == 0.0 and isinstance(rate.value, float)

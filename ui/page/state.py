@@ -98,6 +98,8 @@ def control(
         if walk is not None and name in store:
             walk.rejected.append((name, stored))
         stored = default
+    if isinstance(default, float) and type(stored) is int:  # a link's 1 for 1.0: a widget's value must match its type
+        stored = float(stored)
     if walk is not None:
         walk.noted(name, default, label, kwargs.get("format_func") or str)
     if not draw:
