@@ -1,7 +1,7 @@
 """Lecture windows in AppTest, shared by the lecture suites (tests/test_console.py, test_class.py, test_polls.py).
 
 The walkthrough's projection, its presenter console and a class's students are AppTest sessions of one
-process: they share the process's rooms (a st.cache_resource) as browser windows on one server
+process: they share the process's rooms (one per process: ui/lecture/store.py) as browser windows on one server
 would. Test modules import these helpers from here, never from one another.
 """
 

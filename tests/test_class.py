@@ -2,7 +2,7 @@
 app's windows of a room's student explore on their own, with a way back to the lecture, and never drive.
 
 AppTest sessions of one process stand for the lecturer's projection and the students' devices: they
-share the process's rooms (ui/lecture/window.py rooms(), a st.cache_resource) as browsers on one server
+share the process's rooms (ui/lecture/store.py rooms(), one per process) as browsers on one server
 would. The browser tests with real timings, and with Redis and two replicas, are in tests/browser/.
 """
 

@@ -39,3 +39,14 @@ def test_a_book_sized_page_keeps_its_live_state_for_the_class_poll():
     assert not at.exception
     page_id, live = at.session_state[Key.LIVE]
     assert page_id == "weight-splits" and live is not None and tuple(live.inputs.shape) == (6, 3)
+
+
+def test_a_page_whose_second_computation_is_large_keeps_neither():
+    """3.1 computes twice: the RNN, then self-attention. At 400 tokens of 250 dims (100,000 numbers, the most a page
+    keeps a last good computation for) the RNN's steps are 113,632 numbers and attention's 520,000: the RNN's last
+    good computation, kept at first, goes, since its closure holds the page's script, where attention lands too."""
+    before = _pages_alive()
+    link, _ = encode_state(random_matrix(400, 250, 0), {"long-sequences": {"hidden": 32}})
+    at = open_page("long-sequences", params={"s": link})
+    assert not at.exception
+    assert _pages_alive() - before == set(), "a last good computation still holds the page"

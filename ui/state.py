@@ -83,7 +83,13 @@ def declared(widget: Callable[..., Any], current: Any, kwargs: dict[str, Any]) -
     if widget in (st.selectbox, st.radio):
         options = list(kwargs["options"])
         return {"index": options.index(current)} if current in options else {}
+    if isinstance(current, int | float) and not _within(current, kwargs.get("min_value"), kwargs.get("max_value")):
+        return {}  # Streamlit would raise at a default out of bounds (a preset wider than a lowered limit)
     return {"value": current}
+
+
+def _within(value: float, low: float | None, high: float | None) -> bool:
+    return (low is None or value >= low) and (high is None or value <= high)
 
 
 def note_help(key: str, text: str | None) -> None:
@@ -208,6 +214,13 @@ def last_good(page_id: str, slot: int) -> Callable[[], Any] | None:
 
 def remember_good(page_id: str, slot: int, compute: Callable[[], Any]) -> None:
     st.session_state.setdefault(Key.LAST_GOOD, {})[(page_id, slot)] = compute
+
+
+def forget_good(page_id: str) -> None:
+    """The page's last good computations, gone: a closure holds the page's script, and with it all the run drew."""
+    kept = st.session_state.get(Key.LAST_GOOD, {})
+    for found in [k for k in kept if k[0] == page_id]:
+        del kept[found]
 
 
 # ----- lecture mode (its walkthrough: ui/lecture/; its step-through: ui/steps/) -----------------

@@ -9,8 +9,8 @@ driver through a one-time token (:meth:`Rooms.issue_token`, :meth:`Rooms.redeem`
 it a secret of its own. The store keeps only hashes of secrets and tokens.
 
 :class:`Rooms` is the interface; :class:`MemoryRooms` keeps rooms in this process (one server,
-``st.cache_resource``); :class:`SqliteRooms` (the default) keeps them there too and writes each durable change
-through to a file, so that the server's restart finds its rooms again. A store shared by several replicas
+one store per process: ui/lecture/store.py); :class:`SqliteRooms` (the default) keeps them there too and writes each
+durable change through to a file, so that the server's restart finds its rooms again. A store shared by several replicas
 (Redis) implements the same methods.
 
 A room also knows who is in class: each student's window calls :meth:`Rooms.attend` now and then

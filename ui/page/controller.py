@@ -118,7 +118,9 @@ class Page(PageControls):
             result = run()
             # Over the download's cap nothing of the run stays in the session (its questions' live state, its last
             # good computation): at GPT-2's size its steps are 80 MB, kept for each learner as long as they stay.
-            self._large = self._large or _elements(result) > MAX_EXPORT_ELEMENTS
+            if not self._large and _elements(result) > MAX_EXPORT_ELEMENTS:
+                self._large = True
+                state.forget_good(self.page_id)  # an earlier, smaller computation's closure would hold this one too
         except (ValueError, TypeError) as exc:
             st.error(app_text("cannot_compute", error=explain(exc, state.language())), icon="⚠️")
             result = None if self._fixed else self._last_good(slot)  # never the session's own under a student's
