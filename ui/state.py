@@ -30,13 +30,13 @@ from .words.content import follow_language
 from .words.i18n import DEFAULT_LANG, LANGUAGES
 
 __all__ = [
-    "Key", "fold_key", "value", "set_value", "mirrored",
+    "Key", "fold_key", "value", "set_value", "mirrored", "holding", "within",
     "begin_run", "decimal_fields", "note_help", "language", "set_language", "speaking", "language_chosen",
     "lecture_mode", "set_lecture_mode",
     "flash", "take_flash",
     "current_page", "set_current_page",
     "controls", "replace_controls",
-    "last_good", "remember_good",
+    "forget_good", "last_good", "remember_good",
 ]
 
 
@@ -67,28 +67,39 @@ def mirrored(widget: Callable[..., Any], label: str, key: str, current: Any, on_
     """A widget that shows a value kept elsewhere in the session and hands the learner's change back.
 
     The value's home is not the widget (the language, lecture mode, the matrix's width, a page's
-    step mode): the widget is set from it where it does not hold it already, and ``on_set(new)`` runs when it
-    changes. (Set on every run, Streamlit sent the widget to be redrawn whole in the browser on every edit.)
+    step mode): the widget shows it (:func:`holding`), and ``on_set(new)`` runs when it changes.
     """
+    note_help(key, kwargs.get("help"))
+    return widget(label, key=key, on_change=lambda: on_set(value(key)), **holding(widget, key, current, kwargs),
+                  **kwargs)
+
+
+def holding(widget: Callable[..., Any], key: str, current: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Make the widget keyed ``key`` show ``current``; returns the arguments to draw it with besides ``kwargs``.
+
+    It is set where it does not hold ``current`` already (a value from a link, a walkthrough, another page, or a
+    widget Streamlit forgot since it was not drawn in the last run): set on every run, Streamlit sent every widget to
+    be redrawn whole in the browser on every edit (16 ms of 3.3.1's 106, benchmarks/bench_floor.py). And ``current``
+    is declared as the widget's own default, so that a widget the browser mounts afresh shows it: with its first
+    option, its minimum or off, it sent that back as a change, and a lecturer's page once published the first token
+    as the query."""
     if value(key) != current:
         set_value(key, current)
-    note_help(key, kwargs.get("help"))
-    return widget(label, key=key, on_change=lambda: on_set(value(key)), **declared(widget, current, kwargs), **kwargs)
+    return _declared(widget, current, kwargs)
 
 
-def declared(widget: Callable[..., Any], current: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
-    """``current`` as the widget's own default (an index among its options, or its value): a widget the browser
-    mounts afresh shows it, where a widget not set in this run would show its first option, its minimum or off and
-    send that back as a change."""
+def _declared(widget: Callable[..., Any], current: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``current`` as the widget's default: an index among its options, or its value."""
     if widget in (st.selectbox, st.radio):
         options = list(kwargs["options"])
         return {"index": options.index(current)} if current in options else {}
-    if isinstance(current, int | float) and not _within(current, kwargs.get("min_value"), kwargs.get("max_value")):
+    if isinstance(current, int | float) and not within(current, kwargs.get("min_value"), kwargs.get("max_value")):
         return {}  # Streamlit would raise at a default out of bounds (a preset wider than a lowered limit)
     return {"value": current}
 
 
-def _within(value: float, low: float | None, high: float | None) -> bool:
+def within(value: float, low: float | None, high: float | None) -> bool:
+    """``low <= value <= high``, where a bound that is None is no bound."""
     return (low is None or value >= low) and (high is None or value <= high)
 
 

@@ -124,8 +124,9 @@ def _chart(picture: Picture, lang: str) -> tuple[str, dict | None] | None:
 
 def _on_a_phone(spec: dict) -> dict:
     """The spec laid out for a light page, where nothing gives it a container's width: a bar as wide as its label
-    (Vega-Lite's default band of 20 px put each value over its neighbours'), and the value axis's title written
-    across, above the axis, where turned on its side it was hard to read, and a Korean word lay on its back."""
+    (Vega-Lite's default band of 20 px put each value over its neighbours'), and the vertical axis's title (a bar's
+    value, a heatmap's query) written across, above the axis: turned on its side it was hard to read, and a Korean
+    word lay on its back."""
     config = spec.get("config", {})
     across = {"titleAngle": 0, "titleAlign": "right", "titleAnchor": "end", "titleBaseline": "bottom", "titleX": 0,
               "titleY": -6}

@@ -115,9 +115,7 @@ class PageControls:
 
     def stored(self) -> dict[str, Any]:
         """The page's control values as the page reads them: a fixed state's, the walkthrough's, or the learner's."""
-        if self._fixed:
-            return self.driver.fixed.controls
-        return page_state.page_controls(self.page_id, self.driver is not None)
+        return self._finder()()
 
     def _finder(self) -> Callable[[], dict[str, Any]]:
         """What :meth:`stored` reads, found again without the page: a widget's callback is kept in the session until

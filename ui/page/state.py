@@ -15,7 +15,7 @@ from typing import Any
 
 import streamlit as st
 
-from ..state import Key, controls, declared, note_help
+from ..state import Key, controls, holding, note_help, within
 
 __all__ = ["WalkLog", "control", "fits", "page_controls", "put_walk_values", "walk_round"]
 
@@ -63,8 +63,7 @@ def fits(new: Any, default: Any, kwargs: dict[str, Any]) -> bool:
             return False
         if isinstance(default, int) and "options" not in kwargs and not isinstance(new, int):
             return False
-        low, high = kwargs.get("min_value"), kwargs.get("max_value")
-        if (low is not None and new < low) or (high is not None and new > high):
+        if not within(new, kwargs.get("min_value"), kwargs.get("max_value")):
             return False
     if isinstance(default, str) and not isinstance(new, str):
         return False
@@ -106,13 +105,6 @@ def control(
         store[name] = stored
         return stored
     key, drawn_round = _widget_key(page_id, name, walk is not None)
-    # Set where the widget does not already hold it: a value from a link, a walkthrough or another page, or a widget
-    # not drawn in the last run (Streamlit then forgot its value). Set on every run, each widget was redrawn whole in
-    # the browser on every edit: 16 ms of 3.3.1's 106 (benchmarks/bench_floor.py). The stored value is also the
-    # widget's own default, so that a widget the browser mounts afresh shows it: with its first option, its minimum
-    # or off, it sent that back as a change, and a lecturer's page once published the first token as the query.
-    if st.session_state.get(key) != stored:
-        st.session_state[key] = stored
 
     def _save() -> None:
         if walk is not None and walk_round(page_id) != drawn_round:  # drawn before the server's values: stale
@@ -120,7 +112,7 @@ def control(
         where()[name] = st.session_state[key]
 
     note_help(key, kwargs.get("help"))
-    result = widget(label, key=key, on_change=_save, **declared(widget, stored, kwargs), **kwargs)
+    result = widget(label, key=key, on_change=_save, **holding(widget, key, stored, kwargs), **kwargs)
     store[name] = result
     return result
 
