@@ -14,16 +14,17 @@ No private Streamlit attribute is involved.
 from __future__ import annotations
 
 import functools
+import logging
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import CodeType
 
 import streamlit as st
 
-__all__ = ["APP", "PageEnded", "ensure_frame", "frame_active", "run_app", "run_script"]
+__all__ = ["APP", "PageEnded", "ensure_frame", "frame_active", "rerun_alone", "run_app", "run_script"]
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
 _state = threading.local()
@@ -52,13 +53,42 @@ def run_app() -> None:
 
 
 @contextmanager
-def frame_active() -> Iterator[None]:
-    """While app.py's frame runs a page (ui/shell/frame.py)."""
-    _state.active = True
+def frame_active(after: Callable[[], None] | None = None,
+                 on_failure: Callable[[], None] | None = None) -> Iterator[None]:
+    """While app.py's frame runs a page (ui/shell/frame.py). ``after`` is what ends each of the page's runs (the
+    address, what a screen reader hears); ``on_failure`` tells the learner that a run failed."""
+    _state.active, _state.after, _state.on_failure = True, after, on_failure
     try:
         yield
     finally:
         _state.active = False
+
+
+def rerun_alone(draw: Callable[[], None]) -> None:
+    """Draw ``draw`` as a part of the page that reruns alone when one of its own widgets changes (an ``st.fragment``
+    inside the page's): a step's ← → redraw the step, not the page's controls above it.
+
+    Run alone, the part ends as the page's run ends (the frame's ``after``) and a failure is said as a page's is:
+    the frame's code does not run then. The part keeps what ``draw`` holds until the page's next run.
+    """
+    after, on_failure = getattr(_state, "after", None), getattr(_state, "on_failure", None)
+
+    @st.fragment
+    def part() -> None:
+        alone = not getattr(_state, "active", False)  # in the page's run the frame is active; run alone, it is not
+        try:
+            draw()
+        except Exception:
+            if not alone:
+                raise  # the page's run has its own last line of defence (ui/shell/frame.py)
+            logging.getLogger("attention_app").exception("a part of the page failed")
+            if on_failure is not None:
+                on_failure()
+        finally:
+            if alone and after is not None:
+                after()
+
+    part()
 
 
 def ensure_frame() -> None:

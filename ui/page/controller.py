@@ -6,6 +6,7 @@ The controls it inherits are controls.py's; the walkthrough's driver is driver.p
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -20,7 +21,7 @@ from ..check import state as check_state
 from ..check.questions import Live
 from ..inputs import state as matrix_state
 from ..inputs.matrix import InputMatrix, book_matrix
-from ..script import PageEnded, ensure_frame
+from ..script import PageEnded, ensure_frame, rerun_alone
 from ..sharing import offer
 from ..sharing.export import MAX_EXPORT_ELEMENTS, trace_to_csv
 from ..sharing.notebook import NotebookSpec, has_notebook
@@ -75,13 +76,18 @@ class Page(PageControls):
             position = self.driver.position
             if self.driver.projection:  # the section, in the step's slim line
                 position = replace(position, title=self.text.title)
+        draw = functools.partial(_stage, self.page_id, self.text.steps, result, labels or self.labels, position,
+                                 key_labels, functools.partial(NotebookSpec.of, self.page_id, self.matrix,
+                                                               dict(self.values)))
         with self.stage:
-            shown = stepper.step_through(self.page_id, self.text.steps, result, labels or self.labels, position,
-                                         key_labels)
-            if shown and self.driver is None and has_notebook(self.page_id):  # the walkthrough offers the whole walk
-                names = [s.text.name for s in stepper.slides(self.text.steps, result)]
-                current = step_state.current_step(self.page_id)
-                offer.notebook_button(self.notebook_spec(current if current in names else names[0]))
+            # A page's own steps: its ← → rerun the step alone, not the controls above it. The walkthrough's
+            # windows move by the lecture's state; a run too large to keep is not kept for the step's rerun either.
+            if position is None and not self._large:
+                shown = bool(stepper.slides(self.text.steps, result))
+                if shown:
+                    rerun_alone(draw)
+            else:
+                shown = draw()
         if shown:
             self.end()
 
@@ -183,6 +189,18 @@ class Page(PageControls):
             key=f"{Key.DOWNLOAD_PREFIX}{self.page_id}:{self._computations}", on_click="ignore",
             icon=":material/download:",
         )
+
+
+def _stage(page_id: str, steps: tuple, result: Any, labels: list[str], position: stepper.Position | None,
+           key_labels: list[str] | None, spec_of: Callable[[str], NotebookSpec]) -> bool:
+    """The step on screen, with its navigation; a page's own steps offer the page as a notebook at that step (the
+    walkthrough offers the whole walk). False if the page has no step to show."""
+    shown = stepper.step_through(page_id, steps, result, labels, position, key_labels)
+    if shown and position is None and has_notebook(page_id):
+        names = [s.text.name for s in stepper.slides(steps, result)]
+        current = step_state.current_step(page_id)
+        offer.notebook_button(spec_of(current if current in names else names[0]))
+    return shown
 
 
 def _traces_of(result: Any) -> list[tuple[str, Trace]]:

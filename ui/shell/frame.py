@@ -37,7 +37,7 @@ def run_whole_page(file: str, frame: Hashable, frame_now: Callable[[], Hashable]
                    after: Callable[[], None]) -> None:
     """Run the page script ``file`` in the current run (a full run of the app, or run_page's fragment)."""
     try:
-        with frame_active():
+        with frame_active(after, on_failure):
             run_script(file)
     except PageEnded:
         pass
