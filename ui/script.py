@@ -61,7 +61,7 @@ def frame_active(after: Callable[[], None] | None = None,
     try:
         yield
     finally:
-        _state.active = False
+        _state.active, _state.after, _state.on_failure = False, None, None
 
 
 def rerun_alone(draw: Callable[[], None]) -> None:
