@@ -12,6 +12,7 @@ from ui.announce import mask_sentence, weights_sentence
 from ui.inputs.matrix import book_matrix
 from ui.keys import fold_key
 from ui.sharing.codec import PARAM, encode_state
+from ui.steps import stepper
 from ui.words.content import app_text
 
 LABELS = ["Your", "journey", "starts", "with", "one", "step"]
@@ -168,3 +169,19 @@ def test_a_refused_link_is_said_where_it_is_drawn():
     at = open_page("causal-mask", params={PARAM: "not-a-link"})
     warned = [a.value for a in at.warning]
     assert warned and _marker(at)["say"] == warned[0]
+
+
+def test_a_step_that_fails_to_draw_says_the_pages_own_message_not_streamlits(monkeypatch):
+    """The step is a fragment inside the page's (ui/script.py, rerun_alone): Streamlit's fragment would catch a
+    failure first and draw its own error box, so the part says the page's message itself."""
+    at = open_page("causal-mask")
+    at.toggle(key="step_mode:causal-mask").set_value(True).run()
+    assert not at.exception
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a drawing bug")
+
+    monkeypatch.setattr(stepper, "step_through", broken)
+    at.button(key=next(b.key for b in at.button if (b.key or "").startswith("step_next:"))).click().run()
+    assert not at.exception  # no Streamlit error box
+    assert [e.value for e in at.error] == [app_text("page_failed")]

@@ -68,8 +68,9 @@ def rerun_alone(draw: Callable[[], None]) -> None:
     """Draw ``draw`` as a part of the page that reruns alone when one of its own widgets changes (an ``st.fragment``
     inside the page's): a step's ← → redraw the step, not the page's controls above it.
 
-    Run alone, the part ends as the page's run ends (the frame's ``after``) and a failure is said as a page's is:
-    the frame's code does not run then. The part keeps what ``draw`` holds until the page's next run.
+    Run alone, the part ends as the page's run ends (the frame's ``after``): the frame's code does not run then. A
+    failure, in the page's run or alone, is said as a page's is (the frame's ``on_failure``), never as a traceback.
+    The part keeps what ``draw`` holds until the page's next run.
     """
     after, on_failure = getattr(_state, "after", None), getattr(_state, "on_failure", None)
 
@@ -78,9 +79,7 @@ def rerun_alone(draw: Callable[[], None]) -> None:
         alone = not getattr(_state, "active", False)  # in the page's run the frame is active; run alone, it is not
         try:
             draw()
-        except Exception:
-            if not alone:
-                raise  # the page's run has its own last line of defence (ui/shell/frame.py)
+        except Exception:  # caught here in either run: Streamlit's fragment would draw its own error box first
             logging.getLogger("attention_app").exception("a part of the page failed")
             if on_failure is not None:
                 on_failure()
