@@ -2,7 +2,7 @@ import streamlit as st
 
 from attention import self_attention_step_by_step
 from attention.core import attend, attend_one_query
-from ui.draw import show_shapes, show_source, show_tensor, show_vector, side_by_side
+from ui.draw import show_shapes, show_source, show_tensor, show_tensors, show_vector, side_by_side
 from ui.page import start_page
 
 page = start_page("trainable-steps")
@@ -21,17 +21,11 @@ trace = page.compute(lambda: self_attention_step_by_step(page.inputs, d_out=d_ou
 page.step_through(trace, query=q)
 labels = page.labels
 st.header(page.text("weights_heading"))
-for col, name in zip(side_by_side("weights", 3), ("W_query", "W_key", "W_value"), strict=True):
-    with col:
-        show_tensor(trace, name)
+show_tensors(trace, ("W_query", "W_key", "W_value"))
 st.header(page.text("projections_heading", q=q + 1, token=labels[q]))
-for col, name in zip(side_by_side("projections", 3), ("query", "key_of_query", "value_of_query"), strict=True):
-    with col:
-        show_tensor(trace, name)
+show_tensors(trace, ("query", "key_of_query", "value_of_query"))
 st.header(page.text("keys_values_heading"))
-for col, name in zip(side_by_side("keys_values"), ("keys", "values"), strict=True):
-    with col:
-        show_tensor(trace, name)
+show_tensors(trace, ("keys", "values"))
 st.header(page.text("scores_heading"))
 show_tensor(trace, "omega_qq")
 c1, c2 = side_by_side("scores_weights")

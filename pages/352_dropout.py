@@ -1,7 +1,7 @@
 import streamlit as st
 
 from attention import apply_dropout, causal_attention_step_by_step, dropout_demo
-from ui.draw import show_matrix, show_source, show_tensor, side_by_side
+from ui.draw import show_matrix, show_source, show_tensors, side_by_side
 from ui.page import start_page
 from ui.words.content import app_text
 
@@ -27,10 +27,6 @@ with c1:
     show_matrix(demo.trace, "dropped_example", labels, labels, kind="values", title=page.text("ones_title"))
 with c2:
     show_matrix(demo.trace, "dropped_weights", labels, labels, title=page.text("weights_title"))
-c1, c2 = side_by_side("tensors")
-with c1:
-    show_tensor(demo.trace, "dropped_example")
-with c2:
-    show_tensor(demo.trace, "dropped_weights")
+show_tensors(demo.trace, ("dropped_example", "dropped_weights"))
 show_source(dropout_demo, apply_dropout)
 page.check_yourself()

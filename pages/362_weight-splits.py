@@ -2,7 +2,7 @@ import streamlit as st
 
 from attention import MultiHeadAttention, batched_product
 from attention.explore import weight_splits
-from ui.draw import show_comparisons, show_heads, show_shapes, show_source, show_tensor, side_by_side
+from ui.draw import show_comparisons, show_heads, show_shapes, show_source, show_tensor, show_tensors
 from ui.page import start_page
 from ui.settings import limits
 
@@ -17,11 +17,7 @@ st.header(page.text("tracer_heading"))
 show_shapes(trace)
 st.header(page.text("batched_heading"))
 st.markdown(page.text("batched_body"))
-c1, c2 = side_by_side("batched")
-with c1:
-    show_tensor(splits.batched_product, "a")
-with c2:
-    show_tensor(splits.batched_product, "product")
+show_tensors(splits.batched_product, ("a", "product"))
 show_comparisons(splits.batched_product)
 st.header(page.text("heads_heading", head_dim=splits.head_dim))
 show_heads(trace, labels, labels)

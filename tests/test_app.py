@@ -437,3 +437,17 @@ def test_stacked_heads_say_why_untrained_heads_can_look_alike():
     assert any(hint in c.value for c in at.caption)
     at.number_input(key="w:stacking-heads:num_heads").set_value(1).run()
     assert not any(hint in c.value for c in at.caption)
+
+
+def test_tensors_printed_side_by_side_are_one_element_each_row_in_the_pages_order():
+    """3.4.1's three rows of printed tensors (the weights, the query's projections, the keys and values) are one HTML
+    element each, not a block of columns with a tensor in each: every run draws them all again. The book's values,
+    in its order, as the trace holds them."""
+    from attention import self_attention_step_by_step
+    from ui.draw import printed_in, tensor_text
+
+    at = open_at("trainable-steps")
+    rows = [printed_in(el.proto.body) for el in at.get("html") if 'class="tensor-row"' in el.proto.body]
+    trace = self_attention_step_by_step(book_matrix().tensor(), d_out=2, seed=123, query_index=1)
+    assert rows == [[tensor_text(trace[name]) for name in names] for names in (
+        ("W_query", "W_key", "W_value"), ("query", "key_of_query", "value_of_query"), ("keys", "values"))]

@@ -24,7 +24,7 @@ from ..words.i18n import fill, translate
 from .printed import tensor_text
 
 __all__ = ["PRINTED_SELECTOR", "meaning", "print_tensor", "printed_in", "show_comparisons", "show_shapes",
-           "show_table", "show_tensor"]
+           "show_table", "show_tensor", "show_tensors"]
 
 PRINTED_SELECTOR = ".printed-tensor pre code"  # a printed tensor's text on the page (browser tests, benchmarks)
 _PRINTED = re.compile(r'<div class="printed-tensor"[^>]*>(?:<p>.*?</p>)?<pre[^>]*>\s*<code>(.*?)</code></pre></div>',
@@ -41,11 +41,15 @@ def print_tensor(tensor: torch.Tensor, caption_html: str = "") -> None:
     and an ``st.code`` would be two: 2.6 instead of 3.7 ms on every rerun (``make bench-elements``),
     and 3.4.1 prints twelve tensors.
     """
+    st.html(_tensor_html(tensor, caption_html))
+
+
+def _tensor_html(tensor: torch.Tensor, caption_html: str = "") -> str:
     text = tensor_text(tensor)
     lines = text.splitlines()
     chars = max(map(len, lines), default=1)
     head = f"<p>{caption_html}</p>" if caption_html else ""
-    st.html(f'<div class="printed-tensor" style="--chars: {chars}; --lines: {len(lines)}">{head}<pre tabindex="0">'
+    return (f'<div class="printed-tensor" style="--chars: {chars}; --lines: {len(lines)}">{head}<pre tabindex="0">'
             f"<code>{escape(text)}</code></pre></div>")
 
 
@@ -56,10 +60,22 @@ def printed_in(html_body: str) -> list[str]:
 
 def show_tensor(trace: Trace, name: str, *, label: str | None = None) -> None:
     """A step printed as PyTorch prints it, under its name, shape and meaning (or a bold ``label``)."""
+    print_tensor(trace.step(name).tensor, _caption(trace, name, label))
+
+
+def show_tensors(trace: Trace, names: Sequence[str]) -> None:
+    """Steps printed side by side, as one element: a row that stacks where a tensor would be narrower than 400 px,
+    as ``side_by_side``'s columns do (ui/shell/results.css). Columns of printed tensors were a block, a column and a
+    tensor each, all drawn again on every run: 3.4.1's three rows of them were 19 elements, now 3."""
+    row = "".join(_tensor_html(trace.step(name).tensor, _caption(trace, name)) for name in names)
+    st.html(f'<div class="tensor-row">{row}</div>')
+
+
+def _caption(trace: Trace, name: str, label: str | None = None) -> str:
+    if label:
+        return f"<strong>{escape(label)}</strong>"
     step = trace.step(name)
-    caption = (f"<strong>{escape(label)}</strong>" if label
-               else f"<code>{escape(name)}</code> {escape(step.shape_text())}: {escape(meaning(step))}")
-    print_tensor(step.tensor, caption)
+    return f"<code>{escape(name)}</code> {escape(step.shape_text())}: {escape(meaning(step))}"
 
 
 def show_table(records: Sequence[dict]) -> None:
