@@ -77,8 +77,7 @@ class Page(PageControls):
             if self.driver.projection:  # the section, in the step's slim line
                 position = replace(position, title=self.text.title)
         draw = functools.partial(_stage, self.page_id, self.text.steps, result, labels or self.labels, position,
-                                 key_labels, functools.partial(NotebookSpec.of, self.page_id, self.matrix,
-                                                               dict(self.values)))
+                                 key_labels, self._spec_of())
         with self.stage:
             # A page's own steps: its ← → rerun the step alone, not the controls above it. The walkthrough's
             # windows move by the lecture's state; a run too large to keep is not kept for the step's rerun either.
@@ -151,7 +150,11 @@ class Page(PageControls):
 
     def notebook_spec(self, step: str | None = None) -> NotebookSpec:
         """The page's state as the notebook takes it: the matrix and every control read so far."""
-        return NotebookSpec.of(self.page_id, self.matrix, self.values, step)
+        return self._spec_of()(step)
+
+    def _spec_of(self) -> Callable[[str | None], NotebookSpec]:
+        """What :meth:`notebook_spec` makes, without the page: a step's part keeps it until the page's next run."""
+        return functools.partial(NotebookSpec.of, self.page_id, self.matrix, dict(self.values))
 
     def _offer_download(self, result: Any) -> None:
         """One CSV of every recorded step of every computation of the page, built only when clicked, and the page
@@ -192,7 +195,7 @@ class Page(PageControls):
 
 
 def _stage(page_id: str, steps: tuple, result: Any, labels: list[str], position: stepper.Position | None,
-           key_labels: list[str] | None, spec_of: Callable[[str], NotebookSpec]) -> bool:
+           key_labels: list[str] | None, spec_of: Callable[[str | None], NotebookSpec]) -> bool:
     """The step on screen, with its navigation; a page's own steps offer the page as a notebook at that step (the
     walkthrough offers the whole walk). False if the page has no step to show."""
     shown = stepper.step_through(page_id, steps, result, labels, position, key_labels)
